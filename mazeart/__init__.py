@@ -1,0 +1,48 @@
+"""mazeart: pictures in, mazes out.
+
+>>> import mazeart
+>>> maze = mazeart.generate(mazeart.preset_from_text("....\\n.##.\\n...."), seed=3)
+>>> maze.n_cells
+10
+
+The pipeline is image → weights → generate → Maze → solve / export:
+:func:`weights_from_image`, :func:`generate`, :class:`Maze`, :func:`solve` and
+:func:`save`.
+"""
+
+from mazeart.export import EXPORT_FORMATS, save
+from mazeart.generate import ALGORITHMS, default_endpoints, generate
+from mazeart.image import weights_from_image
+from mazeart.maze import Maze
+from mazeart.solve import distances, solve
+from mazeart.weights import (
+    FORBIDDEN,
+    FREE,
+    PATH,
+    load_preset,
+    preset_from_text,
+    preset_to_text,
+    save_preset,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALGORITHMS",
+    "EXPORT_FORMATS",
+    "FORBIDDEN",
+    "FREE",
+    "PATH",
+    "Maze",
+    "__version__",
+    "default_endpoints",
+    "distances",
+    "generate",
+    "load_preset",
+    "preset_from_text",
+    "preset_to_text",
+    "save",
+    "save_preset",
+    "solve",
+    "weights_from_image",
+]

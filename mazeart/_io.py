@@ -1,0 +1,51 @@
+"""Atomic file output: a failure never leaves a partial file or clobbers an old one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """Open a temporary file beside ``path`` and move it into place on success.
+
+    The temporary file lives in the destination's directory, so the final
+    :func:`os.replace` is atomic on POSIX and Windows. If the body raises, the
+    temporary file is removed and whatever was at ``path`` before is untouched.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Final destination.
+
+    Yields
+    ------
+    BinaryIO
+        A binary file object to write into.
+    """
+    dest = Path(path)
+    parent = dest.parent if str(dest.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"cannot write {dest}: directory {parent} does not exist")
+    if dest.is_dir():
+        raise ValueError(f"cannot write {dest}: it is a directory")
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp creates 0600; give the result the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

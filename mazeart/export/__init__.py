@@ -1,0 +1,77 @@
+"""Exporters: one Maze, many formats, picked by the output file's suffix.
+
+>>> import mazeart
+>>> maze = mazeart.generate(mazeart.preset_from_text("......\\n......"), seed=1)
+>>> svg = mazeart.export.to_svg(maze, solution=True)
+>>> svg.startswith("<?xml")
+True
+
+:func:`save` writes atomically: the file appears complete or not at all, and a
+failure leaves whatever was at the path before untouched.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mazeart._io import atomic_write
+from mazeart.export._style import Style
+from mazeart.export.png import to_png_image, write_png
+from mazeart.export.svg import to_svg, write_svg
+from mazeart.maze import Maze
+
+__all__ = ["EXPORT_FORMATS", "Style", "check_output_path", "save", "to_png_image", "to_svg"]
+
+EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
+    ".svg": (write_svg, "vector drawing (print, pen plotters)"),
+    ".png": (write_png, "raster image"),
+}
+"""Output suffix → (writer, description)."""
+
+
+def check_output_path(path: str | os.PathLike[str]) -> Path:
+    """Check that ``path`` has a known suffix and a directory to live in.
+
+    Raises
+    ------
+    ValueError
+        Naming the known formats, or the missing directory.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in EXPORT_FORMATS:
+        valid = ", ".join(EXPORT_FORMATS)
+        raise ValueError(
+            f"cannot write {p}: unknown format {suffix or '(no suffix)'!r} (choose from {valid})"
+        )
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"cannot write {p}: directory {parent} does not exist")
+    if p.is_dir():
+        raise ValueError(f"cannot write {p}: it is a directory")
+    return p
+
+
+def save(maze: Maze, path: str | os.PathLike[str], **options: Any) -> Path:
+    """Write ``maze`` to ``path`` in the format its suffix names.
+
+    Parameters
+    ----------
+    maze : Maze
+    path : str or path-like
+        Destination; ``.svg`` or ``.png`` (see :data:`EXPORT_FORMATS`).
+    **options
+        Drawing options (see :class:`~mazeart.export._style.Style`).
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    p = check_output_path(path)
+    writer, _ = EXPORT_FORMATS[p.suffix.lower()]
+    with atomic_write(p) as fh:
+        writer(maze, fh, **options)
+    return p

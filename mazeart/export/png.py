@@ -1,0 +1,124 @@
+"""PNG export with Pillow: ``cell_size`` pixels per cell, transparent outside the maze.
+
+The picture is laid out like the SVG: cell ``(r, c)`` covers pixels
+``[m + r*cs, m + (r+1)*cs)`` down and ``[m + c*cs, m + (c+1)*cs)`` across, with
+``m = round(margin * cs)``. Walls are centred on the grid lines. The maze's
+metadata is stored as a ``mazeart`` text chunk (JSON).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from mazeart.export._style import Style, solution_polyline, style_from, wall_runs
+from mazeart.maze import Maze
+
+__all__ = ["to_png_image", "write_png"]
+
+
+def _rgba(colour: str | None) -> tuple[int, int, int, int]:
+    from PIL import ImageColor
+
+    if colour is None:
+        return (0, 0, 0, 0)
+    try:
+        return ImageColor.getcolor(colour, "RGBA")  # type: ignore[return-value]
+    except ValueError:
+        raise ValueError(f"unknown colour {colour!r}") from None
+
+
+def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
+    """Draw a maze as a Pillow image.
+
+    Parameters
+    ----------
+    maze : Maze
+    style : Style, optional
+        Base drawing options; keyword ``options`` override single fields.
+        ``cell_size`` is in pixels and must be a whole number of at least 2.
+
+    Returns
+    -------
+    PIL.Image.Image
+        RGBA image.
+    """
+    from PIL import Image, ImageDraw
+
+    st = style_from(options, base=style)
+    cs = st.cell_size
+    if cs != int(cs) or cs < 2:
+        raise ValueError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
+    cs = int(cs)
+    m = round(st.margin * cs)
+    h, w = maze.shape
+    size_px = (w * cs + 2 * m, h * cs + 2 * m)
+    if size_px[0] * size_px[1] > 400_000_000:
+        raise ValueError(
+            f"a {size_px[0]} x {size_px[1]} pixel PNG is too large; lower the cell size"
+        )
+    canvas = np.zeros((size_px[1], size_px[0], 4), dtype=np.uint8)
+    canvas[...] = _rgba(st.background)
+    inner = canvas[m : m + h * cs, m : m + w * cs]
+    if maze.geometry == "cells":
+        if st.floor:
+            big = np.repeat(np.repeat(maze.mask, cs, axis=0), cs, axis=1)
+            inner[big] = _rgba(st.floor)
+        img = Image.fromarray(canvas, mode="RGBA")
+        draw = ImageDraw.Draw(img)
+        t = max(1, round(st.line_width * cs))
+        lo, hi = t // 2, t - t // 2  # pixels either side of a grid line
+        wall = _rgba(st.wall)
+        for x0, y0, x1, y1 in wall_runs(maze):
+            px0, py0 = m + x0 * cs - lo, m + y0 * cs - lo
+            px1, py1 = m + x1 * cs + hi - 1, m + y1 * cs + hi - 1
+            draw.rectangle((int(px0), int(py0), int(px1), int(py1)), fill=wall)
+    else:
+        blocks = maze.blocks()
+        colours = np.array([_rgba(st.background), _rgba(st.wall), _rgba(st.floor)], np.uint8)
+        ext = colours[blocks].repeat(cs, axis=0).repeat(cs, axis=1)
+        # blocks() adds a one-block frame; it sits in the margin (cropped if the margin is thinner).
+        off = cs - m
+        if off >= 0:
+            canvas[...] = ext[off : off + canvas.shape[0], off : off + canvas.shape[1]]
+        else:
+            canvas[-off : -off + ext.shape[0], -off : -off + ext.shape[1]] = ext
+        img = Image.fromarray(canvas, mode="RGBA")
+        draw = ImageDraw.Draw(img)
+    if st.solution and maze.entrance is not None and maze.exit is not None:
+        from mazeart.solve import solve
+
+        pts = solution_polyline(maze, solve(maze)) * cs + m
+        draw.line(
+            [(float(x), float(y)) for x, y in pts],
+            fill=_rgba(st.solution_color),
+            width=max(1, round(st.solution_width * cs)),
+            joint="curve",
+        )
+    if st.markers:
+        r = 0.3 * cs
+        for cell, colour in ((maze.entrance, st.entrance_color), (maze.exit, st.exit_color)):
+            if cell is not None:
+                cx, cy = m + (cell[1] + 0.5) * cs, m + (cell[0] + 0.5) * cs
+                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_rgba(colour))
+    return img
+
+
+def write_png(maze: Maze, fh: Any, **options: Any) -> None:
+    """Write :func:`to_png_image` output, with the maze's metadata, to a binary file object."""
+    from PIL import PngImagePlugin
+
+    img = to_png_image(maze, **options)
+    info = PngImagePlugin.PngInfo()
+    meta = {
+        "rows": maze.height,
+        "cols": maze.width,
+        "geometry": maze.geometry,
+        "entrance": maze.entrance,
+        "exit": maze.exit,
+        **{k: maze.meta.get(k) for k in ("algorithm", "seed")},
+    }
+    info.add_text("mazeart", json.dumps(meta))
+    img.save(fh, format="PNG", pnginfo=info, optimize=False)

@@ -1,0 +1,177 @@
+"""SVG export: vector walls as a few merged paths, ready for print and pen plotters.
+
+Layers are top-level ``<g>`` groups with Inkscape layer labels (vpype and
+Inkscape read them as layers): ``floor`` (optional fill), ``walls``,
+``solution`` (optional), ``markers`` (optional). In a ``cells`` maze every
+maximal straight run of wall is one ``M x y H x`` / ``M x y V y`` sub-path of a
+single ``<path>``; a ``blocks`` maze fills its wall blocks, one rectangle per
+horizontal run. The maze's metadata (algorithm, seed, size, ends) is stored in
+``<metadata>`` as attributes of a ``mazeart:maze`` element.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from mazeart.export._style import Style, _runs, solution_polyline, style_from, wall_runs
+from mazeart.maze import Maze
+
+__all__ = ["MAZEART_NS", "to_svg"]
+
+MAZEART_NS = "https://mazeart.dev/ns/1"
+"""XML namespace of the ``<mazeart:maze>`` metadata element."""
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|px|pt)?\s*$")
+
+
+def _num(x: float) -> str:
+    """Compact number: integers without a decimal point, others to 4 places."""
+    r = round(float(x), 4)
+    return str(int(r)) if r == int(r) else f"{r:.4f}".rstrip("0")
+
+
+def _physical_size(size: str | None, vb_w: float, vb_h: float) -> tuple[str, str]:
+    if size is None:
+        return _num(vb_w), _num(vb_h)
+    m = _SIZE.match(size)
+    if not m:
+        raise ValueError(f"size must look like '180mm', '7in' or '800px', got {size!r}")
+    width = float(m.group(1))
+    if width <= 0:
+        raise ValueError(f"size must be positive, got {size!r}")
+    unit = m.group(2) or "px"
+    return f"{_num(width)}{unit}", f"{_num(width * vb_h / vb_w)}{unit}"
+
+
+def _meta_attrs(maze: Maze) -> str:
+    attrs: dict[str, Any] = {
+        "rows": maze.height,
+        "cols": maze.width,
+        "cells": maze.n_cells,
+        "geometry": maze.geometry,
+    }
+    for key in ("algorithm", "seed"):
+        if maze.meta.get(key) is not None:
+            attrs[key] = maze.meta[key]
+    if maze.entrance is not None:
+        attrs["entrance"] = f"{maze.entrance[0]},{maze.entrance[1]}"
+    if maze.exit is not None:
+        attrs["exit"] = f"{maze.exit[0]},{maze.exit[1]}"
+    return " ".join(f"{k}={quoteattr(str(v))}" for k, v in attrs.items())
+
+
+def _layer(name: str, attrs: str, body: str) -> str:
+    return f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}" {attrs}>{body}</g>'
+
+
+def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
+    """Draw a maze as an SVG document.
+
+    Parameters
+    ----------
+    maze : Maze
+    style : Style, optional
+        Base drawing options; keyword ``options`` override single fields
+        (``cell_size``, ``line_width``, ``solution``, ``size``, ...).
+
+    Returns
+    -------
+    str
+        The SVG document.
+    """
+    st = style_from(options, base=style)
+    cs = float(st.cell_size)
+    m = st.margin * cs
+    vb_w = maze.width * cs + 2 * m
+    vb_h = maze.height * cs + 2 * m
+    width, height = _physical_size(st.size, vb_w, vb_h)
+    algo = maze.meta.get("algorithm", "maze")
+    title = f"mazeart {algo} maze, {maze.width} x {maze.height} cells"
+    out: list[str] = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
+        f'xmlns:mazeart="{MAZEART_NS}" width="{width}" height="{height}" '
+        f'viewBox="{_num(-m)} {_num(-m)} {_num(vb_w)} {_num(vb_h)}">',
+        f"<title>{escape(title)}</title>",
+        f"<metadata><mazeart:maze {_meta_attrs(maze)}/></metadata>",
+    ]
+    if st.background:
+        out.append(
+            f'<rect id="background" x="{_num(-m)}" y="{_num(-m)}" width="{_num(vb_w)}" '
+            f'height="{_num(vb_h)}" fill="{st.background}"/>'
+        )
+    if maze.geometry == "cells":
+        if st.floor:
+            fr, f0, f1 = _runs(maze.mask)
+            d = "".join(
+                f"M{_num(a * cs)} {_num(r * cs)}h{_num((b - a) * cs)}v{_num(cs)}"
+                f"h{_num((a - b) * cs)}z"
+                for r, a, b in zip(fr, f0, f1, strict=True)
+            )
+            out.append(_layer("floor", f'fill="{st.floor}" stroke="none"', f'<path d="{d}"/>'))
+        runs = wall_runs(maze)
+        d = "".join(
+            f"M{_num(x0 * cs)} {_num(y0 * cs)}H{_num(x1 * cs)}"
+            if y0 == y1
+            else f"M{_num(x0 * cs)} {_num(y0 * cs)}V{_num(y1 * cs)}"
+            for x0, y0, x1, y1 in runs
+        )
+        out.append(
+            _layer(
+                "walls",
+                f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
+                f'stroke-linecap="square" stroke-linejoin="miter"',
+                f'<path d="{d}"/>',
+            )
+        )
+    else:
+        blocks = maze.blocks()
+        if st.floor:
+            fr, f0, f1 = _runs(blocks == 2)
+            d = "".join(
+                f"M{_num((a - 1) * cs)} {_num((r - 1) * cs)}h{_num((b - a) * cs)}"
+                f"v{_num(cs)}h{_num((a - b) * cs)}z"
+                for r, a, b in zip(fr, f0, f1, strict=True)
+            )
+            out.append(_layer("floor", f'fill="{st.floor}" stroke="none"', f'<path d="{d}"/>'))
+        wr, w0, w1 = _runs(blocks == 1)
+        d = "".join(
+            f"M{_num((a - 1) * cs)} {_num((r - 1) * cs)}h{_num((b - a) * cs)}"
+            f"v{_num(cs)}h{_num((a - b) * cs)}z"
+            for r, a, b in zip(wr, w0, w1, strict=True)
+        )
+        out.append(_layer("walls", f'fill="{st.wall}" stroke="none"', f'<path d="{d}"/>'))
+    if st.solution and maze.entrance is not None and maze.exit is not None:
+        from mazeart.solve import solve
+
+        pts = solution_polyline(maze, solve(maze)) * cs
+        d = "M" + "L".join(f"{_num(x)} {_num(y)}" for x, y in pts)
+        out.append(
+            _layer(
+                "solution",
+                f'fill="none" stroke="{st.solution_color}" '
+                f'stroke-width="{_num(st.solution_width * cs)}" stroke-linecap="round" '
+                f'stroke-linejoin="round"',
+                f'<path d="{d}"/>',
+            )
+        )
+    if st.markers:
+        dots = []
+        for cell, colour in ((maze.entrance, st.entrance_color), (maze.exit, st.exit_color)):
+            if cell is not None:
+                cx, cy = (cell[1] + 0.5) * cs, (cell[0] + 0.5) * cs
+                dots.append(
+                    f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(0.3 * cs)}" '
+                    f'fill="{colour}"/>'
+                )
+        out.append(_layer("markers", 'stroke="none"', "".join(dots)))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def write_svg(maze: Maze, fh: Any, **options: Any) -> None:
+    """Write :func:`to_svg` output to a binary file object."""
+    fh.write(to_svg(maze, **options).encode("utf-8"))

@@ -1,0 +1,281 @@
+"""Image → figure coverage → preset weight matrix.
+
+The picture decides which grid cells may hold maze:
+
+1. **Figure.** Where the image has an alpha channel that cuts out a shape (at
+   least half a percent of the pixels more transparent than opaque), alpha is
+   the figure (soft: a half-transparent pixel is half figure). Otherwise
+   the luminance is split at a threshold (Otsu's unless given) and the figure is the tone that touches the image border *least*: the
+   ground is what surrounds the picture, whether it is light paper or a dark
+   backdrop. ``invert=True`` swaps figure and ground.
+2. **Coverage.** The figure is averaged over each cell's exact pixel area (a box
+   filter with fractional edges), giving each cell the share of its area that is
+   figure. Unlike nearest-pixel sampling, thin strokes and small islands keep
+   their true weight.
+3. **Weights.** A cell is :data:`~mazeart.weights.FREE` when its coverage is at
+   least ``coverage`` (one half by default), else
+   :data:`~mazeart.weights.FORBIDDEN`.
+
+Every Pillow mode is accepted: ``1``, ``L``, ``LA``, ``P`` (with or without
+transparency), ``RGB``, ``RGBA``, ``CMYK``, ``YCbCr``, ``I``, ``I;16``, ``F`` and
+the rest that Pillow can convert.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart.weights import FORBIDDEN, FREE
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+__all__ = [
+    "figure_coverage",
+    "open_image",
+    "otsu_threshold",
+    "resample_coverage",
+    "weights_from_image",
+]
+
+_ALPHA_MODES = ("RGBA", "LA", "PA", "RGBa", "La")
+_ALPHA_MIN_SHARE = 0.005
+"""Alpha decides only when at least this share of pixels is more transparent than opaque.
+
+A few soft corner pixels (common in exported PNGs) do not make a cut-out."""
+
+
+def open_image(path: str | os.PathLike[str]) -> Image:
+    """Open and fully decode an image file, with one-line errors for bad input.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    PIL.Image.Image
+        The decoded image (pixel data loaded, file closed).
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, is not an image, or its data is truncated or corrupt.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    p = Path(path)
+    if not p.exists():
+        raise ValueError(f"{p}: no such file")
+    if p.is_dir():
+        raise ValueError(f"{p}: is a directory, not an image")
+    try:
+        with Image.open(p) as img:
+            img.load()
+            return img
+    except UnidentifiedImageError:
+        raise ValueError(f"{p}: not an image (Pillow cannot identify it)") from None
+    except Image.DecompressionBombError as exc:
+        raise ValueError(f"{p}: image is too large to decode safely ({exc})") from None
+    except (OSError, SyntaxError, ValueError, EOFError):
+        raise ValueError(f"{p}: the image data is truncated or corrupt") from None
+
+
+def _has_alpha(img: Image) -> bool:
+    return img.mode in _ALPHA_MODES or (img.mode == "P" and "transparency" in img.info)
+
+
+def _luminance(img: Image) -> NDArray[np.float32]:
+    """Luminance in [0, 1] for any mode, keeping the full depth of 16-bit and float images."""
+    mode = img.mode
+    if mode == "1":
+        return np.asarray(img, dtype=np.float32)
+    if mode.startswith("I;16"):
+        return np.asarray(img, dtype=np.float32) / 65535.0
+    if mode in ("I", "F"):
+        arr = np.asarray(img, dtype=np.float64)
+        finite = np.isfinite(arr)
+        if not finite.any():
+            raise ValueError("the image holds no finite pixel values")
+        lo, hi = float(arr[finite].min()), float(arr[finite].max())
+        if mode == "I" and lo >= 0 and hi <= 65535:
+            lo, hi = 0.0, (255.0 if hi <= 255 else 65535.0)
+        span = hi - lo if hi > lo else 1.0
+        out = np.where(finite, (arr - lo) / span, 0.0)
+        return np.clip(out, 0.0, 1.0).astype(np.float32)
+    if mode == "L":
+        return np.asarray(img, dtype=np.float32) / 255.0
+    if mode == "LAB":
+        return np.asarray(img.getchannel("L"), dtype=np.float32) / 255.0
+    return np.asarray(img.convert("RGB").convert("L"), dtype=np.float32) / 255.0
+
+
+def otsu_threshold(values: NDArray[np.floating], *, bins: int = 256) -> float:
+    """Otsu's threshold: the split of a 256-bin histogram with the largest between-class variance.
+
+    The same computation as :func:`skimage.filters.threshold_otsu` on float
+    input (the tests check that they agree); done here in numpy so that the
+    command line does not pay scikit-image's and SciPy's import time for it.
+
+    Parameters
+    ----------
+    values : ndarray of float
+        At least two distinct values.
+    bins : int, default 256
+
+    Returns
+    -------
+    float
+        Values ``<=`` the threshold form the darker class.
+    """
+    v = np.asarray(values, dtype=np.float64).ravel()
+    lo, hi = float(v.min()), float(v.max())
+    if hi <= lo:
+        raise ValueError("Otsu's threshold needs at least two distinct values")
+    hist, edges = np.histogram(v, bins=bins, range=(lo, hi))
+    centers = (edges[:-1] + edges[1:]) / 2.0
+    hist = hist.astype(np.float64)
+    w1 = np.cumsum(hist)
+    w2 = np.cumsum(hist[::-1])[::-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m1 = np.cumsum(hist * centers) / w1
+        m2 = (np.cumsum((hist * centers)[::-1]) / w2[::-1])[::-1]
+    between = w1[:-1] * w2[1:] * (m1[:-1] - m2[1:]) ** 2
+    return float(centers[int(np.nanargmax(between))])
+
+
+def _border(a: NDArray) -> NDArray:
+    return np.concatenate([a[0], a[-1], a[1:-1, 0], a[1:-1, -1]])
+
+
+def figure_coverage(
+    image: Image | str | os.PathLike[str],
+    *,
+    threshold: float | None = None,
+    invert: bool = False,
+) -> NDArray[np.float32]:
+    """How much of each pixel belongs to the figure.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image or path
+        The picture.
+    threshold : float, optional
+        Luminance threshold on a 0-255 scale (whatever the image's bit depth).
+        ``None`` picks Otsu's threshold. Ignored when alpha decides.
+    invert : bool, default False
+        Swap figure and ground.
+
+    Returns
+    -------
+    (H, W) ndarray of float32
+        Values in [0, 1]: 1 is figure, 0 is ground, fractions from soft alpha.
+
+    Raises
+    ------
+    ValueError
+        If the image has a single tone and no threshold separates it.
+    """
+    img = image if not isinstance(image, str | os.PathLike) else open_image(image)
+    if _has_alpha(img):
+        alpha = np.asarray(img.convert("RGBA").getchannel("A"), dtype=np.float32) / 255.0
+        if np.mean(alpha < 0.5) >= _ALPHA_MIN_SHARE:
+            return (1.0 - alpha) if invert else alpha
+    lum = _luminance(img)
+    if threshold is None:
+        if float(lum.max() - lum.min()) < 1e-6:
+            raise ValueError(
+                "the image is a single flat tone: nothing separates figure from ground "
+                "(give a threshold)"
+            )
+        t = otsu_threshold(lum)
+    else:
+        if not 0.0 <= float(threshold) <= 255.0:
+            raise ValueError(f"threshold must be between 0 and 255, got {threshold}")
+        t = float(threshold) / 255.0
+    dark = lum <= t
+    # The ground is the tone that surrounds the picture: the one most present on its border.
+    dark_on_border = float(_border(dark).mean())
+    figure = ~dark if dark_on_border > 0.5 else dark
+    if invert:
+        figure = ~figure
+    return figure.astype(np.float32)
+
+
+def resample_coverage(coverage: NDArray[np.floating], cells: int) -> NDArray[np.float32]:
+    """Average pixel coverage over a grid ``cells`` wide, keeping the aspect ratio.
+
+    Each cell receives the mean of the pixels under its exact (fractional) area.
+
+    Parameters
+    ----------
+    coverage : (H, W) ndarray of float
+        Per-pixel figure share in [0, 1].
+    cells : int
+        Number of grid columns.
+
+    Returns
+    -------
+    (rows, cells) ndarray of float32
+        ``rows = max(1, round(cells * H / W))``.
+    """
+    from PIL import Image
+
+    if isinstance(cells, bool) or not isinstance(cells, int | np.integer) or cells < 1:
+        raise ValueError(f"cells must be a positive integer, got {cells!r}")
+    h, w = coverage.shape
+    rows = max(1, round(int(cells) * h / w))
+    src = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32), mode="F")
+    out = src.resize((int(cells), rows), resample=Image.Resampling.BOX)
+    return np.clip(np.asarray(out, dtype=np.float32), 0.0, 1.0)
+
+
+def weights_from_image(
+    image: Image | str | os.PathLike[str],
+    *,
+    cells: int = 80,
+    threshold: float | None = None,
+    invert: bool = False,
+    coverage: float = 0.5,
+) -> NDArray[np.int32]:
+    """Turn a picture into a preset weight matrix.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image or path
+        Any image Pillow reads.
+    cells : int, default 80
+        Grid columns; rows follow the image's aspect ratio.
+    threshold : float, optional
+        Luminance threshold (0-255); Otsu's when omitted.
+    invert : bool, default False
+        Swap figure and ground.
+    coverage : float, default 0.5
+        Minimum share of a cell's area that must be figure for the cell to be free.
+
+    Returns
+    -------
+    (rows, cells) ndarray of int32
+        :data:`~mazeart.weights.FREE` where the figure covers the cell,
+        :data:`~mazeart.weights.FORBIDDEN` elsewhere.
+
+    Examples
+    --------
+    >>> from skimage import data
+    >>> from PIL import Image
+    >>> w = weights_from_image(Image.fromarray(data.horse()), cells=40)
+    >>> w.shape, bool((w == 0).any())
+    ((33, 40), True)
+    """
+    if not 0.0 < float(coverage) <= 1.0:
+        raise ValueError(f"coverage must be in (0, 1], got {coverage}")
+    cov = resample_coverage(figure_coverage(image, threshold=threshold, invert=invert), cells)
+    # A hair of tolerance so that a cell exactly half covered counts at coverage=0.5
+    # despite float rounding in the box filter.
+    free = cov >= float(coverage) - 1e-6
+    return np.where(free, FREE, FORBIDDEN).astype(np.int32)

@@ -1,0 +1,538 @@
+"""The Maze model: one canonical form that every generator returns and every consumer reads.
+
+A maze lives on an ``(H, W)`` grid of cells.
+
+- ``mask`` — ``(H, W) ndarray of bool``: the cells that are maze.
+- ``passages`` — ``(H, W) ndarray of uint8``: one bit per open side of a cell,
+  :data:`N` ``=1``, :data:`E` ``=2``, :data:`S` ``=4``, :data:`W` ``=8``. A passage is
+  always recorded on both cells it joins.
+- ``geometry`` — how the grid is drawn:
+
+  ``"cells"``
+      each grid cell is a room of the maze and walls are thin lines between
+      cells (the usual line-drawing maze);
+  ``"blocks"``
+      each grid cell is a block that is either path or wall, as in the weighted
+      DFS's own matrix: ``mask`` holds the path blocks, two adjacent path blocks
+      are joined, and every other block of ``region`` is a solid wall block.
+
+  A block maze is a cell maze at block resolution, so solvers and metrics read
+  both the same way; only drawing differs.
+- ``region`` — ``(H, W) ndarray of bool``: the cells the preset allowed. For
+  ``cells`` it equals ``mask``; for ``blocks`` it also holds the wall blocks.
+- ``entrance`` / ``exit`` — ``(row, col)`` cells or ``None``.
+- ``meta`` — ``dict``: algorithm, seed, geometry, parameters.
+
+:meth:`Maze.raster` gives the classic ``(2H+1, 2W+1)`` block raster (odd/odd are
+cells, the rest walls or passages), and :meth:`Maze.from_raster` reads one back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "DIRECTIONS",
+    "GEOMETRIES",
+    "OPPOSITE",
+    "E",
+    "Maze",
+    "N",
+    "S",
+    "W",
+    "passages_from_links",
+]
+
+N, E, S, W = 1, 2, 4, 8
+"""Passage bits: north (row - 1), east (col + 1), south (row + 1), west (col - 1)."""
+
+DIRECTIONS: tuple[tuple[int, int, int], ...] = ((N, -1, 0), (E, 0, 1), (S, 1, 0), (W, 0, -1))
+"""``(bit, d_row, d_col)`` for the four sides, in the order N, E, S, W."""
+
+OPPOSITE = {N: S, E: W, S: N, W: E}
+"""The side a passage arrives on, for each side it leaves by."""
+
+GEOMETRIES = ("cells", "blocks")
+"""Valid values of :attr:`Maze.geometry`."""
+
+Geometry = Literal["cells", "blocks"]
+Cell = tuple[int, int]
+
+
+def passages_from_links(east: ArrayLike, south: ArrayLike) -> NDArray[np.uint8]:
+    """Build symmetric passage bits from "open to the east" and "open to the south" grids.
+
+    Parameters
+    ----------
+    east : (H, W) array_like of bool
+        ``east[r, c]`` opens ``(r, c)`` to ``(r, c + 1)``; the last column must be False.
+    south : (H, W) array_like of bool
+        ``south[r, c]`` opens ``(r, c)`` to ``(r + 1, c)``; the last row must be False.
+
+    Returns
+    -------
+    (H, W) ndarray of uint8
+    """
+    e = np.asarray(east, dtype=bool)
+    s = np.asarray(south, dtype=bool)
+    if e.shape != s.shape or e.ndim != 2:
+        raise ValueError("east and south must be two-dimensional and of equal shape")
+    if e[:, -1].any() or s[-1, :].any():
+        raise ValueError("a passage leads off the grid")
+    eb = e.view(np.uint8)
+    sb = s.view(np.uint8)
+    p = eb << np.uint8(1)  # E
+    p |= sb << np.uint8(2)  # S
+    p[:, 1:] |= eb[:, :-1] << np.uint8(3)  # W of the cell to the east
+    p[1:, :] |= sb[:-1, :]  # N of the cell to the south
+    return p
+
+
+def _as_cell(value: Any, name: str) -> Cell | None:
+    if value is None:
+        return None
+    try:
+        r, c = value
+        return int(r), int(c)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a (row, col) pair, got {value!r}") from None
+
+
+class Maze:
+    """A maze on a grid: which cells are maze and which of their sides are open.
+
+    Parameters
+    ----------
+    mask : (H, W) array_like of bool
+        Cells that are part of the maze.
+    passages : (H, W) array_like of uint8
+        Open sides per cell (bits :data:`N`, :data:`E`, :data:`S`, :data:`W`),
+        symmetric between neighbours and only between maze cells.
+    geometry : {'cells', 'blocks'}, default 'cells'
+        How the grid is drawn (see the module docstring).
+    region : (H, W) array_like of bool, optional
+        Cells the preset allowed; defaults to ``mask``. Must contain ``mask``.
+    entrance, exit : (int, int), optional
+        Start and goal cells; must be maze cells.
+    meta : mapping, optional
+        Free-form metadata (algorithm, seed, parameters, ...).
+
+    Raises
+    ------
+    ValueError
+        If the arrays disagree in shape or the passages are not a valid maze
+        layout (asymmetric, leading off the grid or out of the mask).
+    """
+
+    def __init__(
+        self,
+        mask: ArrayLike,
+        passages: ArrayLike,
+        *,
+        geometry: Geometry = "cells",
+        region: ArrayLike | None = None,
+        entrance: Cell | None = None,
+        exit: Cell | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        m = np.ascontiguousarray(mask, dtype=bool)
+        p = np.asarray(passages)
+        if m.ndim != 2 or m.size == 0:
+            raise ValueError(f"mask must be a non-empty 2-D array, got shape {m.shape}")
+        if p.shape != m.shape:
+            raise ValueError(f"passages shape {p.shape} differs from mask shape {m.shape}")
+        if not np.issubdtype(p.dtype, np.integer) or (p.size and (p.min() < 0 or p.max() > 15)):
+            raise ValueError("passages must hold 4-bit integers (N=1, E=2, S=4, W=8)")
+        p = np.ascontiguousarray(p, dtype=np.uint8)
+        if geometry not in GEOMETRIES:
+            raise ValueError(f"geometry must be one of {', '.join(GEOMETRIES)}; got {geometry!r}")
+        reg = m.copy() if region is None else np.ascontiguousarray(region, dtype=bool)
+        if reg.shape != m.shape:
+            raise ValueError(f"region shape {reg.shape} differs from mask shape {m.shape}")
+        if np.any(m & ~reg):
+            raise ValueError("every maze cell must lie inside the region")
+        _check_passages(m, p)
+        self.mask = m
+        self.passages = p
+        self.geometry: Geometry = geometry
+        self.region = reg
+        self.entrance = _as_cell(entrance, "entrance")
+        self.exit = _as_cell(exit, "exit")
+        for name, cell in (("entrance", self.entrance), ("exit", self.exit)):
+            if cell is not None and not self.is_cell(cell):
+                raise ValueError(f"{name} {cell} is not a maze cell")
+        self.meta: dict[str, Any] = dict(meta or {})
+        for arr in (self.mask, self.passages, self.region):
+            arr.flags.writeable = False
+
+    # ------------------------------------------------------------------ basics
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(H, W)``: grid rows and columns."""
+        return self.mask.shape  # type: ignore[return-value]
+
+    @property
+    def height(self) -> int:
+        """Grid rows."""
+        return int(self.mask.shape[0])
+
+    @property
+    def width(self) -> int:
+        """Grid columns."""
+        return int(self.mask.shape[1])
+
+    @property
+    def n_cells(self) -> int:
+        """Number of maze cells."""
+        return int(self.mask.sum())
+
+    @property
+    def n_passages(self) -> int:
+        """Number of open passages between neighbouring cells (edges of the maze graph)."""
+        p = self.passages
+        return int(np.count_nonzero(p & E) + np.count_nonzero(p & S))
+
+    def is_cell(self, cell: Cell) -> bool:
+        """Whether ``cell`` is inside the grid and part of the maze."""
+        r, c = cell
+        return 0 <= r < self.height and 0 <= c < self.width and bool(self.mask[r, c])
+
+    def is_open(self, cell: Cell, side: int) -> bool:
+        """Whether ``cell`` has a passage through ``side`` (:data:`N`, :data:`E`, ...)."""
+        r, c = cell
+        return bool(self.passages[r, c] & side)
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """Cells joined to ``cell`` by a passage, in the order N, E, S, W."""
+        r, c = cell
+        bits = int(self.passages[r, c])
+        return [(r + dr, c + dc) for bit, dr, dc in DIRECTIONS if bits & bit]
+
+    def replace(self, **changes: Any) -> Maze:
+        """A copy with some fields changed (``entrance=``, ``exit=``, ``meta=``, ...)."""
+        fields = {
+            "mask": self.mask,
+            "passages": self.passages,
+            "geometry": self.geometry,
+            "region": self.region,
+            "entrance": self.entrance,
+            "exit": self.exit,
+            "meta": self.meta,
+        }
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise ValueError(f"unknown Maze field(s): {', '.join(sorted(unknown))}")
+        fields.update(changes)
+        return Maze(**fields)
+
+    def links(self) -> NDArray[np.intp]:
+        """Every passage as a pair of flat cell indices (``row * W + col``).
+
+        Returns
+        -------
+        (K, 2) ndarray of intp
+            East links first, then south links; each passage appears once.
+        """
+        w = self.width
+        er, ec = np.nonzero(self.passages & E)
+        sr, sc = np.nonzero(self.passages & S)
+        a = np.concatenate([er * w + ec, sr * w + sc])
+        b = np.concatenate([er * w + ec + 1, (sr + 1) * w + sc])
+        return np.stack([a, b], axis=1).astype(np.intp)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Maze):
+            return NotImplemented
+        return (
+            self.geometry == other.geometry
+            and self.entrance == other.entrance
+            and self.exit == other.exit
+            and np.array_equal(self.mask, other.mask)
+            and np.array_equal(self.passages, other.passages)
+            and np.array_equal(self.region, other.region)
+            and self.meta == other.meta
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        algo = self.meta.get("algorithm", "?")
+        return (
+            f"Maze({self.height}x{self.width}, geometry={self.geometry!r}, "
+            f"cells={self.n_cells}, algorithm={algo!r})"
+        )
+
+    # ------------------------------------------------------------------ boundary
+
+    @cached_property
+    def outside(self) -> NDArray[np.bool_]:
+        """Grid cells outside the region that connect to the grid's edge (the ground).
+
+        Holes inside the figure are not outside.
+
+        Returns
+        -------
+        (H, W) ndarray of bool
+        """
+        from mazeart._graph import label_mask
+
+        ground = np.pad(~self.region, 1, constant_values=True)
+        labels, _ = label_mask(ground)
+        out = labels == labels[0, 0]
+        return out[1:-1, 1:-1]
+
+    def _faces_outside(self, r: int, c: int, dr: int, dc: int) -> bool:
+        rr, cc = r + dr, c + dc
+        if not (0 <= rr < self.height and 0 <= cc < self.width):
+            return True
+        return bool(self.outside[rr, cc])
+
+    def door_side(self, cell: Cell | None, *, prefer: str = "NWSE") -> int:
+        """The side of ``cell`` that opens to the outside, or 0 if none does.
+
+        Parameters
+        ----------
+        cell : (int, int) or None
+        prefer : str, default 'NWSE'
+            Order in which sides are tried.
+
+        Returns
+        -------
+        int
+            A direction bit, or 0.
+        """
+        if cell is None:
+            return 0
+        r, c = cell
+        table = {"N": DIRECTIONS[0], "E": DIRECTIONS[1], "S": DIRECTIONS[2], "W": DIRECTIONS[3]}
+        for letter in prefer:
+            bit, dr, dc = table[letter]
+            if self._faces_outside(r, c, dr, dc):
+                return bit
+        return 0
+
+    @property
+    def entrance_side(self) -> int:
+        """Side through which the entrance opens to the outside (0 when it cannot)."""
+        return self.door_side(self.entrance, prefer="NWSE")
+
+    @property
+    def exit_side(self) -> int:
+        """Side through which the exit opens to the outside (0 when it cannot)."""
+        return self.door_side(self.exit, prefer="SENW")
+
+    def boundary_cells(self) -> NDArray[np.bool_]:
+        """Maze cells with a side facing the outside (or the grid edge).
+
+        Returns
+        -------
+        (H, W) ndarray of bool
+        """
+        out = np.pad(self.outside, 1, constant_values=True)
+        touches = out[:-2, 1:-1] | out[2:, 1:-1] | out[1:-1, :-2] | out[1:-1, 2:]
+        return self.mask & touches
+
+    # ------------------------------------------------------------------ drawing views
+
+    def walls(self, *, doors: bool = True) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+        """Wall segments of a ``cells`` maze.
+
+        Parameters
+        ----------
+        doors : bool, default True
+            Leave the entrance's and exit's outer sides open.
+
+        Returns
+        -------
+        horizontal : (H + 1, W) ndarray of bool
+            ``horizontal[y, x]`` is the wall on grid line ``y`` between columns
+            ``x`` and ``x + 1``: above cell ``(y, x)`` and below ``(y - 1, x)``.
+        vertical : (H, W + 1) ndarray of bool
+            ``vertical[y, x]`` is the wall on grid line ``x`` beside cells
+            ``(y, x - 1)`` and ``(y, x)``.
+        """
+        m = self.mask
+        p = self.passages
+        h, w = m.shape
+        above = np.zeros((h + 1, w), dtype=bool)
+        below = np.zeros((h + 1, w), dtype=bool)
+        above[1:] = m
+        below[:-1] = m
+        hor = above | below
+        hor[1:-1] &= ~((p[:-1] & S) != 0)
+        left = np.zeros((h, w + 1), dtype=bool)
+        right = np.zeros((h, w + 1), dtype=bool)
+        left[:, 1:] = m
+        right[:, :-1] = m
+        ver = left | right
+        ver[:, 1:-1] &= ~((p[:, :-1] & E) != 0)
+        if doors:
+            for cell, side in ((self.entrance, self.entrance_side), (self.exit, self.exit_side)):
+                if cell is None or not side:
+                    continue
+                r, c = cell
+                if side == N:
+                    hor[r, c] = False
+                elif side == S:
+                    hor[r + 1, c] = False
+                elif side == W:
+                    ver[r, c] = False
+                else:
+                    ver[r, c + 1] = False
+        return hor, ver
+
+    def blocks(self, *, doors: bool = True) -> NDArray[np.int8]:
+        """Block picture of a ``blocks`` maze, with a one-block frame.
+
+        Parameters
+        ----------
+        doors : bool, default True
+            Open the frame block in front of the entrance and the exit.
+
+        Returns
+        -------
+        (H + 2, W + 2) ndarray of int8
+            ``0`` ground, ``1`` wall block, ``2`` path block. Cell ``(r, c)``
+            is at ``[r + 1, c + 1]``. Wall blocks are the region's unused cells
+            plus every ground cell touching the region (corners included), so
+            the figure is closed by a one-block outline.
+        """
+        h, w = self.shape
+        out = np.zeros((h + 2, w + 2), dtype=np.int8)
+        reg = np.pad(self.region, 1)
+        near = reg.copy()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                near |= np.roll(np.roll(reg, dr, axis=0), dc, axis=1)
+        out[near] = 1
+        out[1:-1, 1:-1][self.mask] = 2
+        if doors:
+            for cell, side in ((self.entrance, self.entrance_side), (self.exit, self.exit_side)):
+                if cell is None or not side:
+                    continue
+                r, c = cell
+                dr, dc = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}[side]
+                out[r + 1 + dr, c + 1 + dc] = 2
+        return out
+
+    def raster(self) -> NDArray[np.bool_]:
+        """The classic block raster of the maze graph.
+
+        Returns
+        -------
+        (2H + 1, 2W + 1) ndarray of bool
+            True is open. ``[2r + 1, 2c + 1]`` is cell ``(r, c)``; the position
+            between two cells is open when a passage joins them; even/even
+            positions (wall corners) are always closed.
+        """
+        h, w = self.shape
+        out = np.zeros((2 * h + 1, 2 * w + 1), dtype=bool)
+        out[1::2, 1::2] = self.mask
+        out[1::2, 2:-1:2] = (self.passages[:, :-1] & E) != 0
+        out[2:-1:2, 1::2] = (self.passages[:-1, :] & S) != 0
+        return out
+
+    @classmethod
+    def from_raster(
+        cls,
+        raster: ArrayLike,
+        *,
+        geometry: Geometry = "cells",
+        entrance: Cell | None = None,
+        exit: Cell | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Maze:
+        """Read a ``(2H+1, 2W+1)`` raster back into a Maze (inverse of :meth:`raster`).
+
+        Parameters
+        ----------
+        raster : (2H + 1, 2W + 1) array_like of bool
+            True is open.
+        geometry, entrance, exit, meta
+            As for :class:`Maze`.
+
+        Returns
+        -------
+        Maze
+        """
+        r = np.asarray(raster, dtype=bool)
+        if r.ndim != 2 or r.shape[0] % 2 == 0 or r.shape[1] % 2 == 0 or min(r.shape) < 3:
+            raise ValueError(f"a maze raster has odd sides of at least 3, got shape {r.shape}")
+        mask = r[1::2, 1::2]
+        h, w = mask.shape
+        east = np.zeros((h, w), dtype=bool)
+        south = np.zeros((h, w), dtype=bool)
+        east[:, :-1] = r[1::2, 2:-1:2] & mask[:, :-1] & mask[:, 1:]
+        south[:-1, :] = r[2:-1:2, 1::2] & mask[:-1, :] & mask[1:, :]
+        return cls(
+            mask,
+            passages_from_links(east, south),
+            geometry=geometry,
+            entrance=entrance,
+            exit=exit,
+            meta=meta,
+        )
+
+    def to_text(self, *, wall: str = "#", path: str = " ") -> str:
+        """ASCII drawing of the raster, with ``S`` at the entrance and ``E`` at the exit.
+
+        Returns
+        -------
+        str
+            ``2H + 1`` lines of ``2W + 1`` characters.
+        """
+        r = self.raster()
+        chars = np.where(r, path, wall).astype("<U1")
+        if self.entrance is not None:
+            chars[2 * self.entrance[0] + 1, 2 * self.entrance[1] + 1] = "S"
+        if self.exit is not None:
+            chars[2 * self.exit[0] + 1, 2 * self.exit[1] + 1] = "E"
+        return "\n".join("".join(row) for row in chars) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str, *, meta: Mapping[str, Any] | None = None) -> Maze:
+        """Read an ASCII raster (``#`` wall, anything else open; ``S``/``E`` mark the ends).
+
+        Common indentation is removed and short lines are padded with wall.
+
+        Returns
+        -------
+        Maze
+        """
+        import textwrap
+
+        lines = [ln.rstrip("\n") for ln in textwrap.dedent(text).strip("\n").splitlines()]
+        if not lines:
+            raise ValueError("the text maze is empty")
+        width = max(len(ln) for ln in lines)
+        grid = np.array([list(ln.ljust(width, "#")) for ln in lines])
+        entrance = exit_ = None
+        for ch in ("S", "E"):
+            rr, cc = np.nonzero(grid == ch)
+            if len(rr) > 1:
+                raise ValueError(f"the text maze marks {ch!r} more than once")
+            if len(rr) == 1:
+                if rr[0] % 2 == 0 or cc[0] % 2 == 0:
+                    raise ValueError(f"{ch!r} must sit on a cell (odd row and column)")
+                cell = (int(rr[0]) // 2, int(cc[0]) // 2)
+                if ch == "S":
+                    entrance = cell
+                else:
+                    exit_ = cell
+        return cls.from_raster(grid != "#", entrance=entrance, exit=exit_, meta=meta)
+
+
+def _check_passages(mask: NDArray[np.bool_], p: NDArray[np.uint8]) -> None:
+    if np.any(p & ~(mask.view(np.uint8) * np.uint8(15))):
+        raise ValueError("a cell outside the mask has passages")
+    if np.any(p[0, :] & N) or np.any(p[-1, :] & S) or np.any(p[:, 0] & W) or np.any(p[:, -1] & E):
+        raise ValueError("a passage leads off the grid")
+    # E of a cell must match W of its east neighbour; S must match N of the one below.
+    if np.any(((p[:, :-1] >> 1) ^ (p[:, 1:] >> 3)) & 1) or np.any(((p[:-1] >> 2) ^ p[1:]) & 1):
+        raise ValueError("passages are not symmetric between neighbouring cells")
