@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -46,7 +46,7 @@ app = typer.Typer(
 )
 
 
-class Geometry(str, Enum):
+class Geometry(StrEnum):
     cells = "cells"
     blocks = "blocks"
 

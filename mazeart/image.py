@@ -5,9 +5,10 @@ The picture decides which grid cells may hold maze:
 1. **Figure.** Where the image has an alpha channel that cuts out a shape (at
    least half a percent of the pixels more transparent than opaque), alpha is
    the figure (soft: a half-transparent pixel is half figure). Otherwise
-   the luminance is split at a threshold (Otsu's unless given) and the figure is the tone that touches the image border *least*: the
-   ground is what surrounds the picture, whether it is light paper or a dark
-   backdrop. ``invert=True`` swaps figure and ground.
+   the luminance is split at a threshold (Otsu's unless given) and the figure
+   is the tone that touches the image border *least*: the ground is what
+   surrounds the picture, whether it is light paper or a dark backdrop.
+   ``invert=True`` swaps figure and ground.
 2. **Coverage.** The figure is averaged over each cell's exact pixel area (a box
    filter with fractional edges), giving each cell the share of its area that is
    figure. Unlike nearest-pixel sampling, thin strokes and small islands keep
