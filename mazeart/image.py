@@ -231,7 +231,7 @@ def resample_coverage(coverage: NDArray[np.floating], cells: int) -> NDArray[np.
         raise ValueError(f"cells must be a positive integer, got {cells!r}")
     h, w = coverage.shape
     rows = max(1, round(int(cells) * h / w))
-    src = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32), mode="F")
+    src = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32))
     out = src.resize((int(cells), rows), resample=Image.Resampling.BOX)
     return np.clip(np.asarray(out, dtype=np.float32), 0.0, 1.0)
 

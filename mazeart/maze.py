@@ -482,6 +482,8 @@ class Maze:
     def to_text(self, *, wall: str = "#", path: str = " ") -> str:
         """ASCII drawing of the raster, with ``S`` at the entrance and ``E`` at the exit.
 
+        ``X`` marks a cell that is both (a one-cell maze).
+
         Returns
         -------
         str
@@ -492,12 +494,13 @@ class Maze:
         if self.entrance is not None:
             chars[2 * self.entrance[0] + 1, 2 * self.entrance[1] + 1] = "S"
         if self.exit is not None:
-            chars[2 * self.exit[0] + 1, 2 * self.exit[1] + 1] = "E"
+            same = self.exit == self.entrance
+            chars[2 * self.exit[0] + 1, 2 * self.exit[1] + 1] = "X" if same else "E"
         return "\n".join("".join(row) for row in chars) + "\n"
 
     @classmethod
     def from_text(cls, text: str, *, meta: Mapping[str, Any] | None = None) -> Maze:
-        """Read an ASCII raster (``#`` wall, anything else open; ``S``/``E`` mark the ends).
+        """Read an ASCII raster (``#`` wall, anything else open; ``S``/``E``/``X`` mark the ends).
 
         Common indentation is removed and short lines are padded with wall.
 
@@ -513,7 +516,7 @@ class Maze:
         width = max(len(ln) for ln in lines)
         grid = np.array([list(ln.ljust(width, "#")) for ln in lines])
         entrance = exit_ = None
-        for ch in ("S", "E"):
+        for ch in ("S", "E", "X"):
             rr, cc = np.nonzero(grid == ch)
             if len(rr) > 1:
                 raise ValueError(f"the text maze marks {ch!r} more than once")
@@ -521,9 +524,9 @@ class Maze:
                 if rr[0] % 2 == 0 or cc[0] % 2 == 0:
                     raise ValueError(f"{ch!r} must sit on a cell (odd row and column)")
                 cell = (int(rr[0]) // 2, int(cc[0]) // 2)
-                if ch == "S":
+                if ch in "SX":
                     entrance = cell
-                else:
+                if ch in "EX":
                     exit_ = cell
         return cls.from_raster(grid != "#", entrance=entrance, exit=exit_, meta=meta)
 

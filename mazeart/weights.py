@@ -231,7 +231,7 @@ def _preset_to_png_image(weights: NDArray[np.int32]):
     values = np.array(sorted(key), dtype=np.int64)
     colours = np.array([key[int(v)] for v in values], dtype=np.uint8)
     idx = np.searchsorted(values, weights)
-    img = Image.fromarray(colours[idx], mode="RGB")
+    img = Image.fromarray(colours[idx])
     info = PngImagePlugin.PngInfo()
     payload = {"version": 1, "key": [[int(v), list(key[int(v)])] for v in values]}
     info.add_text(_PNG_KEY_CHUNK, json.dumps(payload, separators=(",", ":")))

@@ -66,7 +66,7 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
         if st.floor:
             big = np.repeat(np.repeat(maze.mask, cs, axis=0), cs, axis=1)
             inner[big] = _rgba(st.floor)
-        img = Image.fromarray(canvas, mode="RGBA")
+        img = Image.fromarray(canvas)
         draw = ImageDraw.Draw(img)
         t = max(1, round(st.line_width * cs))
         lo, hi = t // 2, t - t // 2  # pixels either side of a grid line
@@ -85,7 +85,7 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
             canvas[...] = ext[off : off + canvas.shape[0], off : off + canvas.shape[1]]
         else:
             canvas[-off : -off + ext.shape[0], -off : -off + ext.shape[1]] = ext
-        img = Image.fromarray(canvas, mode="RGBA")
+        img = Image.fromarray(canvas)
         draw = ImageDraw.Draw(img)
     if st.solution and maze.entrance is not None and maze.exit is not None:
         from mazeart.solve import solve

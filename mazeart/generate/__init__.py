@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mazeart._graph import label_passages
+from mazeart._graph import label_mask
 from mazeart.generate._registry import ALGORITHMS, Algorithm, get_algorithm, register
 from mazeart.maze import GEOMETRIES, Maze
 from mazeart.solve import distances
@@ -48,7 +48,7 @@ DEFAULT_ALGORITHM = "weighted-dfs"
 def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     """Two cells on the figure's outer boundary with a long path between them.
 
-    Works on the largest connected piece of the maze. Among cells with a side on
+    Works on the largest 4-connected part of the maze's cells. Among cells with a side on
     the outside (holes do not count), a breadth-first pass from one finds the
     farthest, and a second pass from that one finds the farthest from it: on a
     perfect maze this is the exact longest boundary-to-boundary path (distances
@@ -66,15 +66,17 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     """
     if maze.n_cells == 0:
         raise ValueError("the maze has no cells")
-    pieces, _ = label_passages(maze.passages, maze.mask)
-    sizes = np.bincount(pieces[maze.mask])
-    piece = pieces == int(np.argmax(sizes))
-    cand = maze.boundary_cells() & piece
+    parts, _ = label_mask(maze.mask)
+    sizes = np.bincount(parts[maze.mask])
+    part = parts == int(np.argmax(sizes))
+    cand = maze.boundary_cells() & part
     if not cand.any():
-        cand = piece
+        cand = part
     flat_cand = np.flatnonzero(cand)
     first = divmod(int(flat_cand[0]), maze.width)
     d1 = distances(maze, first).reshape(-1)
+    # Only cells the passages actually reach from there (all of the part, in a valid maze).
+    flat_cand = flat_cand[d1[flat_cand] >= 0]
     a = divmod(int(flat_cand[np.argmax(d1[flat_cand])]), maze.width)
     d2 = distances(maze, a).reshape(-1)
     b = divmod(int(flat_cand[np.argmax(d2[flat_cand])]), maze.width)

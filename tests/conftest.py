@@ -1,0 +1,78 @@
+"""Shared strategies and helpers for the test suite."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from mazeart.weights import FORBIDDEN, FREE
+
+settings.register_profile(
+    "default",
+    deadline=None,
+    max_examples=60,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+SKIMAGE_DATA = Path(__import__("skimage.data", fromlist=["x"]).__file__).parent
+REPO = Path(__file__).resolve().parents[1]
+
+# Values a preset may hold besides FREE that generators must leave alone.
+RESERVED = (FORBIDDEN, 700, 1500, 2024)
+
+
+@st.composite
+def free_masks(draw, max_side: int = 14) -> np.ndarray:
+    """Boolean grids of free cells: noise, or rectangles with holes and islands."""
+    h = draw(st.integers(1, max_side))
+    w = draw(st.integers(1, max_side))
+    kind = draw(st.sampled_from(["noise", "shapes", "full"]))
+    if kind == "full":
+        free = np.ones((h, w), dtype=bool)
+    elif kind == "noise":
+        free = draw(arrays(bool, (h, w), elements=st.booleans()))
+    else:
+        free = np.zeros((h, w), dtype=bool)
+        rect = st.tuples(
+            st.integers(0, h - 1), st.integers(0, w - 1), st.integers(1, h), st.integers(1, w)
+        )
+        for r, c, rh, cw in draw(st.lists(rect, min_size=1, max_size=4)):
+            free[r : r + rh, c : c + cw] = True
+        for r, c, rh, cw in draw(st.lists(rect, max_size=3)):
+            free[r : r + max(1, rh // 3), c : c + max(1, cw // 3)] = False
+    if not free.any():
+        free[draw(st.integers(0, h - 1)), draw(st.integers(0, w - 1))] = True
+    return free
+
+
+@st.composite
+def presets(draw, max_side: int = 14) -> np.ndarray:
+    """Random preset weight matrices: free cells plus forbidden and reserved codes."""
+    free = draw(free_masks(max_side=max_side))
+    codes = draw(arrays(np.int32, free.shape, elements=st.sampled_from(RESERVED)))
+    return np.where(free, FREE, codes).astype(np.int32)
+
+
+def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run the real command line in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "mazeart", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+@pytest.fixture
+def horse_png() -> Path:
+    return SKIMAGE_DATA / "horse.png"

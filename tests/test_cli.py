@@ -1,0 +1,134 @@
+"""The real command line, run in a subprocess: happy paths and every bad input."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from conftest import REPO, SKIMAGE_DATA, run_cli
+from PIL import Image
+
+from mazeart import load_preset, weights_from_image
+from mazeart.weights import FREE
+
+
+def assert_clean_failure(result, *, mentions: str) -> None:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("mazeart: error: ")
+    assert mentions.lower() in lines[0].lower(), lines[0]
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_horse_to_svg_and_png(tmp_path, horse_png):
+    svg = tmp_path / "horse.svg"
+    res = run_cli(horse_png, "-o", svg, "--cells", "60", "--seed", "7", "--solution")
+    assert res.returncode == 0, res.stderr
+    assert "seed 7" in res.stderr
+    root = ET.fromstring(svg.read_text())
+    assert root.find("{http://www.w3.org/2000/svg}g[@id='solution']") is not None
+    png = tmp_path / "horse.png"
+    res = run_cli("make", horse_png, "-o", png, "--cells", "60", "--seed", "7", "-q")
+    assert res.returncode == 0 and res.stderr == ""
+    img = Image.open(png)
+    assert img.size == (620, 10 * 49 + 20)
+
+
+def test_same_seed_same_file(tmp_path, horse_png):
+    a, b, c = tmp_path / "a.svg", tmp_path / "b.svg", tmp_path / "c.svg"
+    for out, seed in ((a, "3"), (b, "3"), (c, "4")):
+        assert run_cli(horse_png, "-o", out, "--cells", "40", "--seed", seed).returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert a.read_bytes() != c.read_bytes()
+
+
+def test_preset_roundtrip_through_files(tmp_path, horse_png):
+    direct = weights_from_image(horse_png, cells=50)
+    for suffix in (".png", ".npy", ".txt"):
+        preset = tmp_path / f"preset{suffix}"
+        res = run_cli("weights", horse_png, "-o", preset, "--cells", "50")
+        assert res.returncode == 0, res.stderr
+        assert np.array_equal(load_preset(preset) == FREE, direct == FREE)
+        out = tmp_path / f"from{suffix}.svg"
+        res = run_cli(preset, "-o", out, "--seed", "1")
+        assert res.returncode == 0, res.stderr
+        meta = ET.fromstring(out.read_text()).find(
+            "{http://www.w3.org/2000/svg}metadata/{https://mazeart.dev/ns/1}maze"
+        )
+        assert int(meta.get("cells")) == int((direct == FREE).sum())
+
+
+def test_blocks_geometry_and_algorithms_listing(tmp_path, horse_png):
+    out = tmp_path / "blocks.png"
+    res = run_cli(horse_png, "-o", out, "--geometry", "blocks", "--cells", "80", "--seed", "2")
+    assert res.returncode == 0, res.stderr
+    listing = run_cli("algorithms")
+    assert listing.returncode == 0
+    assert "weighted-dfs" in listing.stdout and "blocks" in listing.stdout
+
+
+def test_help_and_version():
+    assert run_cli("--version").stdout.startswith("mazeart ")
+    assert "weights" in run_cli("--help").stdout
+
+
+@pytest.fixture
+def bad_inputs(tmp_path):
+    (tmp_path / "notes.png").write_text("this is not a picture")
+    whole = (SKIMAGE_DATA / "horse.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(whole[: len(whole) // 3])
+    Image.new("L", (40, 30), 0).save(tmp_path / "black.png")
+    (tmp_path / "walls.txt").write_text("###\n###\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "mentions"),
+    [
+        (["missing.png", "-o", "out.svg"], "no such file"),
+        (["notes.png", "-o", "out.svg"], "not an image"),
+        (["cut.png", "-o", "out.svg"], "truncated or corrupt"),
+        (["black.png", "-o", "out.svg"], "flat tone"),
+        (["walls.txt", "-o", "out.svg"], "no cell of the 3 x 2 grid is free"),
+        (["HORSE", "-o", "out.svg", "--cells", "0"], "--cells must be a positive integer"),
+        (["HORSE", "-o", "out.svg", "--cells", "-5"], "--cells must be a positive integer"),
+        (["HORSE", "-o", "out.svg", "--cells", "many"], "--cells"),
+        (["HORSE", "-o", "out.bmp"], "unknown format '.bmp'"),
+        (["HORSE", "-o", "out"], "unknown format"),
+        (["HORSE", "-o", "nowhere/out.svg"], "does not exist"),
+        (["HORSE", "-o", "out.svg", "--algorithm", "nope"], "choose from weighted-dfs"),
+        (["HORSE", "-o", "out.svg", "--geometry", "hex"], "geometry"),
+        (["HORSE", "-o", "out.svg", "--entrance", "a,b"], "--entrance must be ROW,COL"),
+        (["HORSE", "-o", "out.svg", "--entrance", "0,0"], "not a maze cell"),
+        (["HORSE", "-o", "out.svg", "--threshold", "999"], "--threshold"),
+        (["HORSE", "-o", "out.svg", "--size", "huge"], "size must look like"),
+        (["HORSE", "-o", "out.png", "--cell-size", "2.5"], "whole number"),
+        (["HORSE"], "missing option"),
+        (["weights", "HORSE", "-o", "preset.jpg"], "unknown preset format"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_no_file(bad_inputs, horse_png, args, mentions):
+    args = [str(horse_png) if a == "HORSE" else a for a in args]
+    before = sorted(p.name for p in bad_inputs.iterdir())
+    res = run_cli(*args, cwd=bad_inputs)
+    assert_clean_failure(res, mentions=mentions)
+    assert sorted(p.name for p in bad_inputs.iterdir()) == before
+
+
+def test_failure_leaves_an_existing_output_untouched(tmp_path, horse_png):
+    out = tmp_path / "keep.svg"
+    out.write_text("precious")
+    res = run_cli(horse_png, "-o", out, "--entrance", "0,0")
+    assert_clean_failure(res, mentions="not a maze cell")
+    assert out.read_text() == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.svg"]
+
+
+def test_readme_quick_start_names_real_files():
+    readme = (REPO / "README.md").read_text()
+    assert "pip install . && mazeart samples/" in readme
+    sample = readme.split("pip install . && mazeart ")[1].split()[0]
+    assert (REPO / sample).is_file()

@@ -1,0 +1,172 @@
+"""The Maze model: validation, raster and text views, walls, boundary, endpoints, solving.
+
+Shortest paths and the farthest boundary pair are checked with networkx.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from conftest import presets
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazeart import Maze, distances, generate, solve
+from mazeart.maze import E, N, S, W, passages_from_links
+
+SMALL = """
+#########
+#S  #   #
+### # # #
+#   # # #
+# ##### #
+#      E#
+#########
+"""
+
+
+def to_graph(maze: Maze) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(zip(*np.nonzero(maze.mask), strict=True))
+    for a, b in maze.links():
+        g.add_edge(divmod(int(a), maze.width), divmod(int(b), maze.width))
+    return g
+
+
+def test_from_text_reads_cells_passages_and_ends():
+    maze = Maze.from_text(SMALL)
+    assert maze.shape == (3, 4)
+    assert maze.entrance == (0, 0) and maze.exit == (2, 3)
+    assert maze.n_cells == 12 and maze.n_passages == 11
+    assert maze.neighbours((0, 0)) == [(0, 1)]
+    assert maze.is_open((0, 1), S) and not maze.is_open((0, 1), E)
+    assert maze.to_text().strip() == SMALL.strip()
+
+
+@given(presets(), st.integers(0, 2**31), st.sampled_from(["cells", "blocks"]))
+def test_raster_and_text_roundtrip(weights, seed, geometry):
+    maze = generate(weights, seed=seed, geometry=geometry)
+    back = Maze.from_raster(maze.raster(), entrance=maze.entrance, exit=maze.exit)
+    assert np.array_equal(back.mask, maze.mask)
+    assert np.array_equal(back.passages, maze.passages)
+    text = Maze.from_text(maze.to_text())
+    assert np.array_equal(text.passages, maze.passages)
+    assert (text.entrance, text.exit) == (maze.entrance, maze.exit)
+
+
+def test_validation_rejects_broken_layouts():
+    mask = np.ones((2, 2), bool)
+    with pytest.raises(ValueError, match="not symmetric"):
+        Maze(mask, np.array([[E, 0], [0, 0]], np.uint8))
+    with pytest.raises(ValueError, match="off the grid"):
+        Maze(mask, np.array([[N, 0], [0, 0]], np.uint8))
+    with pytest.raises(ValueError, match="outside the mask"):
+        Maze(np.array([[True, False]]), np.array([[E, W]], np.uint8))
+    with pytest.raises(ValueError, match="shape"):
+        Maze(mask, np.zeros((3, 2), np.uint8))
+    with pytest.raises(ValueError, match="not a maze cell"):
+        Maze(mask, np.zeros((2, 2), np.uint8), entrance=(5, 0))
+    with pytest.raises(ValueError, match="geometry"):
+        Maze(mask, np.zeros((2, 2), np.uint8), geometry="hex")
+    with pytest.raises(ValueError, match="inside the region"):
+        Maze(mask, np.zeros((2, 2), np.uint8), region=np.zeros((2, 2), bool))
+    maze = Maze(mask, passages_from_links([[1, 0], [0, 0]], [[0, 0], [0, 0]]))
+    assert maze.passages.tolist() == [[E, W], [0, 0]]
+    with pytest.raises(ValueError):
+        maze.passages[0, 0] = 0  # read-only: a Maze does not change under its users
+
+
+def reference_walls(maze: Maze):
+    """Unit walls by a plain loop over cells and sides."""
+    h, w = maze.shape
+    hor = np.zeros((h + 1, w), bool)
+    ver = np.zeros((h, w + 1), bool)
+    for r in range(h):
+        for c in range(w):
+            if not maze.mask[r, c]:
+                continue
+            if not maze.passages[r, c] & N:
+                hor[r, c] = True
+            if not maze.passages[r, c] & S:
+                hor[r + 1, c] = True
+            if not maze.passages[r, c] & W:
+                ver[r, c] = True
+            if not maze.passages[r, c] & E:
+                ver[r, c + 1] = True
+    return hor, ver
+
+
+@given(presets(), st.integers(0, 2**31))
+def test_walls_match_a_cell_by_cell_count(weights, seed):
+    maze = generate(weights, seed=seed)
+    hor, ver = maze.walls(doors=False)
+    ref_h, ref_v = reference_walls(maze)
+    assert np.array_equal(hor, ref_h) and np.array_equal(ver, ref_v)
+    # Doors remove exactly one outer wall at each end that faces the outside.
+    dh, dv = maze.walls(doors=True)
+    removed = int(hor.sum() + ver.sum() - dh.sum() - dv.sum())
+    expected = int(bool(maze.entrance_side)) + int(bool(maze.exit_side))
+    if maze.entrance == maze.exit and maze.entrance_side == maze.exit_side:
+        expected = min(expected, 1)
+    assert removed == expected
+
+
+@given(presets(), st.integers(0, 2**31), st.sampled_from(["cells", "blocks"]))
+def test_shortest_path_matches_networkx(weights, seed, geometry):
+    maze = generate(weights, seed=seed, geometry=geometry)
+    g = to_graph(maze)
+    path = solve(maze)
+    assert tuple(path[0]) == maze.entrance and tuple(path[-1]) == maze.exit
+    assert len(path) - 1 == nx.shortest_path_length(g, maze.entrance, maze.exit)
+    for a, b in itertools.pairwise(map(tuple, path)):
+        assert g.has_edge(a, b)
+    d = distances(maze, maze.entrance)
+    lengths = nx.single_source_shortest_path_length(g, maze.entrance)
+    for cell, length in lengths.items():
+        assert d[cell] == length
+    assert np.count_nonzero(d >= 0) == len(lengths)
+
+
+@given(presets(max_side=10), st.integers(0, 2**31), st.sampled_from(["cells", "blocks"]))
+def test_endpoints_are_the_farthest_boundary_pair(weights, seed, geometry):
+    maze = generate(weights, seed=seed, geometry=geometry)
+    g = to_graph(maze)
+    piece = max(nx.connected_components(g), key=len)
+    boundary = [c for c in piece if maze.boundary_cells()[c]]
+    cand = boundary or list(piece)
+    pairs = itertools.combinations_with_replacement(cand, 2)
+    best = max(nx.shortest_path_length(g, a, b) for a, b in pairs)
+    assert nx.shortest_path_length(g, maze.entrance, maze.exit) == best
+    if boundary:
+        assert maze.entrance in boundary and maze.exit in boundary
+        assert maze.entrance_side and maze.exit_side
+
+
+def test_outside_excludes_holes():
+    weights = np.zeros((7, 7), np.int32)
+    weights[3, 3] = 1000  # a hole inside the figure
+    weights[0, :] = 1000  # ground along the top
+    maze = generate(weights, seed=1)
+    assert maze.outside[0].all()
+    assert not maze.outside[3, 3]
+    assert not maze.boundary_cells()[2, 3]  # beside the hole only
+    assert maze.boundary_cells()[1, 3]  # beside the ground
+
+
+def test_overridden_endpoints_and_solve_errors():
+    weights = np.zeros((5, 6), np.int32)
+    maze = generate(weights, seed=3, entrance=(2, 2), exit=(4, 5))
+    assert maze.entrance == (2, 2) and maze.entrance_side == 0
+    path = solve(maze)
+    assert tuple(path[0]) == (2, 2)
+    split = np.zeros((3, 5), np.int32)
+    split[:, 2] = 1000
+    two = generate(split, seed=1)
+    left, right = (0, 0), (0, 4)
+    with pytest.raises(ValueError, match="no path joins"):
+        solve(two, start=left, goal=right)
+    with pytest.raises(ValueError, match="not a maze cell"):
+        solve(two, start=(0, 2), goal=right)
