@@ -28,7 +28,8 @@ class Style:
     wall : str
         Wall colour.
     floor : str or None
-        Fill of maze cells (``None``: leave transparent).
+        Fill of maze cells (``None``: leave transparent). SVG leaves it off by
+        default so that a pen plotter draws walls only; PNG fills white.
     background : str or None
         Fill outside the maze (``None``: transparent).
     solution : bool
@@ -50,7 +51,7 @@ class Style:
     line_width: float = 0.15
     margin: float = 1.0
     wall: str = "#000000"
-    floor: str | None = "#ffffff"
+    floor: str | None = None
     background: str | None = None
     solution: bool = False
     solution_color: str = "#d62728"

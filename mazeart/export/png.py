@@ -18,6 +18,8 @@ from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
 
+_PNG_STYLE = Style(floor="#ffffff")
+
 
 def _rgba(colour: str | None) -> tuple[int, int, int, int]:
     from PIL import ImageColor
@@ -47,7 +49,7 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
     """
     from PIL import Image, ImageDraw
 
-    st = style_from(options, base=style)
+    st = style_from(options, base=style or _PNG_STYLE)
     cs = st.cell_size
     if cs != int(cs) or cs < 2:
         raise ValueError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
