@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import BinaryIO
 
 
+def existing_file(path: str | os.PathLike[str], what: str) -> Path:
+    """``path`` as a Path, or a one-line ValueError if it is missing or a directory."""
+    p = Path(path)
+    if not p.exists():
+        raise ValueError(f"{p}: no such file")
+    if p.is_dir():
+        raise ValueError(f"{p}: is a directory, not {what}")
+    return p
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """Open a temporary file beside ``path`` and move it into place on success.

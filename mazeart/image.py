@@ -25,12 +25,12 @@ the rest that Pillow can convert.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._io import existing_file
 from mazeart.weights import FORBIDDEN, FREE
 
 if TYPE_CHECKING:
@@ -70,11 +70,7 @@ def open_image(path: str | os.PathLike[str]) -> Image:
     """
     from PIL import Image, UnidentifiedImageError
 
-    p = Path(path)
-    if not p.exists():
-        raise ValueError(f"{p}: no such file")
-    if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not an image")
+    p = existing_file(path, "an image")
     try:
         with Image.open(p) as img:
             img.load()

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._io import atomic_write
+from mazeart._io import atomic_write, existing_file
 
 __all__ = [
     "FORBIDDEN",
@@ -333,11 +333,7 @@ def load_preset(path: str | os.PathLike[str]) -> NDArray[np.int32]:
     ValueError
         If the file is missing, of an unknown kind, or does not hold a valid preset.
     """
-    p = Path(path)
-    if not p.exists():
-        raise ValueError(f"{p}: no such file")
-    if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not a preset file")
+    p = existing_file(path, "a preset file")
     suffix = p.suffix.lower()
     if suffix == ".npy":
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 from mazeart.export._style import Style, _runs, solution_polyline, style_from, wall_runs
 from mazeart.maze import Maze
@@ -59,7 +59,17 @@ def _meta_attrs(maze: Maze) -> str:
         attrs["entrance"] = f"{maze.entrance[0]},{maze.entrance[1]}"
     if maze.exit is not None:
         attrs["exit"] = f"{maze.exit[0]},{maze.exit[1]}"
-    return " ".join(f"{k}={quoteattr(str(v))}" for k, v in attrs.items())
+    return " ".join(f'{k}="{escape(str(v))}"' for k, v in attrs.items())
+
+
+def _rects(cells, cs: float, shift: int = 0) -> str:
+    """Path data filling the True cells of a grid, one rectangle per horizontal run."""
+    rows, starts, stops = _runs(cells)
+    return "".join(
+        f"M{_num((a - shift) * cs)} {_num((r - shift) * cs)}h{_num((b - a) * cs)}"
+        f"v{_num(cs)}h{_num((a - b) * cs)}z"
+        for r, a, b in zip(rows, starts, stops, strict=True)
+    )
 
 
 def _layer(name: str, attrs: str, body: str) -> str:
@@ -105,12 +115,7 @@ def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
         )
     if maze.geometry == "cells":
         if st.floor:
-            fr, f0, f1 = _runs(maze.mask)
-            d = "".join(
-                f"M{_num(a * cs)} {_num(r * cs)}h{_num((b - a) * cs)}v{_num(cs)}"
-                f"h{_num((a - b) * cs)}z"
-                for r, a, b in zip(fr, f0, f1, strict=True)
-            )
+            d = _rects(maze.mask, cs)
             out.append(_layer("floor", f'fill="{st.floor}" stroke="none"', f'<path d="{d}"/>'))
         runs = wall_runs(maze)
         d = "".join(
@@ -128,21 +133,11 @@ def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
             )
         )
     else:
-        blocks = maze.blocks()
+        blocks = maze.blocks()  # framed: block (r, c) of the grid is at [r + 1, c + 1]
         if st.floor:
-            fr, f0, f1 = _runs(blocks == 2)
-            d = "".join(
-                f"M{_num((a - 1) * cs)} {_num((r - 1) * cs)}h{_num((b - a) * cs)}"
-                f"v{_num(cs)}h{_num((a - b) * cs)}z"
-                for r, a, b in zip(fr, f0, f1, strict=True)
-            )
+            d = _rects(blocks == 2, cs, shift=1)
             out.append(_layer("floor", f'fill="{st.floor}" stroke="none"', f'<path d="{d}"/>'))
-        wr, w0, w1 = _runs(blocks == 1)
-        d = "".join(
-            f"M{_num((a - 1) * cs)} {_num((r - 1) * cs)}h{_num((b - a) * cs)}"
-            f"v{_num(cs)}h{_num((a - b) * cs)}z"
-            for r, a, b in zip(wr, w0, w1, strict=True)
-        )
+        d = _rects(blocks == 1, cs, shift=1)
         out.append(_layer("walls", f'fill="{st.wall}" stroke="none"', f'<path d="{d}"/>'))
     if st.solution and maze.entrance is not None and maze.exit is not None:
         from mazeart.solve import solve
