@@ -1,18 +1,25 @@
-"""Generator and command-line speed: run from the repository root.
+"""Generator and command-line speed, and generator memory. Run from the repository root:
 
-    python benchmarks/bench_generate.py            # kernels at 1000 x 1000, CLI at 150 cells
-    python benchmarks/bench_generate.py --size 2000 --repeat 5
+    python benchmarks/bench_generate.py                 # everything at the default sizes
+    python benchmarks/bench_generate.py --only speed    # or: kernel, memory, cli
+    python benchmarks/bench_generate.py --size 2000 --repeat 5 --memory-size 4000
 
-Prints cells per second for the compiled kernel alone and for the whole
-``generate`` call (preset check, part labelling, carve, Maze, endpoints), then
-the wall time of ``mazeart samples/horse.png -o x.svg --cells 150`` with the
-compiled kernels cached and with an empty cache (first run after install).
-Timings take the best of ``--repeat`` runs after one warm-up call.
+``kernel``  the weighted DFS kernel alone, 1000 x 1000 free cells, both geometries.
+``speed``   every registered generator (weights -> Maze, the registered function) and
+            the whole ``generate`` pipeline (plus entrance and exit), in cells per second.
+``memory``  peak memory of each generator on a 4000 x 4000 preset, in bytes per cell,
+            measured in a fresh process as the rise of its peak RSS above the
+            baseline once the kernels are loaded and the preset exists.
+``cli``     wall time of ``mazeart samples/horse.png -o x.svg --cells 150`` with the
+            compiled kernels cached, and with an empty cache (the first run).
+
+Times are the best of ``--repeat`` runs after one warm-up call.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -44,14 +51,13 @@ def best_of(fn, repeat: int) -> float:
 
 def bench_kernel(n: int, repeat: int) -> None:
     free = np.ones((n, n), dtype=bool)
-    print(f"weighted DFS kernel, {n} x {n} free cells (best of {repeat})")
+    print(f"weighted DFS kernel alone, {n} x {n} free cells")
 
     def blocks():
         work = np.full((n + 2, n + 2), FORBIDDEN, dtype=np.int32)
         work[1:-1, 1:-1] = FREE
         state = kernel_state(np.random.default_rng(1))
-        starts = part_starts(free, state)
-        r, c = np.divmod(starts, n)
+        r, c = np.divmod(part_starts(free, state), n)
         t = time.perf_counter()
         carve_weights(work, (r + 1) * (n + 2) + c + 1, state)
         return time.perf_counter() - t
@@ -59,8 +65,7 @@ def bench_kernel(n: int, repeat: int) -> None:
     def cells():
         lat = lattice_weights(free)
         state = kernel_state(np.random.default_rng(1))
-        starts = part_starts(free, state)
-        r, c = np.divmod(starts, n)
+        r, c = np.divmod(part_starts(free, state), n)
         t = time.perf_counter()
         carve_weights(lat, (2 * r + 1) * (2 * n + 1) + 2 * c + 1, state)
         return time.perf_counter() - t
@@ -68,20 +73,69 @@ def bench_kernel(n: int, repeat: int) -> None:
     for name, fn in (("blocks", blocks), ("cells", cells)):
         fn()
         t = min(fn() for _ in range(repeat))
-        print(f"  kernel   {name:<6} {t * 1000:8.1f} ms  {n * n / t / 1e6:7.1f} M cells/s")
+        print(f"  {name:<8} {t * 1000:9.1f} ms {n * n / t / 1e6:8.1f} M cells/s")
 
 
-def bench_generate(n: int, repeat: int) -> None:
+# Options worth timing separately (the first entry of each is the default).
+VARIANTS: dict[str, list[dict]] = {
+    "growing-tree": [{}, {"select": "newest"}, {"select": "random"}, {"select": "oldest"}],
+}
+
+
+def bench_speed(n: int, repeat: int) -> None:
     weights = np.zeros((n, n), dtype=np.int32)
+    print(f"generators, {n} x {n} free cells: registered function | generate() with endpoints")
     for name, algo in ALGORITHMS.items():
         for geometry in algo.geometries:
+            for options in VARIANTS.get(name, [{}]):
+                reps = 1 if name == "aldous-broder" else repeat
 
-            def run(a=name, g=geometry):
-                return generate(weights, algorithm=a, geometry=g, seed=1)
+                def func(a=algo, g=geometry, o=options):
+                    return a.func(weights, np.random.default_rng(1), geometry=g, **o)
 
-            t = best_of(run, repeat)
-            rate = n * n / t / 1e6
-            print(f"  generate {name} {geometry:<6} {t * 1000:8.1f} ms  {rate:7.1f} M cells/s")
+                def pipeline(a=name, g=geometry, o=options):
+                    return generate(weights, algorithm=a, geometry=g, seed=1, **o)
+
+                t1 = best_of(func, reps)
+                t2 = best_of(pipeline, reps)
+                label = " ".join(f"{v}" for v in options.values()) or geometry
+                print(
+                    f"  {name:<15} {label:<7} {t1 * 1000:8.1f} ms {n * n / t1 / 1e6:6.1f} M/s"
+                    f" | {t2 * 1000:8.1f} ms {n * n / t2 / 1e6:6.1f} M/s"
+                )
+
+
+_MEMORY_PROBE = """
+import json, resource, sys
+import numpy as np
+from mazeart import ALGORITHMS
+name, geometry, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+algo = ALGORITHMS[name]
+algo.func(np.zeros((8, 8), np.int32), np.random.default_rng(0), geometry=geometry)  # load kernels
+weights = np.zeros((n, n), np.int32)
+weights[:] = 0
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+maze = algo.func(weights, np.random.default_rng(1), geometry=geometry)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"bytes_per_cell": (peak - base) * 1024 / (n * n)}))
+"""
+
+
+def bench_memory(n: int) -> None:
+    print(f"peak memory above the loaded preset, {n} x {n} = {n * n / 1e6:.0f} M cells")
+    for name, algo in ALGORITHMS.items():
+        for geometry in algo.geometries:
+            if name == "aldous-broder" and n > 2000:
+                out = "skipped (cover time)"
+            else:
+                res = subprocess.run(
+                    [sys.executable, "-c", _MEMORY_PROBE, name, geometry, str(n)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                out = f"{json.loads(res.stdout)['bytes_per_cell']:6.1f} bytes/cell"
+            print(f"  {name:<15} {geometry:<6} {out}")
 
 
 def bench_cli(repeat: int) -> None:
@@ -95,7 +149,7 @@ def bench_cli(repeat: int) -> None:
             subprocess.run(cmd, cwd=REPO, check=True)
             warm.append(time.perf_counter() - t)
         cold = []
-        for i in range(min(repeat, 2)):
+        for i in range(2):
             env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / f"empty-cache-{i}"))
             t = time.perf_counter()
             subprocess.run(cmd, cwd=REPO, check=True, env=env)
@@ -108,13 +162,17 @@ def bench_cli(repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--memory-size", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--no-cli", action="store_true")
+    parser.add_argument("--only", choices=["kernel", "speed", "memory", "cli"])
     args = parser.parse_args()
-    bench_kernel(args.size, args.repeat)
-    print(f"generate(), {args.size} x {args.size} free cells")
-    bench_generate(args.size, args.repeat)
-    if not args.no_cli:
+    if args.only in (None, "kernel"):
+        bench_kernel(args.size, args.repeat)
+    if args.only in (None, "speed"):
+        bench_speed(args.size, args.repeat)
+    if args.only in (None, "memory"):
+        bench_memory(args.memory_size)
+    if args.only in (None, "cli"):
         bench_cli(max(args.repeat, 5))
 
 

@@ -10,8 +10,9 @@ __all__ = ["label_mask"]
 
 
 @njit(cache=True)
-def _label_mask(mask, height, width):
-    n = height * width
+def _label_framed(mask, stride):
+    """Flood-fill labels on a flat mask whose outer ring is False (no bounds checks)."""
+    n = mask.size
     labels = np.zeros(n, np.int32)
     queue = np.empty(n, np.int64)
     count = 0
@@ -26,28 +27,7 @@ def _label_mask(mask, height, width):
         while head < tail:
             cur = queue[head]
             head += 1
-            r = cur // width
-            c = cur - r * width
-            if r > 0:
-                nb = cur - width
-                if mask[nb] and labels[nb] == 0:
-                    labels[nb] = count
-                    queue[tail] = nb
-                    tail += 1
-            if c < width - 1:
-                nb = cur + 1
-                if mask[nb] and labels[nb] == 0:
-                    labels[nb] = count
-                    queue[tail] = nb
-                    tail += 1
-            if r < height - 1:
-                nb = cur + width
-                if mask[nb] and labels[nb] == 0:
-                    labels[nb] = count
-                    queue[tail] = nb
-                    tail += 1
-            if c > 0:
-                nb = cur - 1
+            for nb in (cur - stride, cur + 1, cur + stride, cur - 1):
                 if mask[nb] and labels[nb] == 0:
                     labels[nb] = count
                     queue[tail] = nb
@@ -70,7 +50,9 @@ def label_mask(mask: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:
     n : int
         Number of parts.
     """
-    m = np.ascontiguousarray(mask, dtype=bool)
+    m = np.asarray(mask, dtype=bool)
     h, w = m.shape
-    labels, n = _label_mask(m.reshape(-1), h, w)
-    return labels.reshape(h, w), int(n)
+    framed = np.zeros((h + 2, w + 2), dtype=bool)
+    framed[1:-1, 1:-1] = m
+    labels, n = _label_framed(framed.reshape(-1), w + 2)
+    return np.ascontiguousarray(labels.reshape(h + 2, w + 2)[1:-1, 1:-1]), int(n)

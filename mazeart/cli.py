@@ -19,7 +19,7 @@ from typer.core import TyperGroup
 
 import mazeart
 from mazeart.export import EXPORT_FORMATS, check_output_path, save
-from mazeart.generate import ALGORITHMS, DEFAULT_ALGORITHM, generate
+from mazeart.generate import ALGORITHMS, DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.weights import FREE, PRESET_SUFFIXES, is_preset_file, load_preset, save_preset
 
@@ -155,8 +155,37 @@ def _report(message: str, quiet: bool) -> None:
 # ----------------------------------------------------------------------------- commands
 
 
-@app.command(_DEFAULT_COMMAND)
+def _algorithm_options(algorithm: str, extra: list[str]) -> dict[str, object]:
+    """Read ``--name value`` pairs left over by the CLI as options of the chosen algorithm."""
+    algo = get_algorithm(algorithm)
+    options: dict[str, object] = {}
+    tokens = list(extra)
+    while tokens:
+        token = tokens.pop(0)
+        if not token.startswith("--") or token == "--":
+            raise ValueError(f"unexpected argument {token!r}")
+        name, eq, value = token[2:].partition("=")
+        key = name.replace("-", "_")
+        if key not in algo.options:
+            offered = ", ".join("--" + o.replace("_", "-") for o in algo.options)
+            takes = f"its options: {offered}" if offered else "it takes no options"
+            raise ValueError(f"no such option --{name} for algorithm {algo.name} ({takes})")
+        if not eq:
+            if not tokens or tokens[0].startswith("--"):
+                raise ValueError(f"option --{name} needs a value")
+            value = tokens.pop(0)
+        options[key] = algo.coerce(key, value)
+    return options
+
+
+@app.command(
+    _DEFAULT_COMMAND,
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    epilog="Options of the chosen algorithm follow as --name value "
+    "(e.g. --select newest --bias 0.7 for growing-tree); see: mazeart algorithms.",
+)
 def make(
+    ctx: typer.Context,
     source: Source,
     output: Annotated[
         Path,
@@ -176,9 +205,12 @@ def make(
         ),
     ] = DEFAULT_ALGORITHM,
     geometry: Annotated[
-        Geometry,
-        typer.Option(help="Thin walls between cells, or path/wall blocks.", rich_help_panel=_MAZE),
-    ] = Geometry.cells,
+        Geometry | None,
+        typer.Option(
+            help="Thin walls between cells, or path/wall blocks (default: the algorithm's first).",
+            rich_help_panel=_MAZE,
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(help="Random seed (default: a fresh one, reported).", rich_help_panel=_MAZE),
@@ -218,18 +250,18 @@ def make(
     """Make a maze from a picture or preset and write it to OUTPUT (format from its suffix)."""
     started = time.perf_counter()
     out = check_output_path(output)
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r} (choose from {', '.join(ALGORITHMS)})")
+    options = _algorithm_options(algorithm, ctx.args)
     weights = _load_weights(
         source, cells=cells, threshold=threshold, invert=invert, coverage=coverage, preset=preset
     )
     maze = generate(
         weights,
         algorithm=algorithm,
-        geometry=geometry.value,
+        geometry=None if geometry is None else geometry.value,
         seed=seed,
         entrance=_parse_cell(entrance, "--entrance"),
         exit=_parse_cell(exit_, "--exit"),
+        **options,
     )
     save(
         maze,
@@ -286,9 +318,11 @@ def algorithms_command() -> None:
     width = max(len(name) for name in ALGORITHMS)
     for algo in ALGORITHMS.values():
         uniform = "uniform" if algo.uniform else "biased"
-        typer.echo(
-            f"{algo.name:<{width}}  {algo.description}  [{', '.join(algo.geometries)}; {uniform}]"
-        )
+        typer.echo(f"{algo.name:<{width}}  {algo.description}")
+        typer.echo(f"{'':<{width}}  geometries: {', '.join(algo.geometries)}; {uniform}")
+        if algo.options:
+            opts = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in algo.options.items())
+            typer.echo(f"{'':<{width}}  options: {opts}")
 
 
 # ----------------------------------------------------------------------------- entry point

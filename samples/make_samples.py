@@ -34,6 +34,31 @@ def make(source: str, out: str, *, cells: int, seed: int, geometry: str = "cells
     return maze
 
 
+def algorithm_sheet(out: str = "algorithms.png", *, columns: int = 4) -> None:
+    """Every registered generator on the same horse, with its solution."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    tiles = []
+    for name, algo in mazeart.ALGORITHMS.items():
+        geometry = algo.geometries[0]
+        cells, size = (44, 6) if geometry == "cells" else (88, 3)
+        weights = mazeart.weights_from_image(HERE / "horse.png", cells=cells)
+        maze = mazeart.generate(weights, algorithm=name, geometry=geometry, seed=3)
+        tiles.append((name, mazeart.export.to_png_image(maze, cell_size=size, solution=True)))
+    tw = max(t.size[0] for _, t in tiles)
+    th = max(t.size[1] for _, t in tiles) + 22
+    rows = -(-len(tiles) // columns)
+    sheet = Image.new("RGB", (tw * columns, th * rows), "white")
+    font = ImageFont.load_default(size=15)
+    draw = ImageDraw.Draw(sheet)
+    for i, (name, tile) in enumerate(tiles):
+        x, y = (i % columns) * tw, (i // columns) * th
+        sheet.paste(tile, (x, y + 22), tile)
+        draw.text((x + 8, y + 3), name, fill="black", font=font)
+    sheet.save(HERE / out)
+    print(f"{out}: {len(tiles)} generators")
+
+
 def main() -> None:
     inputs()
     make("horse.png", "horse-maze.svg", cells=100, seed=2026, size="180mm")
@@ -42,6 +67,7 @@ def main() -> None:
     make("horse.png", "horse-blocks.png", cells=160, seed=5, geometry="blocks", cell_size=4)
     make("logo.png", "logo-maze.png", cells=70, seed=11, cell_size=8, solution=True)
     make("logo.png", "logo-blocks.png", cells=120, seed=3, geometry="blocks", cell_size=5)
+    algorithm_sheet()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,12 @@ settings.register_profile(
     max_examples=60,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+settings.register_profile(
+    "thorough",
+    deadline=None,
+    max_examples=1000,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 SKIMAGE_DATA = Path(__import__("skimage.data", fromlist=["x"]).__file__).parent

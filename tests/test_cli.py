@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO, SKIMAGE_DATA, run_cli
 from PIL import Image
 
-from mazeart import load_preset, weights_from_image
+from mazeart import ALGORITHMS, load_preset, weights_from_image
 from mazeart.weights import FREE
 
 
@@ -70,6 +70,38 @@ def test_blocks_geometry_and_algorithms_listing(tmp_path, horse_png):
     assert "weighted-dfs" in listing.stdout and "blocks" in listing.stdout
 
 
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_every_algorithm_through_the_command_line(tmp_path, horse_png, name):
+    out = tmp_path / "m.svg"
+    res = run_cli(horse_png, "-o", out, "--algorithm", name, "--cells", "40", "--seed", "4")
+    assert res.returncode == 0, res.stderr
+    meta = ET.fromstring(out.read_text()).find(
+        "{http://www.w3.org/2000/svg}metadata/{https://mazeart.dev/ns/1}maze"
+    )
+    assert meta.get("algorithm") == name
+    assert meta.get("geometry") == ALGORITHMS[name].geometries[0]
+
+
+def test_algorithm_options_reach_the_generator(tmp_path, horse_png):
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    common = [horse_png, "--cells", "40", "--seed", "4", "-a", "growing-tree"]
+    assert run_cli(*common, "-o", a, "--select", "newest").returncode == 0
+    assert run_cli(*common, "-o", b, "--select=random", "--bias", "0.2").returncode == 0
+    assert a.read_text() != b.read_text()
+    # newest is the backtracker's walk: the same maze for the same seed
+    c = tmp_path / "c.svg"
+    assert (
+        run_cli(horse_png, "--cells", "40", "--seed", "4", "-a", "backtracker", "-o", c).returncode
+        == 0
+    )
+    walls = "{http://www.w3.org/2000/svg}g[@id='walls']"
+    assert ET.fromstring(a.read_text()).find(walls)[0].get("d") == ET.fromstring(
+        c.read_text()
+    ).find(walls)[0].get("d")
+    listing = run_cli("algorithms").stdout
+    assert "--select mix" in listing and "--bias 0.5" in listing
+
+
 def test_help_and_version():
     assert run_cli("--version").stdout.startswith("mazeart ")
     assert "weights" in run_cli("--help").stdout
@@ -99,7 +131,19 @@ def bad_inputs(tmp_path):
         (["HORSE", "-o", "out.bmp"], "unknown format '.bmp'"),
         (["HORSE", "-o", "out"], "unknown format"),
         (["HORSE", "-o", "nowhere/out.svg"], "does not exist"),
-        (["HORSE", "-o", "out.svg", "--algorithm", "nope"], "choose from weighted-dfs"),
+        (
+            ["HORSE", "-o", "out.svg", "--algorithm", "nope"],
+            "choose from weighted-dfs, backtracker",
+        ),
+        (
+            ["HORSE", "-o", "out.svg", "-a", "growing-tree", "--speed", "3"],
+            "no such option --speed",
+        ),
+        (["HORSE", "-o", "out.svg", "-a", "growing-tree", "--bias", "x"], "wants a float"),
+        (["HORSE", "-o", "out.svg", "-a", "growing-tree", "--bias", "2"], "between 0 and 1"),
+        (["HORSE", "-o", "out.svg", "--bias", "0.3"], "takes no options"),
+        (["HORSE", "other.png", "-o", "out.svg"], "unexpected argument"),
+        (["HORSE", "-o", "out.svg", "-a", "digging", "--geometry", "cells"], "does not support"),
         (["HORSE", "-o", "out.svg", "--geometry", "hex"], "geometry"),
         (["HORSE", "-o", "out.svg", "--entrance", "a,b"], "--entrance must be ROW,COL"),
         (["HORSE", "-o", "out.svg", "--entrance", "0,0"], "not a maze cell"),

@@ -12,8 +12,8 @@ horizontal run. The maze's metadata (algorithm, seed, size, ends) is stored in
 from __future__ import annotations
 
 import re
-from typing import Any
 from html import escape
+from typing import Any
 
 from mazeart.export._style import Style, _runs, solution_polyline, style_from, wall_runs
 from mazeart.maze import Maze

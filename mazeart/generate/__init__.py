@@ -29,8 +29,22 @@ from mazeart.maze import GEOMETRIES, Maze
 from mazeart.solve import distances
 from mazeart.weights import FREE, validate_weights
 
-# Algorithm modules register themselves on import.
-from mazeart.generate import weighted_dfs as _weighted_dfs  # noqa: F401  isort: skip
+# Algorithm modules register themselves on import; this order is the listing order.
+from mazeart.generate import (  # noqa: F401  isort: skip
+    weighted_dfs,
+    backtracker,
+    prim,
+    digging,
+    wilson,
+    kruskal,
+    aldous_broder,
+    hunt_and_kill,
+    growing_tree,
+    binary_tree,
+    sidewinder,
+    eller,
+    division,
+)
 
 __all__ = [
     "ALGORITHMS",

@@ -2,22 +2,166 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
 from mazeart._graph import label_mask
-from mazeart._rng import below
+from mazeart._rng import below, kernel_state
 from mazeart.maze import Maze, passages_from_links
 from mazeart.weights import FORBIDDEN, FREE, PATH
 
 __all__ = [
+    "BITS",
+    "OPPOSITE_BITS",
+    "CellGrid",
+    "kernel_generator",
     "label_parts",
     "lattice_weights",
     "maze_from_lattice",
     "maze_from_path_blocks",
     "part_starts",
 ]
+
+
+BITS = np.array([1, 2, 4, 8], dtype=np.uint8)
+"""Passage bit of each direction, in the kernels' order N, E, S, W."""
+OPPOSITE_BITS = np.array([4, 8, 1, 2], dtype=np.uint8)
+"""The bit the neighbour receives, per direction."""
+
+
+class CellGrid:
+    """A preset prepared for a cell kernel: flat, framed arrays and the random stream.
+
+    Cell kernels work on the ``(H + 2) * (W + 2)`` flat grid with a non-free
+    frame, so the four neighbours of every free cell exist and no bounds are
+    checked; neighbour ``i`` of flat cell ``c`` is ``c + offsets[i]`` for the
+    directions N, E, S, W.
+
+    Attributes
+    ----------
+    free : (H, W) ndarray of bool
+        Free cells of the preset.
+    flat_free : ((H+2)*(W+2),) ndarray of bool
+        The same, framed and flattened.
+    stride : int
+        Row length of the framed grid, ``W + 2``.
+    offsets : (4,) ndarray of int64
+        Flat steps N, E, S, W.
+    state : (1,) ndarray of uint64
+        Kernel random stream drawn from the caller's Generator.
+    starts : (n_parts,) ndarray of int64
+        One random framed cell per free part, in reading order of the parts.
+    passages : ((H+2)*(W+2),) ndarray of uint8
+        Zeroed passage bits for the kernel to fill.
+    """
+
+    def __init__(self, weights: NDArray[np.int32], rng: np.random.Generator) -> None:
+        from mazeart.generate._registry import check_rng
+        from mazeart.weights import validate_weights
+
+        check_rng(rng)
+        w = validate_weights(weights)
+        self.free = w == FREE
+        h, wd = self.free.shape
+        self.stride = wd + 2
+        framed = np.zeros((h + 2, wd + 2), dtype=bool)
+        framed[1:-1, 1:-1] = self.free
+        self.flat_free = framed.reshape(-1)
+        self.offsets = np.array([-self.stride, 1, self.stride, -1], dtype=np.int64)
+        self.state = kernel_state(rng)
+        starts = part_starts(self.free, self.state)
+        rows, cols = np.divmod(starts, wd)
+        self.starts = (rows + 1) * self.stride + cols + 1
+        self.passages = np.zeros(framed.size, dtype=np.uint8)
+
+    def maze(self) -> Maze:
+        """The ``cells`` Maze of the filled passages."""
+        h, wd = self.free.shape
+        p = self.passages.reshape(h + 2, wd + 2)[1:-1, 1:-1]
+        return Maze(self.free, p, geometry="cells", region=self.free)
+
+    def complete(self) -> None:
+        """Join the pieces of each free part into one tree (see :func:`complete_forest`)."""
+        from mazeart.generate._forest import complete_forest
+
+        complete_forest(self)
+
+
+_GENERATOR_DOC = """{summary}
+
+    Parameters
+    ----------
+    weights : (H, W) array_like of int
+        Preset weight matrix; only free cells are carved, and every free part
+        becomes one tree.
+    rng : numpy.random.Generator
+        The only source of randomness.
+    geometry : {{'{geometry}'}}
+
+    Returns
+    -------
+    Maze
+    """
+
+
+def kernel_generator(
+    name: str,
+    kernel: Callable[..., Any],
+    *,
+    description: str,
+    summary: str,
+    geometry: str = "cells",
+    uniform: bool = False,
+    join: bool = False,
+) -> Callable[..., Maze]:
+    """Define and register a generator whose work is one compiled kernel.
+
+    Parameters
+    ----------
+    name, description, uniform
+        As for :func:`~mazeart.generate.register`.
+    kernel : callable
+        ``kernel(free, offsets, stride, starts, state, passages)`` on the flat
+        framed arrays of a :class:`CellGrid`. A ``cells`` kernel fills
+        ``passages``; a ``blocks`` kernel returns the flat path mask.
+    summary : str
+        First line of the generator's docstring.
+    geometry : {'cells', 'blocks'}
+    join : bool, default False
+        Run :meth:`CellGrid.complete` after the kernel, for algorithms that may
+        leave a free part as several trees.
+
+    Returns
+    -------
+    callable
+        The registered ``fn(weights, rng, *, geometry) -> Maze``.
+    """
+    from mazeart.generate._registry import register
+
+    def generator(
+        weights: NDArray[np.int32], rng: np.random.Generator, *, geometry: str = geometry
+    ) -> Maze:
+        if geometry != supported:
+            raise ValueError(f"{name} supports geometry {supported!r} only; got {geometry!r}")
+        g = CellGrid(weights, rng)
+        out = kernel(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages)
+        if supported == "blocks":
+            h, w = g.free.shape
+            return maze_from_path_blocks(out.reshape(h + 2, w + 2)[1:-1, 1:-1], g.free)
+        if join:
+            g.complete()
+        return g.maze()
+
+    supported = geometry
+    generator.__name__ = generator.__qualname__ = name.replace("-", "_")
+    generator.__module__ = kernel.__module__
+    generator.__doc__ = _GENERATOR_DOC.format(summary=summary, geometry=geometry)
+    register(name, description=description, geometries=(geometry,), uniform=uniform)(generator)
+    return generator
 
 
 def label_parts(free: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:

@@ -41,6 +41,35 @@ class Algorithm:
     uniform: bool
     options: dict[str, Any] = field(default_factory=dict)
 
+    def coerce(self, option: str, text: str) -> Any:
+        """Convert a text value (from a command line) to the type of ``option``'s default.
+
+        Raises
+        ------
+        ValueError
+            If the algorithm has no such option or the text does not convert.
+        """
+        if option not in self.options:
+            valid = ", ".join(self.options) or "none"
+            raise ValueError(f"{self.name} has no option {option!r} (its options: {valid})")
+        default = self.options[option]
+        try:
+            if isinstance(default, bool):
+                lowered = text.strip().lower()
+                if lowered not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError
+                return lowered in ("true", "1", "yes")
+            if isinstance(default, int):
+                return int(text)
+            if isinstance(default, float):
+                return float(text)
+        except ValueError:
+            kind = type(default).__name__
+            raise ValueError(
+                f"option {option!r} of {self.name} wants a {kind}, got {text!r}"
+            ) from None
+        return text
+
 
 ALGORITHMS: dict[str, Algorithm] = {}
 """Every registered generator by name, in registration order."""

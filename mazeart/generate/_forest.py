@@ -1,0 +1,140 @@
+"""Union-find over walls: Kruskal's algorithm, and joining a forest into spanning trees.
+
+:func:`complete_forest` takes the passages a generator has carved (any forest)
+and removes walls in uniformly random order, keeping those that join two
+different trees, until every free part is one tree. Started from no passages
+this *is* randomized Kruskal's algorithm; started from the trees a row-by-row
+algorithm leaves on a preset (where a shape cuts a run or a set off), it is
+the repair that makes that algorithm correct on any mask.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mazeart._rng import below, next_u64
+
+__all__ = ["complete_forest"]
+
+
+@njit(inline="always", cache=True)
+def _find(parent, a):
+    while parent[a] != a:
+        parent[a] = parent[parent[a]]  # path halving
+        a = parent[a]
+    return a
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_BUCKET_BITS = 8
+_SHIFT = np.uint64(64 - _BUCKET_BITS)
+
+
+@njit(inline="always", cache=True)
+def _bucket(salt, edge):
+    """A random bucket for a wall: the SplitMix64 finaliser of (salt + edge * golden)."""
+    z = salt + np.uint64(edge) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return (z ^ (z >> np.uint64(31))) >> _SHIFT
+
+
+@njit(cache=True)
+def _join(free, stride, passages, state, needed, existing, edges):
+    n = free.size
+    parent = np.arange(n).astype(edges.dtype)
+    rank = np.zeros(n, np.int8)
+    for c in range(n if existing > 0 else 0):  # trees carved so far (none for Kruskal's)
+        bits = passages[c]
+        if bits & 2 or bits & 4:
+            for step, bit in ((1, 2), (stride, 4)):
+                if bits & bit:
+                    ra = _find(parent, c)
+                    rb = _find(parent, c + step)
+                    if ra != rb:
+                        if rank[ra] < rank[rb]:
+                            ra, rb = rb, ra
+                        parent[rb] = ra
+                        if rank[ra] == rank[rb]:
+                            rank[ra] += 1
+    # A uniformly random order of the walls, in cache-sized pieces: every wall goes
+    # to a random bucket (a hash of its index), buckets are taken in turn, and each
+    # is shuffled on its own (Fisher-Yates, drawn lazily). Random buckets followed by
+    # uniform shuffles within them give a uniform permutation of all the walls.
+    buckets = 1 << _BUCKET_BITS
+    salt = next_u64(state)
+    start = np.zeros(buckets + 1, np.int64)
+    for c in range(n):
+        if free[c]:
+            if free[c + 1] and not passages[c] & 2:
+                start[_bucket(salt, 2 * c) + 1] += 1
+            if free[c + stride] and not passages[c] & 4:
+                start[_bucket(salt, 2 * c + 1) + 1] += 1
+    for i in range(buckets):
+        start[i + 1] += start[i]
+    fill = start[:buckets].copy()
+    for c in range(n):
+        if free[c]:
+            if free[c + 1] and not passages[c] & 2:
+                k = _bucket(salt, 2 * c)
+                edges[fill[k]] = 2 * c
+                fill[k] += 1
+            if free[c + stride] and not passages[c] & 4:
+                k = _bucket(salt, 2 * c + 1)
+                edges[fill[k]] = 2 * c + 1
+                fill[k] += 1
+    remaining = needed
+    for k in range(buckets):
+        lo = start[k]
+        m = start[k + 1]
+        while m > lo and remaining > 0:
+            j = lo + below(state, m - lo)
+            m -= 1
+            e = np.int64(edges[j])
+            edges[j] = edges[m]
+            a = e >> 1
+            if e & 1:
+                b = a + stride
+                bit_a, bit_b = 4, 1
+            else:
+                b = a + 1
+                bit_a, bit_b = 2, 8
+            ra = _find(parent, a)
+            rb = _find(parent, b)
+            if ra == rb:
+                continue
+            if rank[ra] < rank[rb]:
+                ra, rb = rb, ra
+            parent[rb] = ra
+            if rank[ra] == rank[rb]:
+                rank[ra] += 1
+            passages[a] |= bit_a
+            passages[b] |= bit_b
+            remaining -= 1
+    return needed - remaining
+
+
+def complete_forest(grid) -> int:
+    """Join the trees of every free part of a :class:`CellGrid` into one.
+
+    Parameters
+    ----------
+    grid : CellGrid
+        Its ``passages`` must form a forest (no loops); they are extended in place.
+
+    Returns
+    -------
+    int
+        Number of passages added.
+    """
+    n_free = int(np.count_nonzero(grid.flat_free))
+    existing = int(np.count_nonzero(grid.passages & 2) + np.count_nonzero(grid.passages & 4))
+    needed = n_free - len(grid.starts) - existing
+    if needed <= 0:
+        return 0
+    dtype = np.int32 if 2 * grid.flat_free.size < 2**31 else np.int64
+    edges = np.empty(2 * n_free, dtype=dtype)
+    return int(
+        _join(grid.flat_free, grid.stride, grid.passages, grid.state, needed, existing, edges)
+    )

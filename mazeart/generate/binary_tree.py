@@ -1,0 +1,52 @@
+"""Binary tree: every cell opens north or west, at random.
+
+On a full rectangle this alone is a perfect maze: the top row runs west into
+the corner and the left column runs north into it, so every cell leads to the
+north-west corner (and the top row and left column are long straight runs: the
+algorithm's signature bias).
+
+On a preset, a cell whose north and west neighbours are both outside the shape
+opens neither way and roots a tree of its own. Those trees are then joined by
+removing random walls between different trees (the union-find pass of
+Kruskal's, :func:`~mazeart.generate._forest.complete_forest`), so each free
+part still ends as one perfect maze. The pass does nothing on a rectangle.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from mazeart._rng import below
+from mazeart.generate._common import kernel_generator
+
+__all__ = ["binary_tree"]
+
+
+@njit(cache=True)
+def _binary_tree(free, offsets, stride, starts, state, passages):
+    for c in range(free.size):
+        if not free[c]:
+            continue
+        north = free[c - stride]
+        west = free[c - 1]
+        if north and west:
+            go_north = below(state, 2) == 0
+        elif north or west:
+            go_north = north
+        else:
+            continue
+        if go_north:
+            passages[c] |= 1
+            passages[c - stride] |= 4
+        else:
+            passages[c] |= 8
+            passages[c - 1] |= 2
+
+
+binary_tree = kernel_generator(
+    "binary-tree",
+    _binary_tree,
+    description="binary tree: each cell opens north or west",
+    summary="Carve a perfect maze with the binary-tree algorithm (north-west bias).",
+    join=True,
+)

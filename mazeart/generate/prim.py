@@ -1,0 +1,135 @@
+"""Randomized Prim's algorithm, on cells and (seed 001's way) on blocks.
+
+``prim`` (cells): the maze grows from a random cell; the frontier is every
+unvisited cell beside the maze; a uniformly random frontier cell joins through
+a random visited neighbour. Many short dead ends, a "spiky" texture.
+
+``prim-blocks`` (blocks, seed 001): a wall list on the block grid. Picking a
+random listed wall block, it becomes path when fewer than two path blocks
+surround it (exactly one: the block it grows from) and the block straight
+across from that one has never been seen; its neighbours then become walls and
+join the list. Path blocks therefore form a tree in which no two blocks touch
+except along the tree, so there is never a loop nor a 2 x 2 open square.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mazeart._rng import below
+from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
+
+__all__ = ["prim", "prim_blocks"]
+
+_EMPTY, _WALL, _PATH, _OUT = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _prim(free, offsets, stride, starts, state, passages):
+    n = free.size
+    visited = np.zeros(n, np.bool_)
+    listed = np.zeros(n, np.bool_)
+    frontier = np.empty(n, np.int64)
+    choice = np.empty(4, np.int64)
+    for s in starts:
+        if visited[s]:
+            continue
+        visited[s] = True
+        m = 0
+        for d in range(4):
+            nb = s + offsets[d]
+            if free[nb] and not visited[nb] and not listed[nb]:
+                listed[nb] = True
+                frontier[m] = nb
+                m += 1
+        while m > 0:
+            i = below(state, m)
+            cur = frontier[i]
+            m -= 1
+            frontier[i] = frontier[m]
+            k = 0
+            for d in range(4):
+                if visited[cur + offsets[d]]:
+                    choice[k] = d
+                    k += 1
+            d = choice[0] if k == 1 else choice[below(state, k)]
+            nb = cur + offsets[d]
+            passages[cur] |= BITS[d]
+            passages[nb] |= OPPOSITE_BITS[d]
+            visited[cur] = True
+            for d in range(4):
+                nb = cur + offsets[d]
+                if free[nb] and not visited[nb] and not listed[nb]:
+                    listed[nb] = True
+                    frontier[m] = nb
+                    m += 1
+
+
+@njit(cache=True)
+def _prim_blocks(free, offsets, stride, starts, state, passages):
+    """Seed 001's wall list over EMPTY/WALL/PATH/OUT block states; returns the path blocks."""
+    n = free.size
+    state_grid = np.full(n, _OUT, np.uint8)
+    for i in range(n):
+        if free[i]:
+            state_grid[i] = _EMPTY
+    listed = np.zeros(n, np.bool_)
+    walls = np.empty(n, np.int64)
+    for s in starts:
+        if state_grid[s] != _EMPTY:
+            continue
+        state_grid[s] = _PATH
+        m = 0
+        for d in range(4):
+            nb = s + offsets[d]
+            if state_grid[nb] == _EMPTY:
+                state_grid[nb] = _WALL
+                listed[nb] = True
+                walls[m] = nb
+                m += 1
+        while m > 0:
+            i = below(state, m)
+            w = walls[i]
+            m -= 1
+            walls[i] = walls[m]
+            listed[w] = False
+            if state_grid[w] != _WALL:
+                continue
+            paths = 0
+            came = 0
+            for d in range(4):
+                if state_grid[w + offsets[d]] == _PATH:
+                    paths += 1
+                    came = d
+            if paths != 1:
+                continue
+            across = w - offsets[came]  # straight on, away from the path it grows from
+            if state_grid[across] != _EMPTY:
+                continue
+            state_grid[w] = _PATH
+            for d in range(4):
+                nb = w + offsets[d]
+                v = state_grid[nb]
+                if (v == _EMPTY or v == _WALL) and not listed[nb]:
+                    state_grid[nb] = _WALL
+                    listed[nb] = True
+                    walls[m] = nb
+                    m += 1
+    return state_grid == _PATH
+
+
+prim = kernel_generator(
+    "prim",
+    _prim,
+    description="randomized Prim's: a random frontier cell joins the maze",
+    summary="Carve a perfect maze with randomized Prim's algorithm on cells.",
+)
+
+prim_blocks = kernel_generator(
+    "prim-blocks",
+    _prim_blocks,
+    description="seed 001's Prim's: a random listed wall block opens if one path block touches it",
+    summary="Carve a block maze (no loop, no 2 x 2 opening) with seed 001's wall list.",
+    geometry="blocks",
+)
