@@ -22,6 +22,9 @@ A maze lives on an ``(H, W)`` grid of cells.
   ``cells`` it equals ``mask``; for ``blocks`` it also holds the wall blocks.
 - ``entrance`` / ``exit`` — ``(row, col)`` cells or ``None``.
 - ``meta`` — ``dict``: algorithm, seed, geometry, parameters.
+- ``rooms`` — :class:`~mazeart.rooms.Room` s: open areas of maze cells, walled
+  but for their doors.
+- ``tags`` — ``{(row, col): kind}``: subtypes of path cells (spawn, loot, ...).
 
 :meth:`Maze.raster` gives the classic ``(2H+1, 2W+1)`` block raster (odd/odd are
 cells, the rest walls or passages), and :meth:`Maze.from_raster` reads one back.
@@ -29,12 +32,15 @@ cells, the rest walls or passages), and :meth:`Maze.from_raster` reads one back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    from mazeart.rooms import Room
 
 __all__ = [
     "DIRECTIONS",
@@ -121,6 +127,11 @@ class Maze:
         Start and goal cells; must be maze cells.
     meta : mapping, optional
         Free-form metadata (algorithm, seed, parameters, ...).
+    rooms : sequence of Room, optional
+        Rooms; their cells must be maze cells joined to each other inside and
+        to the outside only through their doors.
+    tags : mapping of (int, int) to str, optional
+        Tag kind per maze cell.
 
     Raises
     ------
@@ -139,6 +150,8 @@ class Maze:
         entrance: Cell | None = None,
         exit: Cell | None = None,
         meta: Mapping[str, Any] | None = None,
+        rooms: Sequence[Room] = (),
+        tags: Mapping[Cell, str] | None = None,
     ) -> None:
         m = np.ascontiguousarray(mask, dtype=bool)
         p = np.asarray(passages)
@@ -167,6 +180,14 @@ class Maze:
             if cell is not None and not self.is_cell(cell):
                 raise ValueError(f"{name} {cell} is not a maze cell")
         self.meta: dict[str, Any] = dict(meta or {})
+        self.rooms: tuple[Room, ...] = tuple(rooms)
+        _check_rooms(m, p, self.rooms)
+        self.tags: dict[Cell, str] = {}
+        for cell, kind in (tags or {}).items():
+            cell = _as_cell(cell, "a tag's cell")
+            if not self.is_cell(cell):
+                raise ValueError(f"tag {kind!r} at {cell} is not on a maze cell")
+            self.tags[cell] = str(kind)
         for arr in (self.mask, self.passages, self.region):
             arr.flags.writeable = False
 
@@ -224,6 +245,8 @@ class Maze:
             "entrance": self.entrance,
             "exit": self.exit,
             "meta": self.meta,
+            "rooms": self.rooms,
+            "tags": self.tags,
         }
         unknown = set(changes) - set(fields)
         if unknown:
@@ -257,6 +280,8 @@ class Maze:
             and np.array_equal(self.passages, other.passages)
             and np.array_equal(self.region, other.region)
             and self.meta == other.meta
+            and self.rooms == other.rooms
+            and self.tags == other.tags
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -529,6 +554,28 @@ class Maze:
                 if ch in "EX":
                     exit_ = cell
         return cls.from_raster(grid != "#", entrance=entrance, exit=exit_, meta=meta)
+
+
+def _check_rooms(mask: NDArray[np.bool_], p: NDArray[np.uint8], rooms: Sequence[Room]) -> None:
+    """Rooms are open inside and closed but for their doors."""
+    h, w = mask.shape
+    for room in rooms:
+        doors = {(d.row, d.col): d.side for d in room.doors}
+        for r, c in room.cells:
+            if not (0 <= r < h and 0 <= c < w) or not mask[r, c]:
+                raise ValueError(f"room {room.name!r}: cell ({r}, {c}) is not a maze cell")
+            for bit, dr, dc in DIRECTIONS:
+                inside = (r + dr, c + dc) in room
+                is_open = bool(p[r, c] & bit)
+                if inside and not is_open:
+                    raise ValueError(f"room {room.name!r} is not open inside at ({r}, {c})")
+                if not inside and is_open and doors.get((r, c)) != bit:
+                    raise ValueError(
+                        f"room {room.name!r} has an opening that is no door at ({r}, {c})"
+                    )
+        for (r, c), side in doors.items():
+            if not p[r, c] & side:
+                raise ValueError(f"room {room.name!r}: door ({r}, {c}) is closed")
 
 
 def _check_passages(mask: NDArray[np.bool_], p: NDArray[np.uint8]) -> None:

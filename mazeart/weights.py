@@ -1,26 +1,35 @@
 """The weight-matrix contract: one int32 grid that steers every generator.
 
 A *preset* is an ``(H, W) ndarray of int32``, one value per grid cell. The values
-follow the weighted depth-first search that mazeart grew from:
+follow the weighted depth-first search that mazeart grew from, and its idea that
+the numbers between can mark rooms, doors and the subtypes of path cells:
 
-=========  ===========  ==========================================================
-value      name         meaning
-=========  ===========  ==========================================================
-``0``      ``FREE``     the cell may become maze; nothing has seen it yet
-``1..4``   (counts)     free, and seen by that many neighbouring path cells
-                        (only while, and after, the weighted DFS runs)
-``500``    ``PATH``     carved: the cell is part of the maze
-``1000``   ``FORBIDDEN`` never carved: background, border, anything reserved
-=========  ===========  ==========================================================
+=================  =============  ==================================================
+value              name           meaning
+=================  =============  ==================================================
+``0``              ``FREE``       the cell may become maze; nothing has seen it yet
+``1..4``           (counts)       free, and seen by that many neighbouring path
+                                  cells (only while, and after, the weighted DFS runs)
+``500``            ``PATH``       carved: the cell is part of the maze
+``501..999``       ``TAG + k``    free (carved like ``0``) and carrying tag kind ``k``
+                                  (spawn, loot, ...: :mod:`mazeart.tags`); in a
+                                  finished maze, a path cell with that tag
+``1000``           ``FORBIDDEN``  never carved: background, border, anything reserved
+``2001..2999``     ``ROOM + i``   a cell of room ``i``: open inside, never carved
+                                  through (:mod:`mazeart.rooms`)
+``3001..3999``     ``DOOR + i``   a cell on the edge of room ``i`` with a door
+=================  =============  ==================================================
 
-Generators only ever carve cells whose preset value is ``FREE``; every other value
-is left alone, so painting ``FORBIDDEN`` onto a preset is how an image, a border or
-a hand-drawn mask steers the maze. Values other than those above are reserved for
-rooms, doors and tags and are treated as not free.
+Generators only ever carve cells whose value is ``FREE``; every other value is
+left alone, so painting ``FORBIDDEN`` onto a preset is how an image, a border or a
+hand-drawn mask steers the maze. :func:`mazeart.generate` reads tags and rooms out
+of a preset before carving (tag cells become free, rooms are installed after).
+Any other value is reserved and treated as forbidden.
 
-Presets travel as ``.npy`` (exact), ``.txt`` (ASCII art, one character per cell)
-and ``.png`` (one pixel per cell, colour-keyed, so it can be painted on and fed
-back). :func:`load_preset` and :func:`save_preset` read and write all three.
+Presets travel as ``.npy`` (exact), ``.txt`` (ASCII art, one character per cell,
+see :data:`TEXT_KEY`) and ``.png`` (one pixel per cell, colour-keyed, so it can be
+painted on and fed back). :func:`load_preset` and :func:`save_preset` read and
+write all three.
 """
 
 from __future__ import annotations
@@ -36,12 +45,16 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._io import atomic_write, existing_file
 
 __all__ = [
+    "DOOR",
     "FORBIDDEN",
     "FREE",
     "PATH",
     "PRESET_SUFFIXES",
+    "ROOM",
+    "TAG",
     "TEXT_KEY",
     "free_cells",
+    "is_free",
     "is_preset_file",
     "load_preset",
     "preset_from_text",
@@ -56,9 +69,32 @@ PATH = 500
 """Weight of a carved cell (seed convention)."""
 FORBIDDEN = 1000
 """Weight of a cell that must never be carved (seed convention)."""
+TAG = PATH
+"""Tag kind ``k`` (1..499) is stored as ``TAG + k``: a path cell with a subtype."""
+ROOM = 2000
+"""Room ``i`` (1..999) is stored as ``ROOM + i`` on its cells."""
+DOOR = 3000
+"""A door of room ``i`` is stored as ``DOOR + i`` on the room's edge cell that holds it."""
+MAX_ROOMS = 999
+MAX_TAG_KIND = 499
 
-TEXT_KEY: dict[str, int] = {".": FREE, "#": FORBIDDEN, "o": PATH}
-"""Characters of the ASCII preset format and the weights they stand for."""
+TEXT_KEY: dict[str, int] = {
+    ".": FREE,
+    "#": FORBIDDEN,
+    "*": PATH,
+    **{chr(ord("A") + i): ROOM + 1 + i for i in range(26)},
+    **{chr(ord("a") + i): DOOR + 1 + i for i in range(26)},
+    **{str(k): TAG + k for k in range(1, 10)},
+}
+"""Characters of the ASCII preset format: ``.`` free, ``#`` forbidden, ``*`` path,
+``A``-``Z`` the cells of rooms 1-26, ``a``-``z`` their door cells, ``1``-``9`` free
+cells carrying tag kinds 1-9."""
+
+
+def is_free(weights: NDArray[np.int32]) -> NDArray[np.bool_]:
+    """Cells a generator may carve once tags are read off: ``FREE`` or ``TAG + k``."""
+    return (weights == FREE) | ((weights > TAG) & (weights <= TAG + MAX_TAG_KIND))
+
 
 PRESET_SUFFIXES = (".npy", ".txt", ".png")
 """File suffixes :func:`load_preset` and :func:`save_preset` understand."""
@@ -68,6 +104,8 @@ _PNG_DEFAULT_KEY: dict[int, tuple[int, int, int]] = {
     FREE: (255, 255, 255),
     FORBIDDEN: (0, 0, 0),
     PATH: (0, 128, 255),
+    ROOM + 1: (255, 0, 0),
+    DOOR + 1: (0, 0, 255),
 }
 
 
@@ -129,7 +167,8 @@ def free_cells(weights: ArrayLike) -> NDArray[np.bool_]:
 def preset_from_text(text: str) -> NDArray[np.int32]:
     """Read a preset drawn as ASCII art.
 
-    ``.`` is free, ``#`` forbidden and ``o`` path (see :data:`TEXT_KEY`). Common
+    ``.`` is free, ``#`` forbidden, ``*`` path, letters rooms and doors, digits
+    tagged free cells (see :data:`TEXT_KEY`). Common
     indentation and blank lines around the drawing are ignored, so a preset can
     sit in a docstring or a test.
 
@@ -179,7 +218,8 @@ def preset_to_text(weights: ArrayLike) -> str:
     """Draw a preset as ASCII art (the inverse of :func:`preset_from_text`).
 
     Seen-counts (``1..4``) are drawn as free; any other value not in
-    :data:`TEXT_KEY` is drawn as ``#`` since generators treat it as not free.
+    :data:`TEXT_KEY` (rooms beyond 26, tag kinds beyond 9, reserved codes) is
+    drawn as ``#``.
 
     Parameters
     ----------
@@ -193,7 +233,9 @@ def preset_to_text(weights: ArrayLike) -> str:
     w = validate_weights(weights)
     chars = np.full(w.shape, "#", dtype="<U1")
     chars[(w >= FREE) & (w < PATH)] = "."
-    chars[w == PATH] = "o"
+    for ch, value in TEXT_KEY.items():
+        if value not in (FREE, FORBIDDEN):
+            chars[w == value] = ch
     return "\n".join("".join(row) for row in chars) + "\n"
 
 

@@ -48,7 +48,8 @@ def assert_symmetric(maze) -> None:
 @given(weights=presets(), seed=st.integers(0, 2**32 - 1))
 def test_generator_properties(algorithm, geometry, weights, seed):
     free = weights == FREE
-    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    # The pipeline without its connectivity pass: what the generator carved, plus ends.
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed, islands="separate")
     parts, n_parts = ndimage.label(free)
 
     # Nothing is carved on a cell the preset does not leave free.
@@ -84,8 +85,28 @@ def test_generator_properties(algorithm, geometry, weights, seed):
     assert pieces[maze.entrance] == pieces[maze.exit]
 
     # Same seed, same maze.
-    again = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    again = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed, islands="separate")
     assert again == maze
+
+
+@pytest.mark.parametrize(("algorithm", "geometry"), CASES)
+@given(weights=presets(), seed=st.integers(0, 2**32 - 1))
+def test_connected_pipeline_is_one_perfect_maze(algorithm, geometry, weights, seed):
+    free = weights == FREE
+    alone = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed, islands="separate")
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    assert_symmetric(maze)
+    n_pieces, _ = maze_components(maze)
+    _, n_parts = ndimage.label(free)
+    # Everything the generator carved is still there; bridges only add cells off the preset.
+    assert np.all(maze.mask[alone.mask])
+    bridges = maze.mask & ~alone.mask
+    assert not np.any(bridges & free) or geometry == "blocks"
+    if geometry == "cells":
+        assert n_pieces == 1  # the ground always lets a bridge through
+    assert n_pieces <= n_parts
+    assert maze.n_passages == maze.n_cells - n_pieces  # still no loop
+    assert maze.is_cell(maze.entrance) and maze.is_cell(maze.exit)
 
 
 @pytest.mark.parametrize(("algorithm", "geometry"), CASES)

@@ -164,7 +164,7 @@ def test_overridden_endpoints_and_solve_errors():
     assert tuple(path[0]) == (2, 2)
     split = np.zeros((3, 5), np.int32)
     split[:, 2] = 1000
-    two = generate(split, seed=1)
+    two = generate(split, seed=1, islands="separate")
     left, right = (0, 0), (0, 4)
     with pytest.raises(ValueError, match="no path joins"):
         solve(two, start=left, goal=right)

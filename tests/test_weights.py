@@ -31,7 +31,7 @@ def test_text_preset_reads_a_drawing():
     w = preset_from_text(
         """
         #####
-        #..o#
+        #..*#
         #####
         """
     )
@@ -46,8 +46,8 @@ def test_text_preset_reads_a_drawing():
 def test_text_preset_errors_name_the_place():
     with pytest.raises(ValueError, match="line 2 has 2 characters, expected 3"):
         preset_from_text("...\n..\n")
-    with pytest.raises(ValueError, match="line 1, column 2: unknown character 'x'"):
-        preset_from_text(".x.")
+    with pytest.raises(ValueError, match="line 1, column 2: unknown character '~'"):
+        preset_from_text(".~.")
     with pytest.raises(ValueError, match="empty"):
         preset_from_text("\n\n")
 

@@ -18,7 +18,8 @@ entrance and exit, record metadata).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,8 +27,12 @@ from numpy.typing import ArrayLike
 from mazeart._graph import label_mask
 from mazeart.generate._registry import ALGORITHMS, Algorithm, get_algorithm, register
 from mazeart.maze import GEOMETRIES, Maze
+from mazeart.shape import ShapeReport
 from mazeart.solve import distances
-from mazeart.weights import FREE, validate_weights
+from mazeart.weights import is_free, validate_weights
+
+if TYPE_CHECKING:
+    from mazeart.rooms import Room
 
 # Algorithm modules register themselves on import; this order is the listing order.
 from mazeart.generate import (  # noqa: F401  isort: skip
@@ -44,6 +49,7 @@ from mazeart.generate import (  # noqa: F401  isort: skip
     sidewinder,
     eller,
     division,
+    hybrid,
 )
 
 __all__ = [
@@ -83,9 +89,12 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     parts, _ = label_mask(maze.mask)
     sizes = np.bincount(parts[maze.mask])
     part = parts == int(np.argmax(sizes))
-    cand = maze.boundary_cells() & part
+    rooms = np.zeros(maze.shape, dtype=bool)
+    for room in maze.rooms:
+        rooms |= room.mask(maze.shape)
+    cand = maze.boundary_cells() & part & ~rooms
     if not cand.any():
-        cand = part
+        cand = part & ~rooms if (part & ~rooms).any() else part
     flat_cand = np.flatnonzero(cand)
     first = divmod(int(flat_cand[0]), maze.width)
     d1 = distances(maze, first).reshape(-1)
@@ -107,9 +116,19 @@ def generate(
     rng: np.random.Generator | None = None,
     entrance: tuple[int, int] | None = None,
     exit: tuple[int, int] | None = None,
+    rooms: Sequence[Room | tuple[Room, list]] | None = None,
+    islands: str = "connect",
+    prune: bool = False,
+    braid: float = 0.0,
+    place: Mapping[str, int] | str | None = None,
+    report: ShapeReport | None = None,
     **options: Any,
 ) -> Maze:
-    """Carve a maze into a preset, pick its entrance and exit, and record how it was made.
+    """Carve a maze into a preset, connect and shape it, and record how it was made.
+
+    The pipeline: read rooms and tags off the preset, carve the free cells with
+    the algorithm, install the rooms, join islands with bridges, prune and braid
+    dead ends, choose the entrance and exit, place tags.
 
     Parameters
     ----------
@@ -126,6 +145,20 @@ def generate(
         Use this Generator instead of a seed.
     entrance, exit : (int, int), optional
         Override the automatic choice (see :func:`default_endpoints`).
+    rooms : sequence of Room or (Room, doors), optional
+        Rooms to stamp into the preset (checked: inside the grid, no overlap,
+        doors on their edges opening onto free cells). Without it, rooms are
+        read from the preset's ``ROOM``/``DOOR`` codes.
+    islands : {'connect', 'separate'}, default 'connect'
+        Join separate parts with bridges, or leave them apart.
+    prune : bool, default False
+        Remove one-cell dead ends that hang off junctions.
+    braid : float, default 0
+        Share of dead ends to open into loops.
+    place : mapping or str, optional
+        Tags to place, ``{"loot": 5}`` or ``"loot=5,spawn=2"`` (see :mod:`mazeart.tags`).
+    report : ShapeReport, optional
+        Filled with what the shaping steps did.
     **options
         Passed to the algorithm (see ``ALGORITHMS[name].options``).
 
@@ -136,13 +169,15 @@ def generate(
     Raises
     ------
     ValueError
-        If the preset is invalid or has no free cell, the algorithm or geometry
-        is unknown, an option is not the algorithm's, or an endpoint is not a
-        maze cell.
+        If the preset, rooms, algorithm, geometry, options, endpoints or tag
+        counts are not valid.
     """
+    from mazeart.rooms import rooms_from_weights, stamp_rooms
+    from mazeart.shape import braid as braid_dead_ends
+    from mazeart.shape import connect, install_rooms, prune_dead_ends
+    from mazeart.tags import parse_place, place_tags, tags_from_weights
+
     w = validate_weights(weights)
-    if not np.any(w == FREE):
-        raise ValueError("the preset has no free cell: there is nothing to carve")
     algo = get_algorithm(algorithm)
     geometry = algo.geometries[0] if geometry is None else geometry
     if geometry not in GEOMETRIES:
@@ -158,20 +193,58 @@ def generate(
         raise ValueError(
             f"{algo.name} has no option {', '.join(sorted(unknown))} (its options: {valid})"
         )
+    if islands not in ("connect", "separate"):
+        raise ValueError(f"islands must be 'connect' or 'separate', got {islands!r}")
+    if not 0.0 <= float(braid) <= 1.0:
+        raise ValueError(f"braid must be between 0 and 1, got {braid}")
+    wanted = parse_place(place) if place else {}
+    if rooms:
+        specs = [
+            r if isinstance(r, tuple) else (r, [(d.row, d.col, d.side) for d in r.doors])
+            for r in rooms
+        ]
+        w, room_list = stamp_rooms(w, specs)
+    else:
+        room_list = rooms_from_weights(w)
+    if room_list and geometry != "cells":
+        raise ValueError("rooms need the cells geometry")
+    if not np.any(is_free(w)):
+        raise ValueError("the preset has no free cell: there is nothing to carve")
     if rng is None:
         if seed is None:
             seed = int(np.random.default_rng().integers(0, 2**31))
         elif isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         rng = np.random.default_rng(int(seed))
+    report = report if report is not None else ShapeReport()
+
     maze = algo.func(w, rng, geometry=geometry, **options)
+    if maze.rooms:  # the algorithm installed them itself (the hybrid): keep their names
+        by_cells = {r.cells: r for r in room_list}
+        maze = maze.replace(rooms=tuple(by_cells.get(r.cells, r) for r in maze.rooms))
+    else:
+        maze = install_rooms(maze, room_list)
+    if islands == "connect":
+        maze = connect(maze, report=report)
+    maze = maze.replace(tags=tags_from_weights(w))
     auto_in, auto_out = default_endpoints(maze)
-    entrance = auto_in if entrance is None else entrance
-    exit = auto_out if exit is None else exit
+    maze = maze.replace(
+        entrance=auto_in if entrance is None else entrance,
+        exit=auto_out if exit is None else exit,
+    )
+    if prune:
+        maze = prune_dead_ends(maze, report=report)
+    if braid:
+        maze = braid_dead_ends(maze, float(braid), rng, report=report)
+    if wanted:
+        maze = place_tags(maze, wanted, rng)
     meta = {
         "algorithm": algo.name,
         "seed": None if seed is None else int(seed),
         "geometry": geometry,
         "options": {**algo.options, **options},
+        "islands": islands,
+        "prune": bool(prune),
+        "braid": float(braid),
     }
-    return maze.replace(entrance=entrance, exit=exit, meta=meta)
+    return maze.replace(meta=meta)

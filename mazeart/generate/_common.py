@@ -61,11 +61,12 @@ class CellGrid:
 
     def __init__(self, weights: NDArray[np.int32], rng: np.random.Generator) -> None:
         from mazeart.generate._registry import check_rng
-        from mazeart.weights import validate_weights
+        from mazeart.weights import is_free, validate_weights
 
         check_rng(rng)
         w = validate_weights(weights)
-        self.free = w == FREE
+        self.weights = w
+        self.free = is_free(w)
         h, wd = self.free.shape
         self.stride = wd + 2
         framed = np.zeros((h + 2, wd + 2), dtype=bool)
@@ -84,11 +85,16 @@ class CellGrid:
         p = self.passages.reshape(h + 2, wd + 2)[1:-1, 1:-1]
         return Maze(self.free, p, geometry="cells", region=self.free)
 
-    def complete(self) -> None:
+    def complete(self, pairs: NDArray[np.int64] | None = None) -> None:
         """Join the pieces of each free part into one tree (see :func:`complete_forest`)."""
         from mazeart.generate._forest import complete_forest
 
-        complete_forest(self)
+        complete_forest(self, pairs)
+
+    def framed_index(self, cells) -> NDArray[np.int64]:
+        """Flat framed indices of ``(row, col)`` cells."""
+        a = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        return (a[:, 0] + 1) * self.stride + a[:, 1] + 1
 
 
 _GENERATOR_DOC = """{summary}

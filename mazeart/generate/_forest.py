@@ -41,10 +41,19 @@ def _bucket(salt, edge):
 
 
 @njit(cache=True)
-def _join(free, stride, passages, state, needed, existing, edges):
+def _join(free, stride, passages, state, needed, existing, edges, pairs):
     n = free.size
     parent = np.arange(n).astype(edges.dtype)
     rank = np.zeros(n, np.int8)
+    for i in range(pairs.shape[0]):  # cells already joined some other way (through a room)
+        ra = _find(parent, pairs[i, 0])
+        rb = _find(parent, pairs[i, 1])
+        if ra != rb:
+            if rank[ra] < rank[rb]:
+                ra, rb = rb, ra
+            parent[rb] = ra
+            if rank[ra] == rank[rb]:
+                rank[ra] += 1
     for c in range(n if existing > 0 else 0):  # trees carved so far (none for Kruskal's)
         bits = passages[c]
         if bits & 2 or bits & 4:
@@ -115,13 +124,15 @@ def _join(free, stride, passages, state, needed, existing, edges):
     return needed - remaining
 
 
-def complete_forest(grid) -> int:
+def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
     """Join the trees of every free part of a :class:`CellGrid` into one.
 
     Parameters
     ----------
     grid : CellGrid
         Its ``passages`` must form a forest (no loops); they are extended in place.
+    pairs : (k, 2) ndarray of int64, optional
+        Framed cells to count as joined already (e.g. the doors of one room).
 
     Returns
     -------
@@ -131,10 +142,16 @@ def complete_forest(grid) -> int:
     n_free = int(np.count_nonzero(grid.flat_free))
     existing = int(np.count_nonzero(grid.passages & 2) + np.count_nonzero(grid.passages & 4))
     needed = n_free - len(grid.starts) - existing
+    if pairs is None:
+        pairs = np.zeros((0, 2), dtype=np.int64)
+    elif len(pairs):
+        needed = n_free  # rooms change the count of trees: run through every wall
     if needed <= 0:
         return 0
     dtype = np.int32 if 2 * grid.flat_free.size < 2**31 else np.int64
     edges = np.empty(2 * n_free, dtype=dtype)
     return int(
-        _join(grid.flat_free, grid.stride, grid.passages, grid.state, needed, existing, edges)
+        _join(
+            grid.flat_free, grid.stride, grid.passages, grid.state, needed, existing, edges, pairs
+        )
     )

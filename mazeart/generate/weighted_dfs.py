@@ -74,7 +74,7 @@ from mazeart.generate._common import (
 )
 from mazeart.generate._registry import check_rng, register
 from mazeart.maze import Maze
-from mazeart.weights import FORBIDDEN, FREE, PATH, validate_weights
+from mazeart.weights import FORBIDDEN, FREE, PATH, is_free, validate_weights
 
 __all__ = ["carve_weights", "weighted_dfs"]
 
@@ -197,7 +197,7 @@ def weighted_dfs(
     """
     check_rng(rng)
     w = validate_weights(weights)
-    free = w == FREE
+    free = is_free(w)
     state = kernel_state(rng)
     starts = part_starts(free, state)
     h, wd = free.shape

@@ -21,17 +21,18 @@ from numba import njit
 from mazeart._rng import below
 from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
 
-__all__ = ["wilson", "wilson_nocross"]
+__all__ = ["loop_erased_fill", "wilson", "wilson_nocross"]
 
 
 @njit(cache=True)
-def _wilson(free, offsets, stride, starts, state, passages):
+def loop_erased_fill(free, offsets, in_tree, state, passages):
+    """Wilson's fill: from each free cell not in the tree, a loop-erased walk to the tree.
+
+    ``in_tree`` must hold at least one cell of every free part; it is updated.
+    """
     n = free.size
-    in_tree = np.zeros(n, np.bool_)
     leave = np.zeros(n, np.int8)
     options = np.empty(4, np.int64)
-    for s in starts:
-        in_tree[s] = True
     for i in range(n):
         if not free[i] or in_tree[i]:
             continue
@@ -53,6 +54,14 @@ def _wilson(free, offsets, stride, starts, state, passages):
             passages[nb] |= OPPOSITE_BITS[d]
             in_tree[cur] = True
             cur = nb
+
+
+@njit(cache=True)
+def _wilson(free, offsets, stride, starts, state, passages):
+    in_tree = np.zeros(free.size, np.bool_)
+    for s in starts:
+        in_tree[s] = True
+    loop_erased_fill(free, offsets, in_tree, state, passages)
 
 
 @njit(cache=True)

@@ -1,0 +1,411 @@
+"""Rooms: reserved open areas of a maze, entered only through their doors.
+
+A room is a set of grid cells that the maze treats as one open space: every
+cell inside joins its neighbours inside, the room's outline is wall, and each
+door opens one edge cell onto the maze outside. Game levels use them for
+treasuries, arenas and spawn halls; the seed 002 hybrid calls them structures.
+
+Rooms reach a maze three ways, all ending as codes in the weight matrix
+(``ROOM + i`` on the cells of room ``i``, ``DOOR + i`` on its door cells; see
+:mod:`mazeart.weights`):
+
+- a rooms file (:func:`load_rooms`), JSON or TOML::
+
+      [[rooms]]
+      name = "treasury"          # optional
+      kind = "loot"              # optional, free text
+      rect = [4, 10, 3, 5]       # row, col, height, width
+      doors = [[4, 12], [6, 10, "W"]]   # edge cells, side optional
+
+      [[rooms]]
+      origin = [12, 3]           # a small mask instead of a rectangle:
+      mask = ["##.", "###"]      # '#' marks the room's cells
+      doors = [[13, 5]]
+
+- a colour key in the input picture (``weights_from_image(colour_rooms=True)``):
+  pure red regions are rooms, pure blue marks on a room's edge are doors (a red
+  region with no blue mark gets one door, in the middle of its side that faces
+  the most maze);
+- codes painted directly into a preset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart._io import existing_file
+from mazeart.maze import DIRECTIONS
+from mazeart.weights import DOOR, FORBIDDEN, MAX_ROOMS, ROOM, is_free, validate_weights
+
+__all__ = [
+    "Door",
+    "Room",
+    "load_rooms",
+    "rooms_from_weights",
+    "stamp_rooms",
+]
+
+_SIDES = {"N": 1, "E": 2, "S": 4, "W": 8}
+_STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
+_LETTER = {v: k for k, v in _SIDES.items()}
+
+
+@dataclass(frozen=True)
+class Door:
+    """A door: the room's edge cell ``(row, col)`` opening through ``side`` (N=1 E=2 S=4 W=8)."""
+
+    row: int
+    col: int
+    side: int
+
+    @property
+    def outside(self) -> tuple[int, int]:
+        """The maze cell the door opens onto."""
+        dr, dc = _STEP[self.side]
+        return self.row + dr, self.col + dc
+
+    def __str__(self) -> str:
+        return f"({self.row}, {self.col}) {_LETTER.get(self.side, '?')}"
+
+
+@dataclass(frozen=True)
+class Room:
+    """A room: its cells, its doors, and an optional name and kind.
+
+    Attributes
+    ----------
+    cells : tuple of (int, int)
+        Grid cells of the room, in reading order.
+    doors : tuple of Door
+    name : str
+    kind : str
+        Free text for games (``"arena"``, ``"loot"``, ...).
+    """
+
+    cells: tuple[tuple[int, int], ...]
+    doors: tuple[Door, ...]
+    name: str = "room"
+    kind: str = "room"
+    _set: frozenset = field(default=frozenset(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cells", tuple(sorted((int(r), int(c)) for r, c in self.cells)))
+        object.__setattr__(self, "_set", frozenset(self.cells))
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self._set
+
+    def mask(self, shape: tuple[int, int]) -> NDArray[np.bool_]:
+        """The room's cells as an ``(H, W)`` boolean grid."""
+        out = np.zeros(shape, dtype=bool)
+        if self.cells:
+            rows, cols = np.array(self.cells).T
+            out[rows, cols] = True
+        return out
+
+    def edge_sides(self, cell: tuple[int, int]) -> list[int]:
+        """Sides of ``cell`` that face out of the room."""
+        r, c = cell
+        return [bit for bit, dr, dc in DIRECTIONS if (r + dr, c + dc) not in self._set]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON (cells and doors as lists)."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "cells": [list(c) for c in self.cells],
+            "doors": [[d.row, d.col, _LETTER[d.side]] for d in self.doors],
+        }
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int | None]]]:
+    if not isinstance(spec, dict):
+        raise ValueError(f"room {index + 1} must be a table of keys, got {type(spec).__name__}")
+    name = str(spec.get("name", f"room {index + 1}"))
+    kind = str(spec.get("kind", "room"))
+    unknown = set(spec) - {"name", "kind", "rect", "mask", "origin", "doors"}
+    if unknown:
+        raise ValueError(f"room {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
+    try:
+        if "rect" in spec:
+            r0, c0, h, w = (int(v) for v in spec["rect"])
+            if h < 1 or w < 1:
+                raise ValueError(f"room {name!r}: rect height and width must be at least 1")
+            cells = [(r0 + i, c0 + j) for i in range(h) for j in range(w)]
+        elif "mask" in spec:
+            r0, c0 = (int(v) for v in spec.get("origin", (0, 0)))
+            rows = spec["mask"]
+            if isinstance(rows, str):
+                rows = rows.strip("\n").splitlines()
+            cells = [
+                (r0 + i, c0 + j)
+                for i, line in enumerate(rows)
+                for j, ch in enumerate(str(line))
+                if ch in "#xX@"
+            ]
+        else:
+            raise ValueError(f"room {name!r} needs a 'rect' or a 'mask'")
+        doors = []
+        for d in spec.get("doors", []):
+            d = list(d)
+            if len(d) not in (2, 3):
+                raise ValueError
+            side = None
+            if len(d) == 3:
+                side = _SIDES.get(str(d[2]).upper())
+                if side is None:
+                    raise ValueError(f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}")
+            doors.append((int(d[0]), int(d[1]), side))
+    except (TypeError, ValueError) as exc:
+        if str(exc).startswith("room "):
+            raise
+        raise ValueError(f"room {name!r}: malformed rect, mask, origin or doors") from None
+    if not cells:
+        raise ValueError(f"room {name!r} has no cells")
+    return Room(tuple(cells), (), name=name, kind=kind), doors
+
+
+def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
+    """Read room specifications from a JSON or TOML file.
+
+    Returns unchecked rooms with their raw door list; :func:`stamp_rooms` checks
+    them against a grid (bounds, overlaps, doors on edges).
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``.json`` (an object with a ``rooms`` list, or the list itself) or ``.toml``
+        (``[[rooms]]`` tables).
+
+    Returns
+    -------
+    list of (Room, list of (row, col, side or None))
+    """
+    p = existing_file(path, "a rooms file")
+    try:
+        if p.suffix.lower() == ".toml":
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        elif p.suffix.lower() == ".json":
+            data = json.loads(p.read_text(encoding="utf-8"))
+        else:
+            raise ValueError(f"{p}: a rooms file must be .json or .toml")
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{p}: not valid {p.suffix[1:].upper()}: {exc}") from None
+    specs = data.get("rooms") if isinstance(data, dict) else data
+    if not isinstance(specs, list) or not specs:
+        raise ValueError(f"{p}: no rooms found (expected a 'rooms' list)")
+    try:
+        return [_parse_room(spec, i) for i, spec in enumerate(specs)]
+    except ValueError as exc:
+        raise ValueError(f"{p}: {exc}") from None
+
+
+# ----------------------------------------------------------------------------- grid
+
+
+def _door_side(room: Room, cell: tuple[int, int], weights: NDArray[np.int32]) -> int | None:
+    """First side (N, E, S, W) of an edge cell that opens onto a free cell."""
+    h, w = weights.shape
+    free = is_free(weights)
+    for side in room.edge_sides(cell):
+        dr, dc = _STEP[side]
+        rr, cc = cell[0] + dr, cell[1] + dc
+        if 0 <= rr < h and 0 <= cc < w and free[rr, cc]:
+            return side
+    return None
+
+
+def stamp_rooms(
+    weights: NDArray[np.int32], specs: list[tuple[Room, list]]
+) -> tuple[NDArray[np.int32], list[Room]]:
+    """Check rooms against a preset and write them into a copy of it.
+
+    Parameters
+    ----------
+    weights : (H, W) ndarray of int32
+    specs : list of (Room, doors)
+        As :func:`load_rooms` returns them; doors are ``(row, col, side or None)``.
+
+    Returns
+    -------
+    weights : (H, W) ndarray of int32
+        With ``ROOM + i`` and ``DOOR + i`` codes.
+    rooms : list of Room
+        The rooms with their checked doors (sides filled in).
+
+    Raises
+    ------
+    ValueError
+        A room outside the grid, two rooms overlapping, a room with no door, a
+        door not on its room's edge, or a door that opens onto no maze cell.
+    """
+    w = validate_weights(weights).copy()
+    h, wd = w.shape
+    if len(specs) > MAX_ROOMS:
+        raise ValueError(f"at most {MAX_ROOMS} rooms fit in the weight matrix")
+    owner = np.zeros((h, wd), dtype=np.int32)
+    rooms = []
+    for i, (room, raw_doors) in enumerate(specs, start=1):
+        for r, c in room.cells:
+            if not (0 <= r < h and 0 <= c < wd):
+                raise ValueError(
+                    f"room {room.name!r} lies outside the {wd} x {h} grid (cell {r}, {c})"
+                )
+            if owner[r, c]:
+                other = rooms[owner[r, c] - 1].name
+                raise ValueError(f"rooms {other!r} and {room.name!r} overlap at ({r}, {c})")
+        if not raw_doors:
+            raise ValueError(f"room {room.name!r} has no door")
+        doors = []
+        for r, c, side in raw_doors:
+            cell = (r, c)
+            if cell not in room or not room.edge_sides(cell):
+                raise ValueError(f"door ({r}, {c}) of room {room.name!r} is not on its edge")
+            if side is None:
+                side = _door_side(room, cell, w)
+                if side is None:
+                    raise ValueError(
+                        f"door ({r}, {c}) of room {room.name!r} opens onto no maze cell"
+                    )
+            elif side not in room.edge_sides(cell):
+                raise ValueError(
+                    f"door ({r}, {c}) {_LETTER[side]} of room {room.name!r} opens into the room"
+                )
+            door = Door(r, c, side)
+            orr, occ = door.outside
+            if not (0 <= orr < h and 0 <= occ < wd) or not is_free(w)[orr, occ]:
+                raise ValueError(f"door {door} of room {room.name!r} opens onto no maze cell")
+            doors.append(door)
+        rows, cols = np.array(room.cells).T
+        owner[rows, cols] = i
+        rooms.append(Room(room.cells, tuple(doors), name=room.name, kind=room.kind))
+    for i, room in enumerate(rooms, start=1):
+        rows, cols = np.array(room.cells).T
+        w[rows, cols] = ROOM + i
+        for d in room.doors:
+            w[d.row, d.col] = DOOR + i
+    # A door must still open onto a free cell once every room is in place.
+    for room in rooms:
+        for d in room.doors:
+            orr, occ = d.outside
+            if not is_free(w)[orr, occ]:
+                raise ValueError(f"door {d} of room {room.name!r} opens onto no maze cell")
+    return w, rooms
+
+
+def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
+    """Rooms written into a preset as ``ROOM + i`` / ``DOOR + i`` codes.
+
+    Door sides are read as the first side (N, E, S, W) of the door cell that
+    opens onto a free cell.
+
+    Raises
+    ------
+    ValueError
+        A door code outside its room's edge, a room without a door, or a door
+        that opens onto no maze cell.
+    """
+    w = validate_weights(weights)
+    ids = np.where((w > ROOM) & (w <= ROOM + MAX_ROOMS), w - ROOM, 0)
+    ids = np.where((w > DOOR) & (w <= DOOR + MAX_ROOMS), w - DOOR, ids)
+    rooms = []
+    for i in np.unique(ids[ids > 0]):
+        rows, cols = np.nonzero(ids == i)
+        room = Room(tuple(zip(rows.tolist(), cols.tolist(), strict=True)), (), name=f"room {i}")
+        doors = []
+        for r, c in zip(*np.nonzero(w == DOOR + i), strict=True):
+            cell = (int(r), int(c))
+            if not room.edge_sides(cell):
+                raise ValueError(f"door ({r}, {c}) of {room.name} is not on its edge")
+            side = _door_side(room, cell, w)
+            if side is None:
+                raise ValueError(f"door ({r}, {c}) of {room.name} opens onto no maze cell")
+            doors.append(Door(cell[0], cell[1], side))
+        if not doors:
+            raise ValueError(f"{room.name} has no door")
+        rooms.append(Room(room.cells, tuple(doors), name=room.name))
+    return rooms
+
+
+def colour_rooms(
+    rgb: NDArray[np.uint8], coverage_fn, weights: NDArray[np.int32]
+) -> NDArray[np.int32]:
+    """Mark a picture's pure red regions as rooms and pure blue marks as their doors.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) ndarray of uint8
+        The picture.
+    coverage_fn : callable
+        Resamples a per-pixel float mask to the grid (area coverage).
+    weights : (rows, cols) ndarray of int32
+        The preset made from the picture's figure.
+
+    Returns
+    -------
+    (rows, cols) ndarray of int32
+        ``weights`` with ``ROOM + i`` / ``DOOR + i`` codes added.
+    """
+    from mazeart._graph import label_mask
+
+    px = rgb.astype(np.int16)
+    red = (px[..., 0] >= 200) & (px[..., 1] <= 70) & (px[..., 2] <= 70)
+    blue = (px[..., 2] >= 200) & (px[..., 0] <= 70) & (px[..., 1] <= 70)
+    room_cells = coverage_fn(red.astype(np.float32)) >= 0.5
+    door_marks = coverage_fn(blue.astype(np.float32)) > 0.05
+    labels, n = label_mask(room_cells)
+    w = weights.copy()
+    w[room_cells] = FORBIDDEN  # not maze, and not free, while doors are found
+    free = is_free(w)
+    h, wd = w.shape
+    specs = []
+    for i in range(1, n + 1):
+        rows, cols = np.nonzero(labels == i)
+        room = Room(tuple(zip(rows.tolist(), cols.tolist(), strict=True)), (), name=f"room {i}")
+        marked, candidates = [], []
+        for cell in room.cells:
+            for side in room.edge_sides(cell):
+                dr, dc = _STEP[side]
+                rr, cc = cell[0] + dr, cell[1] + dc
+                if 0 <= rr < h and 0 <= cc < wd and free[rr, cc]:
+                    candidates.append((cell, side))
+                    if door_marks[cell] or door_marks[rr, cc]:
+                        marked.append((cell[0], cell[1], side))
+        if not candidates:
+            continue  # a red region that touches no maze cannot be entered: leave it out
+        if not marked:
+            # One door, in the middle of the side facing the most maze.
+            by_side: dict[int, list] = {}
+            for cell, side in candidates:
+                by_side.setdefault(side, []).append(cell)
+            side = max(by_side, key=lambda s: (len(by_side[s]), -s))
+            cells = sorted(by_side[side])
+            cell = cells[len(cells) // 2]
+            marked = [(cell[0], cell[1], side)]
+        seen = set()
+        doors = []
+        for r, c, side in marked:
+            if (r, c) not in seen:
+                seen.add((r, c))
+                doors.append((r, c, side))
+        specs.append((room, doors))
+    if not specs:
+        return weights
+    stamped, _ = stamp_rooms(np.where(room_cells, FORBIDDEN, weights).astype(np.int32), specs)
+    return stamped
+
+
+def room_summary(rooms: list[Room]) -> str:
+    """One line describing rooms, for reports."""
+    doors = sum(len(r.doors) for r in rooms)
+    return f"{len(rooms)} room{'s' * (len(rooms) != 1)} with {doors} door{'s' * (doors != 1)}"

@@ -1,0 +1,310 @@
+"""Tags: subtypes of path cells for games (spawn points, loot, keys, NPCs, traps, ...).
+
+Seed 000 proposed that the weight matrix could mark "an enemy spawn path cell, a
+loot/chest having cell, an npc encounter cell": a tag of kind ``k`` is stored as
+``TAG + k`` (``501..999``, see :mod:`mazeart.weights`), on a preset (a free cell
+that must carry the tag) or in a finished maze's matrix. A :class:`~mazeart.Maze`
+keeps them as ``maze.tags``, ``{(row, col): kind}``.
+
+:func:`place_tags` puts tags by rule, reproducibly for a given Generator:
+
+=========  ==========================================================================
+kind       rule
+=========  ==========================================================================
+``loot``   dead ends, the farthest from the entrance first
+``spawn``  inside rooms when there are rooms (spread over them), else spread out:
+           each as far as possible from the entrance and the spawns before it
+``key``    dead ends farthest from the solution path (a detour to fetch it)
+``npc``    junctions, spread out
+``trap``   corridor cells on the solution path, evenly spaced
+other      any maze cell outside rooms, spread out
+=========  ==========================================================================
+
+New kinds are added with :func:`register_tag`. Tags never land on a cell that is
+not maze, nor on the entrance or exit, and one cell holds at most one tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart.maze import Maze
+from mazeart.weights import MAX_TAG_KIND, TAG
+
+__all__ = ["TAG_KINDS", "parse_place", "place_tags", "register_tag", "tags_from_weights"]
+
+TAG_KINDS: dict[str, int] = {"spawn": 1, "loot": 2, "key": 3, "npc": 4, "trap": 5}
+"""Tag kind name → code ``k`` (stored as ``TAG + k``)."""
+
+TAG_COLOURS: dict[str, str] = {
+    "spawn": "#2ca02c",
+    "loot": "#e6a800",
+    "key": "#1f77b4",
+    "npc": "#9467bd",
+    "trap": "#ff7f0e",
+}
+"""Drawing colour per kind (exports fall back to grey)."""
+
+Rule = Callable[[Maze, int, np.random.Generator, NDArray[np.bool_]], list[tuple[int, int]]]
+_RULES: dict[str, Rule] = {}
+
+
+def register_tag(name: str, code: int, *, colour: str = "#7f7f7f", rule: Rule | None = None):
+    """Add a tag kind.
+
+    Parameters
+    ----------
+    name : str
+    code : int
+        1..499, unique.
+    colour : str
+        Drawing colour.
+    rule : callable, optional
+        ``rule(maze, count, rng, taken) -> cells``; default: spread over any cells.
+    """
+    if not 1 <= code <= MAX_TAG_KIND or code in TAG_KINDS.values():
+        raise ValueError(f"tag code must be a new number from 1 to {MAX_TAG_KIND}, got {code}")
+    TAG_KINDS[name] = code
+    TAG_COLOURS[name] = colour
+    if rule is not None:
+        _RULES[name] = rule
+
+
+def kind_name(code: int) -> str:
+    """Name of a tag code (``kind<k>`` for codes no kind is registered under)."""
+    for name, k in TAG_KINDS.items():
+        if k == code:
+            return name
+    return f"kind{code}"
+
+
+def tags_from_weights(weights: NDArray[np.int32]) -> dict[tuple[int, int], str]:
+    """Tags painted into a preset as ``TAG + k`` values."""
+    w = np.asarray(weights)
+    rows, cols = np.nonzero((w > TAG) & (w <= TAG + MAX_TAG_KIND))
+    return {
+        (int(r), int(c)): kind_name(int(w[r, c]) - TAG) for r, c in zip(rows, cols, strict=True)
+    }
+
+
+def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
+    """Read ``"loot=5,spawn=2"`` (or a mapping) into ``{kind: count}``.
+
+    Raises
+    ------
+    ValueError
+        On a malformed item, an unknown kind or a negative count.
+    """
+    if isinstance(spec, Mapping):
+        items = list(spec.items())
+    else:
+        items = []
+        for part in str(spec).split(","):
+            part = part.strip()
+            if not part:
+                continue
+            name, eq, count = part.partition("=")
+            if not eq:
+                raise ValueError(f"--place items look like kind=count, got {part!r}")
+            try:
+                items.append((name.strip(), int(count)))
+            except ValueError:
+                raise ValueError(f"--place count for {name.strip()!r} is not a number") from None
+    out: dict[str, int] = {}
+    for name, count in items:
+        if name not in TAG_KINDS:
+            raise ValueError(f"unknown tag kind {name!r} (choose from {', '.join(TAG_KINDS)})")
+        if int(count) < 0:
+            raise ValueError(f"tag count for {name!r} must not be negative")
+        out[name] = out.get(name, 0) + int(count)
+    return out
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+def _degrees(maze: Maze) -> NDArray[np.int8]:
+    from mazeart.shape import degrees
+
+    return degrees(maze)
+
+
+def _rooms(maze: Maze) -> NDArray[np.bool_]:
+    out = np.zeros(maze.shape, dtype=bool)
+    for room in maze.rooms:
+        out |= room.mask(maze.shape)
+    return out
+
+
+def _far_from(maze: Maze, sources: list[tuple[int, int]]) -> NDArray[np.int32]:
+    """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
+    from mazeart.solve import distances
+
+    best = np.full(maze.shape, -1, dtype=np.int32)
+    for s in sources:
+        d = distances(maze, s)
+        better = (d >= 0) & ((best < 0) | (d < best))
+        best[better] = d[better]
+    return best
+
+
+def _spread(
+    maze: Maze, cand: NDArray[np.bool_], count: int, rng: np.random.Generator, anchors
+) -> list[tuple[int, int]]:
+    """Farthest-point sampling: each pick as far as possible from the anchors and earlier picks."""
+    chosen: list[tuple[int, int]] = []
+    if count <= 0 or not cand.any():
+        return chosen
+    anchors = [a for a in anchors if a is not None and maze.is_cell(a)]
+    if anchors:
+        dist = _far_from(maze, anchors)
+    else:
+        dist = np.zeros(maze.shape, dtype=np.int32)
+        flat = np.flatnonzero(cand)
+        first = divmod(int(flat[rng.integers(len(flat))]), maze.width)
+        chosen.append(first)
+        cand = cand.copy()
+        cand[first] = False
+        dist = _far_from(maze, [first])
+    from mazeart.solve import distances
+
+    while len(chosen) < count and cand.any():
+        score = np.where(cand & (dist >= 0), dist, -1).astype(np.float64)
+        score += rng.random(score.shape) * 0.5  # break ties at random
+        best = divmod(int(np.argmax(score)), maze.width)
+        if score[best] < 0:
+            break
+        chosen.append(best)
+        cand[best] = False
+        d = distances(maze, best)
+        closer = (d >= 0) & ((dist < 0) | (d < dist))
+        dist[closer] = d[closer]
+    return chosen
+
+
+def _farthest_first(score: NDArray, cand: NDArray[np.bool_], count: int, rng) -> list:
+    """Pick ``count`` of the candidates, drawn at random among the top 2 x count by score."""
+    cells = np.argwhere(cand)
+    if len(cells) == 0 or count <= 0:
+        return []
+    order = np.argsort(-score[cand], kind="stable")
+    pool = cells[order[: max(2 * count, count)]]
+    picks = rng.choice(len(pool), size=min(count, len(pool)), replace=False)
+    return [tuple(int(x) for x in pool[i]) for i in sorted(picks)]
+
+
+def _loot(maze, count, rng, taken):
+    from mazeart.shape import dead_ends
+
+    cand = dead_ends(maze) & ~taken
+    dist = _far_from(maze, [maze.entrance]) if maze.entrance else np.zeros(maze.shape)
+    return _farthest_first(dist, cand, count, rng)
+
+
+def _spawn(maze, count, rng, taken):
+    rooms = [r for r in maze.rooms]
+    if rooms:
+        out = []
+        pools = [[c for c in r.cells if not taken[c]] for r in rooms]
+        for pool in pools:
+            rng.shuffle(pool)
+        i = 0
+        while len(out) < count and any(pools):
+            pool = pools[i % len(pools)]
+            if pool:
+                out.append(pool.pop())
+            i += 1
+        return out
+    cand = maze.mask & ~taken & ~_rooms(maze)
+    return _spread(maze, cand, count, rng, [maze.entrance])
+
+
+def _key(maze, count, rng, taken):
+    from mazeart.shape import dead_ends
+    from mazeart.solve import solve
+
+    cand = dead_ends(maze) & ~taken
+    try:
+        path = [tuple(int(x) for x in c) for c in solve(maze)]
+    except ValueError:
+        path = [maze.entrance] if maze.entrance else []
+    dist = _far_from(maze, path) if path else np.zeros(maze.shape)
+    return _farthest_first(dist, cand, count, rng)
+
+
+def _npc(maze, count, rng, taken):
+    cand = maze.mask & (_degrees(maze) >= 3) & ~taken & ~_rooms(maze)
+    return _spread(maze, cand, count, rng, [maze.entrance])
+
+
+def _trap(maze, count, rng, taken):
+    from mazeart.solve import solve
+
+    try:
+        path = [tuple(int(x) for x in c) for c in solve(maze)]
+    except ValueError:
+        return []
+    deg = _degrees(maze)
+    rooms = _rooms(maze)
+    corridor = [c for c in path[1:-1] if deg[c] == 2 and not rooms[c] and not taken[c]]
+    if not corridor or count <= 0:
+        return []
+    idx = np.linspace(0, len(corridor) - 1, num=min(count, len(corridor)) + 2)[1:-1]
+    return [corridor[round(i)] for i in idx]
+
+
+_RULES.update(loot=_loot, spawn=_spawn, key=_key, npc=_npc, trap=_trap)
+
+
+def place_tags(maze: Maze, counts: Mapping[str, int] | str, rng: np.random.Generator) -> Maze:
+    """Place tags on a maze by their kinds' rules.
+
+    Parameters
+    ----------
+    maze : Maze
+    counts : mapping or str
+        ``{kind: count}`` or ``"loot=5,spawn=2"``.
+    rng : numpy.random.Generator
+        Same Generator state, same placement.
+
+    Returns
+    -------
+    Maze
+        With the new tags added to ``maze.tags``.
+
+    Raises
+    ------
+    ValueError
+        If the maze has too few free cells for the tags asked for.
+    """
+    wanted = parse_place(counts)
+    tags = dict(maze.tags)
+    taken = np.zeros(maze.shape, dtype=bool)
+    for cell in (*tags, maze.entrance, maze.exit):
+        if cell is not None:
+            taken[cell] = True
+    for kind, count in wanted.items():
+        if count == 0:
+            continue
+        rule = _RULES.get(kind)
+        cells = rule(maze, count, rng, taken) if rule else []
+        cells = [c for c in cells if not taken[c]][:count]
+        for c in cells:
+            taken[c] = True
+        if len(cells) < count:  # the rule ran out of its favourite cells: spread over the rest
+            extra = _spread(
+                maze, maze.mask & ~taken & ~_rooms(maze), count - len(cells), rng, cells
+            )
+            for c in extra:
+                taken[c] = True
+            cells += extra
+        if len(cells) < count:
+            raise ValueError(
+                f"cannot place {count} {kind} tags: only {len(cells)} free maze cells are left"
+            )
+        for c in cells:
+            tags[(int(c[0]), int(c[1]))] = kind
+    return maze.replace(tags=tags)
