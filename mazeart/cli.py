@@ -21,6 +21,8 @@ import mazeart
 from mazeart.export import EXPORT_FORMATS, check_output_path, save
 from mazeart.generate import ALGORITHMS, DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
+from mazeart.rooms import load_rooms, room_summary, stamp_rooms
+from mazeart.shape import ShapeReport
 from mazeart.weights import FREE, PRESET_SUFFIXES, is_preset_file, load_preset, save_preset
 
 _DEFAULT_COMMAND = "make"
@@ -44,6 +46,11 @@ app = typer.Typer(
     help="Turn pictures into mazes that trace them.\n\n"
     "mazeart IMAGE -o maze.svg is short for mazeart make IMAGE -o maze.svg.",
 )
+
+
+class Islands(StrEnum):
+    connect = "connect"
+    separate = "separate"
 
 
 class Geometry(StrEnum):
@@ -71,6 +78,7 @@ def _main(
 
 _INPUT = "Input"
 _MAZE = "Maze"
+_SHAPE = "Connect and shape"
 _DRAW = "Drawing"
 
 Source = Annotated[
@@ -92,6 +100,20 @@ Coverage = Annotated[
         help="Share of a cell that must be figure for it to hold maze.", rich_help_panel=_INPUT
     ),
 ]
+ColourRooms = Annotated[
+    bool,
+    typer.Option(
+        "--colour-rooms",
+        help="Pure red regions of the picture are rooms, pure blue marks their doors.",
+        rich_help_panel=_INPUT,
+    ),
+]
+RoomsFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--rooms", help="Rooms file (JSON or TOML) to reserve in the grid.", rich_help_panel=_INPUT
+    ),
+]
 PresetFlag = Annotated[
     bool,
     typer.Option(
@@ -110,6 +132,7 @@ def _load_weights(
     invert: bool,
     coverage: float,
     preset: bool,
+    colour_rooms: bool = False,
 ):
     if isinstance(cells, bool) or cells < 1:
         raise ValueError(f"--cells must be a positive integer, got {cells}")
@@ -128,7 +151,12 @@ def _load_weights(
             weights[~free & (weights == mazeart.FORBIDDEN)] = FREE
     else:
         weights = weights_from_image(
-            source, cells=cells, threshold=threshold, invert=invert, coverage=coverage
+            source,
+            cells=cells,
+            threshold=threshold,
+            invert=invert,
+            coverage=coverage,
+            colour_rooms=colour_rooms,
         )
     if not (weights == FREE).any():
         h, w = weights.shape
@@ -166,6 +194,12 @@ def _algorithm_options(algorithm: str, extra: list[str]) -> dict[str, object]:
             raise ValueError(f"unexpected argument {token!r}")
         name, eq, value = token[2:].partition("=")
         key = name.replace("-", "_")
+        negated = key.startswith("no_") and isinstance(algo.options.get(key[3:]), bool)
+        if negated or (isinstance(algo.options.get(key), bool) and not eq):
+            if eq:
+                raise ValueError(f"--{name} takes no value")
+            options[key[3:] if negated else key] = not negated
+            continue
         if key not in algo.options:
             offered = ", ".join("--" + o.replace("_", "-") for o in algo.options)
             takes = f"its options: {offered}" if offered else "it takes no options"
@@ -198,6 +232,8 @@ def make(
     invert: Invert = False,
     coverage: Coverage = 0.5,
     preset: PresetFlag = False,
+    colour_rooms: ColourRooms = False,
+    rooms: RoomsFile = None,
     algorithm: Annotated[
         str,
         typer.Option(
@@ -223,6 +259,31 @@ def make(
         str | None,
         typer.Option(
             "--exit", help="Exit cell ROW,COL (default: automatic).", rich_help_panel=_MAZE
+        ),
+    ] = None,
+    islands: Annotated[
+        Islands,
+        typer.Option(
+            help="Join separate parts with bridges, or keep them apart.", rich_help_panel=_SHAPE
+        ),
+    ] = Islands.connect,
+    prune_dead_ends: Annotated[
+        bool,
+        typer.Option(
+            "--prune-dead-ends",
+            help="Remove one-cell dead ends off junctions.",
+            rich_help_panel=_SHAPE,
+        ),
+    ] = False,
+    braid: Annotated[
+        float,
+        typer.Option(help="Share of dead ends (0-1) to open into loops.", rich_help_panel=_SHAPE),
+    ] = 0.0,
+    place: Annotated[
+        str | None,
+        typer.Option(
+            help="Tags to place, e.g. loot=5,spawn=2 (kinds: spawn, loot, key, npc, trap).",
+            rich_help_panel=_SHAPE,
         ),
     ] = None,
     solution: Annotated[
@@ -251,9 +312,19 @@ def make(
     started = time.perf_counter()
     out = check_output_path(output)
     options = _algorithm_options(algorithm, ctx.args)
+    if not 0 <= braid <= 1:
+        raise ValueError(f"--braid must be between 0 and 1, got {braid}")
+    room_specs = load_rooms(rooms) if rooms is not None else None
     weights = _load_weights(
-        source, cells=cells, threshold=threshold, invert=invert, coverage=coverage, preset=preset
+        source,
+        cells=cells,
+        threshold=threshold,
+        invert=invert,
+        coverage=coverage,
+        preset=preset,
+        colour_rooms=colour_rooms,
     )
+    report = ShapeReport()
     maze = generate(
         weights,
         algorithm=algorithm,
@@ -261,6 +332,12 @@ def make(
         seed=seed,
         entrance=_parse_cell(entrance, "--entrance"),
         exit=_parse_cell(exit_, "--exit"),
+        rooms=room_specs,
+        islands=islands.value,
+        prune=prune_dead_ends,
+        braid=braid,
+        place=place,
+        report=report,
         **options,
     )
     save(
@@ -274,9 +351,19 @@ def make(
         size=size,
     )
     elapsed = time.perf_counter() - started
+    extras = [report.summary()]
+    if maze.rooms:
+        extras.append(room_summary(list(maze.rooms)))
+    if maze.tags:
+        kinds: dict[str, int] = {}
+        for kind in maze.tags.values():
+            kinds[kind] = kinds.get(kind, 0) + 1
+        extras.append(", ".join(f"{n} {k}" for k, n in kinds.items()))
+    detail = "; ".join(e for e in extras if e)
     _report(
         f"wrote {out} ({maze.meta['algorithm']}, {maze.geometry}, seed {maze.meta['seed']}, "
-        f"{maze.width} x {maze.height} grid, {maze.n_cells} maze cells, {elapsed:.2f} s)",
+        f"{maze.width} x {maze.height} grid, {maze.n_cells} maze cells, {elapsed:.2f} s)"
+        + (f"; {detail}" if detail else ""),
         quiet,
     )
 
@@ -295,6 +382,8 @@ def weights_command(
     invert: Invert = False,
     coverage: Coverage = 0.5,
     preset: PresetFlag = False,
+    colour_rooms: ColourRooms = False,
+    rooms: RoomsFile = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Write the preset weight matrix of a picture, to edit and feed back to mazeart."""
@@ -304,9 +393,18 @@ def weights_command(
             f"cannot write {output}: unknown preset format {suffix or '(no suffix)'!r} "
             f"(choose from {', '.join(PRESET_SUFFIXES)})"
         )
+    room_specs = load_rooms(rooms) if rooms is not None else None
     weights = _load_weights(
-        source, cells=cells, threshold=threshold, invert=invert, coverage=coverage, preset=preset
+        source,
+        cells=cells,
+        threshold=threshold,
+        invert=invert,
+        coverage=coverage,
+        preset=preset,
+        colour_rooms=colour_rooms,
     )
+    if room_specs:
+        weights, _ = stamp_rooms(weights, room_specs)
     save_preset(weights, output)
     h, w = weights.shape
     _report(f"wrote {output} ({w} x {h} cells, {int((weights == FREE).sum())} free)", quiet)

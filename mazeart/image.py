@@ -239,6 +239,7 @@ def weights_from_image(
     threshold: float | None = None,
     invert: bool = False,
     coverage: float = 0.5,
+    colour_rooms: bool = False,
 ) -> NDArray[np.int32]:
     """Turn a picture into a preset weight matrix.
 
@@ -254,6 +255,9 @@ def weights_from_image(
         Swap figure and ground.
     coverage : float, default 0.5
         Minimum share of a cell's area that must be figure for the cell to be free.
+    colour_rooms : bool, default False
+        Read the picture's colour key: pure red regions become rooms, pure blue
+        marks on their edges doors (see :mod:`mazeart.rooms`).
 
     Returns
     -------
@@ -271,8 +275,15 @@ def weights_from_image(
     """
     if not 0.0 < float(coverage) <= 1.0:
         raise ValueError(f"coverage must be in (0, 1], got {coverage}")
-    cov = resample_coverage(figure_coverage(image, threshold=threshold, invert=invert), cells)
+    img = image if not isinstance(image, str | os.PathLike) else open_image(image)
+    cov = resample_coverage(figure_coverage(img, threshold=threshold, invert=invert), cells)
     # A hair of tolerance so that a cell exactly half covered counts at coverage=0.5
     # despite float rounding in the box filter.
     free = cov >= float(coverage) - 1e-6
-    return np.where(free, FREE, FORBIDDEN).astype(np.int32)
+    weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
+    if colour_rooms:
+        from mazeart.rooms import colour_rooms as find_rooms
+
+        rgb = np.asarray(img.convert("RGB"))
+        weights = find_rooms(rgb, lambda m: resample_coverage(m, cells), weights)
+    return weights

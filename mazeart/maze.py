@@ -99,6 +99,18 @@ def passages_from_links(east: ArrayLike, south: ArrayLike) -> NDArray[np.uint8]:
     return p
 
 
+def _owned(a: ArrayLike, dtype: Any) -> NDArray:
+    """A C-contiguous array of ``dtype`` that no one else can write to.
+
+    Arrays another Maze already froze are shared; anything writable is copied, so
+    freezing it never changes an array the caller still holds.
+    """
+    arr = np.asarray(a)
+    if arr.dtype == dtype and arr.flags.c_contiguous and not arr.flags.writeable:
+        return arr
+    return np.array(arr, dtype=dtype, order="C", copy=True)
+
+
 def _as_cell(value: Any, name: str) -> Cell | None:
     if value is None:
         return None
@@ -153,7 +165,7 @@ class Maze:
         rooms: Sequence[Room] = (),
         tags: Mapping[Cell, str] | None = None,
     ) -> None:
-        m = np.ascontiguousarray(mask, dtype=bool)
+        m = _owned(mask, bool)
         p = np.asarray(passages)
         if m.ndim != 2 or m.size == 0:
             raise ValueError(f"mask must be a non-empty 2-D array, got shape {m.shape}")
@@ -161,10 +173,10 @@ class Maze:
             raise ValueError(f"passages shape {p.shape} differs from mask shape {m.shape}")
         if not np.issubdtype(p.dtype, np.integer) or (p.size and (p.min() < 0 or p.max() > 15)):
             raise ValueError("passages must hold 4-bit integers (N=1, E=2, S=4, W=8)")
-        p = np.ascontiguousarray(p, dtype=np.uint8)
+        p = _owned(p, np.uint8)
         if geometry not in GEOMETRIES:
             raise ValueError(f"geometry must be one of {', '.join(GEOMETRIES)}; got {geometry!r}")
-        reg = m.copy() if region is None else np.ascontiguousarray(region, dtype=bool)
+        reg = m if region is None else _owned(region, bool)
         if reg.shape != m.shape:
             raise ValueError(f"region shape {reg.shape} differs from mask shape {m.shape}")
         if np.any(m & ~reg):

@@ -27,6 +27,11 @@ Rooms reach a maze three ways, all ending as codes in the weight matrix
   region with no blue mark gets one door, in the middle of its side that faces
   the most maze);
 - codes painted directly into a preset.
+
+The codes record which edge cell holds a door, not which way it opens: read
+from codes, a door opens through the first side (N, E, S, W) of its cell that
+faces a free cell. That only matters on a room's corners; a rooms file can
+name the side there.
 """
 
 from __future__ import annotations
@@ -268,6 +273,10 @@ def stamp_rooms(
             raise ValueError(f"room {room.name!r} has no door")
         doors = []
         for r, c, side in raw_doors:
+            if isinstance(side, str):
+                if side.upper() not in _SIDES:
+                    raise ValueError(f"room {room.name!r}: door side must be N, E, S or W")
+                side = _SIDES[side.upper()]
             cell = (r, c)
             if cell not in room or not room.edge_sides(cell):
                 raise ValueError(f"door ({r}, {c}) of room {room.name!r} is not on its edge")

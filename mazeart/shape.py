@@ -83,14 +83,14 @@ class ShapeReport:
 # ----------------------------------------------------------------------------- helpers
 
 
-def degrees(maze: Maze) -> NDArray[np.int8]:
-    """Number of open passages of every cell.
+def degrees(maze: Maze | NDArray[np.uint8]) -> NDArray[np.int8]:
+    """Number of open passages of every cell (of a Maze, or of a passages array).
 
     Returns
     -------
     (H, W) ndarray of int8
     """
-    p = maze.passages
+    p = maze.passages if isinstance(maze, Maze) else maze
     return ((p & N != 0).astype(np.int8) + (p & E != 0) + (p & S != 0) + (p & W != 0)).astype(
         np.int8
     )
@@ -123,6 +123,17 @@ def _protected(maze: Maze) -> NDArray[np.bool_]:
         if cell is not None:
             keep[cell] = True
     return keep
+
+
+def _closes_square(mask: NDArray[np.bool_], r: int, c: int) -> bool:
+    """Whether making ``(r, c)`` path would complete a 2 x 2 square of path blocks."""
+    h, w = mask.shape
+    for dr in (-1, 1):
+        for dc in (-1, 1):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < h and 0 <= cc < w and mask[rr, c] and mask[r, cc] and mask[rr, cc]:
+                return True
+    return False
 
 
 def _open(p: NDArray[np.uint8], a: tuple[int, int], side: int) -> None:
@@ -436,7 +447,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     p = maze.passages.copy()
     keep = _protected(maze)
     while True:
-        deg = degrees(Maze(mask, p, geometry=maze.geometry, region=maze.region))
+        deg = degrees(p)
         stubs = []
         for r, c in zip(*np.nonzero(mask & (deg == 1) & ~keep), strict=True):
             side = int(p[r, c])
@@ -466,8 +477,10 @@ def braid(
     Dead ends are visited in random order; each still a dead end opens a wall to
     a neighbouring maze cell, preferring one that is a dead end too (which
     removes two at once), until ``fraction`` of the original dead ends are gone.
-    In a ``blocks`` maze the opening is a wall block with exactly two path
-    blocks across from each other, so no 2 x 2 opening appears.
+    In a ``blocks`` maze the opening is a wall block beside the dead end that
+    touches at least one other path block and closes no 2 x 2 opening; it joins
+    every path block it touches. Dead ends with no such wall block stay, so a
+    block maze may braid less than asked (the report says how many).
 
     Parameters
     ----------
@@ -513,31 +526,40 @@ def braid(
                     options.append((deg[nr, nc] == 1, bit, (nr, nc), None))
             else:
                 wr, wc = r + dr, c + dc
-                nr, nc = r + 2 * dr, c + 2 * dc
-                if not (0 <= nr < h and 0 <= nc < w) or mask[wr, wc] or rooms[wr, wc]:
+                if not (0 <= wr < h and 0 <= wc < w) or mask[wr, wc] or rooms[wr, wc]:
                     continue
-                if not maze.region[wr, wc] or not mask[nr, nc] or rooms[nr, nc]:
+                if not maze.region[wr, wc]:
                     continue
-                touching = sum(
-                    1
+                touching = [
+                    (wr + er, wc + ec)
                     for _, er, ec in DIRECTIONS
                     if 0 <= wr + er < h and 0 <= wc + ec < w and mask[wr + er, wc + ec]
-                )
-                if touching == 2:
-                    options.append((deg[nr, nc] == 1, bit, (nr, nc), (wr, wc)))
+                ]
+                if len(touching) < 2 or any(rooms[t] for t in touching):
+                    continue
+                if _closes_square(mask, wr, wc):
+                    continue
+                others = [t for t in touching if t != (r, c)]
+                options.append((any(deg[t] == 1 for t in others), bit, others, (wr, wc)))
         if not options:
             continue
         best = [o for o in options if o[0]] or options
         _, bit, far, wall = best[int(rng.integers(len(best)))]
-        if wall is None:
-            _open(p, (r, c), bit)
-        else:
-            mask[wall] = True
-            _open(p, (r, c), bit)
-            _open(p, wall, bit)
-        removed += 1 + int(deg[far] == 1)
+        _open(p, (r, c), bit)
         deg[r, c] += 1
-        deg[far] += 1
+        removed += 1
+        if wall is None:
+            far = [far]
+        else:  # a block touches every path block beside it: open them all
+            mask[wall] = True
+            deg[wall] = 1
+            for side, dr, dc in DIRECTIONS:
+                if (wall[0] + dr, wall[1] + dc) in far:
+                    _open(p, wall, side)
+                    deg[wall] += 1
+        for f in far:
+            removed += int(deg[f] == 1)
+            deg[f] += 1
     out = maze.replace(mask=mask, passages=p)
     report.braided = before - int(dead_ends(out).sum())
     return out

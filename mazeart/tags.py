@@ -253,13 +253,19 @@ def _trap(maze, count, rng, taken):
     if not corridor or count <= 0:
         return []
     idx = np.linspace(0, len(corridor) - 1, num=min(count, len(corridor)) + 2)[1:-1]
-    return [corridor[round(i)] for i in idx]
+    return [corridor[i] for i in dict.fromkeys(round(i) for i in idx)]
 
 
 _RULES.update(loot=_loot, spawn=_spawn, key=_key, npc=_npc, trap=_trap)
 
 
-def place_tags(maze: Maze, counts: Mapping[str, int] | str, rng: np.random.Generator) -> Maze:
+def place_tags(
+    maze: Maze,
+    counts: Mapping[str, int] | str,
+    rng: np.random.Generator,
+    *,
+    allowed: NDArray[np.bool_] | None = None,
+) -> Maze:
     """Place tags on a maze by their kinds' rules.
 
     Parameters
@@ -269,6 +275,9 @@ def place_tags(maze: Maze, counts: Mapping[str, int] | str, rng: np.random.Gener
         ``{kind: count}`` or ``"loot=5,spawn=2"``.
     rng : numpy.random.Generator
         Same Generator state, same placement.
+    allowed : (H, W) ndarray of bool, optional
+        Cells that may carry tags (:func:`mazeart.generate` passes the preset's
+        free cells and rooms, so no tag lands on a bridge across the ground).
 
     Returns
     -------
@@ -282,7 +291,7 @@ def place_tags(maze: Maze, counts: Mapping[str, int] | str, rng: np.random.Gener
     """
     wanted = parse_place(counts)
     tags = dict(maze.tags)
-    taken = np.zeros(maze.shape, dtype=bool)
+    taken = np.zeros(maze.shape, dtype=bool) if allowed is None else ~np.asarray(allowed, bool)
     for cell in (*tags, maze.entrance, maze.exit):
         if cell is not None:
             taken[cell] = True
@@ -291,9 +300,13 @@ def place_tags(maze: Maze, counts: Mapping[str, int] | str, rng: np.random.Gener
             continue
         rule = _RULES.get(kind)
         cells = rule(maze, count, rng, taken) if rule else []
-        cells = [c for c in cells if not taken[c]][:count]
+        unique = []
         for c in cells:
-            taken[c] = True
+            c = (int(c[0]), int(c[1]))
+            if not taken[c] and len(unique) < count:
+                taken[c] = True
+                unique.append(c)
+        cells = unique
         if len(cells) < count:  # the rule ran out of its favourite cells: spread over the rest
             extra = _spread(
                 maze, maze.mask & ~taken & ~_rooms(maze), count - len(cells), rng, cells
@@ -303,7 +316,7 @@ def place_tags(maze: Maze, counts: Mapping[str, int] | str, rng: np.random.Gener
             cells += extra
         if len(cells) < count:
             raise ValueError(
-                f"cannot place {count} {kind} tags: only {len(cells)} free maze cells are left"
+                f"cannot place {count} {kind} tags: only {len(cells)} maze cells are left for them"
             )
         for c in cells:
             tags[(int(c[0]), int(c[1]))] = kind

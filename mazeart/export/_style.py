@@ -45,6 +45,10 @@ class Style:
     size : str or None
         SVG only: physical width such as ``"180mm"`` or ``"800px"``; the height
         follows the aspect ratio.
+    room_fill : str
+        Fill of room cells.
+    tags : bool
+        Draw tags (coloured dots, one colour per kind).
     """
 
     cell_size: float = 10.0
@@ -60,6 +64,8 @@ class Style:
     entrance_color: str = "#2ca02c"
     exit_color: str = "#d62728"
     size: str | None = None
+    room_fill: str = "#f4e2b0"
+    tags: bool = True
 
 
 _FIELD_NAMES = {f.name for f in fields(Style)}

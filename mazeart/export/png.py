@@ -68,6 +68,9 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
         if st.floor:
             big = np.repeat(np.repeat(maze.mask, cs, axis=0), cs, axis=1)
             inner[big] = _rgba(st.floor)
+        for room in maze.rooms:
+            big = np.repeat(np.repeat(room.mask(maze.shape), cs, axis=0), cs, axis=1)
+            inner[big] = _rgba(st.room_fill)
         img = Image.fromarray(canvas)
         draw = ImageDraw.Draw(img)
         t = max(1, round(st.line_width * cs))
@@ -99,6 +102,15 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
             width=max(1, round(st.solution_width * cs)),
             joint="curve",
         )
+    if st.tags and maze.tags:
+        from mazeart.tags import TAG_COLOURS
+
+        r = 0.28 * cs
+        for (row, col), kind in maze.tags.items():
+            cx, cy = m + (col + 0.5) * cs, m + (row + 0.5) * cs
+            draw.ellipse(
+                (cx - r, cy - r, cx + r, cy + r), fill=_rgba(TAG_COLOURS.get(kind, "#7f7f7f"))
+            )
     if st.markers:
         r = 0.3 * cs
         for cell, colour in ((maze.entrance, st.entrance_color), (maze.exit, st.exit_color)):

@@ -113,6 +113,16 @@ def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
             f'<rect id="background" x="{_num(-m)}" y="{_num(-m)}" width="{_num(vb_w)}" '
             f'height="{_num(vb_h)}" fill="{st.background}"/>'
         )
+    if maze.rooms:
+        shapes = []
+        for room in maze.rooms:
+            d = _rects(room.mask(maze.shape), cs)
+            shapes.append(
+                f'<path d="{d}" data-name="{escape(room.name)}" data-kind="{escape(room.kind)}">'
+                f"<title>{escape(room.name)} ({escape(room.kind)}), "
+                f"{len(room.doors)} door{'s' * (len(room.doors) != 1)}</title></path>"
+            )
+        out.append(_layer("rooms", f'fill="{st.room_fill}" stroke="none"', "".join(shapes)))
     if maze.geometry == "cells":
         if st.floor:
             d = _rects(maze.mask, cs)
@@ -153,6 +163,17 @@ def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
                 f'<path d="{d}"/>',
             )
         )
+    if st.tags and maze.tags:
+        from mazeart.tags import TAG_COLOURS
+
+        dots = []
+        for (r, c), kind in sorted(maze.tags.items()):
+            dots.append(
+                f'<circle cx="{_num((c + 0.5) * cs)}" cy="{_num((r + 0.5) * cs)}" '
+                f'r="{_num(0.28 * cs)}" fill="{TAG_COLOURS.get(kind, "#7f7f7f")}" '
+                f'data-kind="{escape(kind)}"><title>{escape(kind)}</title></circle>'
+            )
+        out.append(_layer("tags", 'stroke="none"', "".join(dots)))
     if st.markers:
         dots = []
         for cell, colour in ((maze.entrance, st.entrance_color), (maze.exit, st.exit_color)):

@@ -218,12 +218,10 @@ def generate(
         rng = np.random.default_rng(int(seed))
     report = report if report is not None else ShapeReport()
 
-    maze = algo.func(w, rng, geometry=geometry, **options)
-    if maze.rooms:  # the algorithm installed them itself (the hybrid): keep their names
-        by_cells = {r.cells: r for r in room_list}
-        maze = maze.replace(rooms=tuple(by_cells.get(r.cells, r) for r in maze.rooms))
+    if algo.takes_rooms:  # it builds around the rooms and installs them itself
+        maze = algo.func(w, rng, geometry=geometry, rooms=room_list, **options)
     else:
-        maze = install_rooms(maze, room_list)
+        maze = install_rooms(algo.func(w, rng, geometry=geometry, **options), room_list)
     if islands == "connect":
         maze = connect(maze, report=report)
     maze = maze.replace(tags=tags_from_weights(w))
@@ -237,7 +235,8 @@ def generate(
     if braid:
         maze = braid_dead_ends(maze, float(braid), rng, report=report)
     if wanted:
-        maze = place_tags(maze, wanted, rng)
+        allowed = is_free(w) | np.isin(w // 1000, (2, 3))  # not bridges across the ground
+        maze = place_tags(maze, wanted, rng, allowed=allowed & maze.mask)
     meta = {
         "algorithm": algo.name,
         "seed": None if seed is None else int(seed),

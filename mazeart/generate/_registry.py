@@ -40,6 +40,8 @@ class Algorithm:
     geometries: tuple[str, ...]
     uniform: bool
     options: dict[str, Any] = field(default_factory=dict)
+    takes_rooms: bool = False
+    """Whether ``func`` takes ``rooms=`` and installs them itself (the hybrid)."""
 
     def coerce(self, option: str, text: str) -> Any:
         """Convert a text value (from a command line) to the type of ``option``'s default.
@@ -70,6 +72,9 @@ class Algorithm:
             ) from None
         return text
 
+
+_PIPELINE_KEYWORDS = ("geometry", "rooms")
+"""Keywords the pipeline passes itself; the others are the algorithm's options."""
 
 ALGORITHMS: dict[str, Algorithm] = {}
 """Every registered generator by name, in registration order."""
@@ -111,9 +116,12 @@ def register(
         options = {
             p.name: p.default
             for p in sig.parameters.values()
-            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "geometry"
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in _PIPELINE_KEYWORDS
         }
-        ALGORITHMS[name] = Algorithm(name, func, description, tuple(geometries), uniform, options)
+        takes_rooms = "rooms" in sig.parameters
+        ALGORITHMS[name] = Algorithm(
+            name, func, description, tuple(geometries), uniform, options, takes_rooms
+        )
         return func
 
     return decorate

@@ -33,7 +33,7 @@ from mazeart.generate._common import BITS, OPPOSITE_BITS, CellGrid, label_parts
 from mazeart.generate._registry import register
 from mazeart.generate.wilson import loop_erased_fill
 from mazeart.maze import Maze
-from mazeart.rooms import rooms_from_weights
+from mazeart.rooms import Room, rooms_from_weights
 
 __all__ = ["hybrid"]
 
@@ -142,6 +142,7 @@ def hybrid(
     rng: np.random.Generator,
     *,
     geometry: str = "cells",
+    rooms: list[Room] | None = None,
     door_walks: bool = True,
     loops: bool = False,
     prune: bool = False,
@@ -154,6 +155,8 @@ def hybrid(
         Preset; rooms are its ``ROOM + i`` / ``DOOR + i`` codes.
     rng : numpy.random.Generator
     geometry : {'cells'}
+    rooms : list of Room, optional
+        The preset's rooms with their door sides; read from its codes when omitted.
     door_walks : bool, default True
         Start Wilson's walks from every door first (step 2).
     loops : bool, default False
@@ -172,7 +175,7 @@ def hybrid(
     from mazeart.shape import install_rooms, prune_dead_ends
 
     g = CellGrid(weights, rng)
-    rooms = rooms_from_weights(g.weights)
+    rooms = rooms_from_weights(g.weights) if rooms is None else list(rooms)
     doors = [(d, i) for i, room in enumerate(rooms, start=1) for d in room.doors]
     outs = g.framed_index([d.outside for d, _ in doors]) if doors else np.zeros(0, np.int64)
     room_of = np.array([i for _, i in doors], dtype=np.int64)

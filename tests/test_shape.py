@@ -1,0 +1,249 @@
+"""Connect and shape: bridges between islands, pruning, braiding; tags placed by rule."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from conftest import SKIMAGE_DATA, presets, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image, ImageDraw, ImageFont
+
+from mazeart import generate, solve, weights_from_image
+from mazeart.export import to_png_image, to_svg
+from mazeart.maze import DIRECTIONS
+from mazeart.rooms import Room
+from mazeart.shape import ShapeReport, braid, dead_ends, degrees, prune_dead_ends
+from mazeart.solve import distances
+from mazeart.tags import TAG_COLOURS, parse_place, place_tags
+from mazeart.weights import FORBIDDEN, TAG
+
+
+def all_reachable(maze) -> bool:
+    return bool(np.all(distances(maze, maze.entrance)[maze.mask] >= 0))
+
+
+def word_image() -> Image.Image:
+    img = Image.new("L", (900, 230), 255)
+    ImageDraw.Draw(img).text((20, 10), "Maze art", font=ImageFont.load_default(size=160), fill=0)
+    return img
+
+
+@pytest.mark.parametrize("geometry", ["cells", "blocks"])
+def test_every_cell_of_the_text_image_is_reachable(geometry):
+    weights = weights_from_image(SKIMAGE_DATA / "text.png", cells=150)
+    report = ShapeReport()
+    maze = generate(weights, seed=1, geometry=geometry, report=report)
+    assert report.parts > 50  # handwriting is many islands
+    assert report.bridges == report.parts - 1 - report.unreachable
+    assert report.unreachable == 0
+    assert all_reachable(maze)
+    if geometry == "blocks":  # bridges keep the block rules
+        m = maze.mask
+        assert not np.any(m[:-1, :-1] & m[1:, :-1] & m[:-1, 1:] & m[1:, 1:])
+        side_by_side = np.count_nonzero(m[:, 1:] & m[:, :-1]) + np.count_nonzero(m[1:] & m[:-1])
+        assert side_by_side == maze.n_passages
+    assert maze.n_passages == maze.n_cells - 1
+
+
+def ground_distance_mst(maze) -> int:
+    """Weight of a minimum spanning tree over the maze's pieces (networkx), where two
+    pieces are as far apart as the fewest ground cells a corridor between them crosses
+    (plain breadth-first search from each piece)."""
+    from collections import deque
+
+    import networkx as nx
+    from scipy import ndimage
+
+    pieces, n = ndimage.label(maze.mask)
+    h, w = maze.shape
+    g = nx.Graph()
+    for a in range(1, n + 1):
+        seen = np.zeros(maze.shape, dtype=bool)
+        queue = deque()
+        for r, c in np.argwhere(pieces == a):
+            for _, dr, dc in DIRECTIONS:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc] and not seen[rr, cc]:
+                    seen[rr, cc] = True
+                    queue.append((rr, cc, 1))
+        while queue:
+            r, c, d = queue.popleft()
+            for _, dr, dc in DIRECTIONS:
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < h and 0 <= cc < w):
+                    continue
+                b = pieces[rr, cc]
+                if b and b != a and (not g.has_edge(a, b) or g[a][b]["weight"] > d):
+                    g.add_edge(a, b, weight=d)
+                if not maze.mask[rr, cc] and not seen[rr, cc]:
+                    seen[rr, cc] = True
+                    queue.append((rr, cc, d + 1))
+    return int(nx.minimum_spanning_tree(g).size(weight="weight"))
+
+
+@pytest.mark.parametrize("cells", [60, 120, 240])
+def test_every_cell_of_a_rendered_word_is_reachable(cells):
+    weights = weights_from_image(word_image(), cells=cells)
+    alone = generate(weights, seed=3, islands="separate")
+    report = ShapeReport()
+    maze = generate(weights, seed=3, report=report)
+    assert all_reachable(maze)
+    assert not all_reachable(alone)  # the letters really are islands
+    # The bridges are as short as can be: their lengths add up to a minimum spanning
+    # tree of the letters' ground distances (Mehlhorn's Voronoi construction).
+    assert report.bridge_cells == ground_distance_mst(alone)
+    assert 0 < int(maze.mask.sum() - alone.mask.sum()) <= report.bridge_cells
+
+
+@given(presets(), st.integers(0, 2**31), st.sampled_from(["cells", "blocks"]))
+def test_pruning_leaves_no_one_cell_dead_end(weights, seed, geometry):
+    maze = generate(weights, seed=seed, geometry=geometry)
+    report = ShapeReport()
+    pruned = prune_dead_ends(maze, report=report)
+    deg = degrees(pruned)
+    for r, c in np.argwhere(dead_ends(pruned)):
+        if (r, c) in (pruned.entrance, pruned.exit):
+            continue
+        ((_, dr, dc),) = [d for d in DIRECTIONS if pruned.passages[r, c] & d[0]]
+        assert deg[r + dr, c + dc] < 3
+    assert report.pruned == maze.n_cells - pruned.n_cells
+    assert pruned.n_passages == pruned.n_cells - 1  # still a tree
+    assert all_reachable(pruned)
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.1, 0.25, 0.5, 0.75, 1.0])
+@pytest.mark.parametrize("geometry", ["cells", "blocks"])
+def test_braid_fraction(fraction, geometry):
+    maze = generate(
+        np.zeros((40, 40), np.int32), seed=7, geometry=geometry, algorithm="weighted-dfs"
+    )
+    before = int(dead_ends(maze).sum())
+    braided = braid(maze, fraction, np.random.default_rng(1))
+    after = int(dead_ends(braided).sum())
+    achieved = (before - after) / before
+    target = fraction
+    if geometry == "blocks":
+        # A block maze braids only dead ends that can open without a 2 x 2 opening:
+        # ask for everything to learn that ceiling, then expect min(fraction, ceiling).
+        most = braid(maze, 1.0, np.random.default_rng(1))
+        ceiling = (before - int(dead_ends(most).sum())) / before
+        assert ceiling > 0.4
+        target = min(fraction, ceiling)
+    # Within about one dead end (one opening can end two dead ends at once).
+    assert abs(achieved - target) <= 1.5 / before, (achieved, fraction)
+    loops = braided.n_passages - (braided.n_cells - 1)
+    assert loops == (0 if fraction == 0 else loops) and (fraction == 0 or loops > 0)
+    assert all_reachable(braided)
+    if geometry == "blocks":
+        m = braided.mask
+        assert not np.any(m[:-1, :-1] & m[1:, :-1] & m[:-1, 1:] & m[1:, 1:])
+
+
+def test_braid_rejects_bad_fraction():
+    maze = generate(np.zeros((5, 5), np.int32), seed=1)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        braid(maze, 1.5, np.random.default_rng(0))
+
+
+def test_place_spec_parsing():
+    assert parse_place("loot=5, spawn=2") == {"loot": 5, "spawn": 2}
+    assert parse_place({"key": 1}) == {"key": 1}
+    for bad, message in (
+        ("loot", "kind=count"),
+        ("gold=3", "unknown tag kind"),
+        ("loot=x", "not a number"),
+        ("loot=-1", "negative"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            parse_place(bad)
+
+
+@given(presets(max_side=18), st.integers(0, 2**31))
+def test_tags_are_placed_as_asked_on_maze_cells(weights, seed):
+    counts = {"loot": 2, "spawn": 2, "key": 1, "npc": 1, "trap": 2}
+    room_for_tags = int(np.count_nonzero(weights == 0)) - 2
+    if sum(counts.values()) > room_for_tags:
+        with pytest.raises(ValueError, match="cannot place"):
+            generate(weights, seed=seed, place=counts)
+        return
+    tagged = generate(weights, seed=seed, place=counts)
+    again = generate(weights, seed=seed, place=counts)
+    assert tagged.tags == again.tags  # reproducible
+    kinds = list(tagged.tags.values())
+    assert {k: kinds.count(k) for k in counts} == counts
+    for cell in tagged.tags:
+        assert tagged.is_cell(cell) and weights[cell] != FORBIDDEN
+        assert cell not in (tagged.entrance, tagged.exit)
+
+
+def test_tag_rules():
+    maze = generate(np.zeros((30, 30), np.int32), seed=11, algorithm="kruskal")
+    tagged = place_tags(maze, {"loot": 6, "trap": 3}, np.random.default_rng(0))
+    ends = dead_ends(maze)
+    far = distances(maze, maze.entrance)
+    loot = [c for c, k in tagged.tags.items() if k == "loot"]
+    assert all(ends[c] for c in loot)
+    assert np.mean([far[c] for c in loot]) > np.percentile(far[ends], 75)
+    path = {tuple(c) for c in solve(maze)}
+    assert all(c in path for c, k in tagged.tags.items() if k == "trap")
+    # spawns go into rooms when there are rooms
+    room = (Room(tuple((r, c) for r in range(10, 14) for c in range(10, 15)), ()), [(10, 12, "N")])
+    with_room = generate(np.zeros((30, 30), np.int32), seed=2, rooms=[room], place="spawn=3")
+    spawns = [c for c, k in with_room.tags.items() if k == "spawn"]
+    assert len(spawns) == 3 and all(c in with_room.rooms[0] for c in spawns)
+
+
+def test_tags_in_the_preset_and_in_the_exports(tmp_path):
+    weights = np.zeros((12, 16), np.int32)
+    weights[5, 5] = TAG + 2  # loot painted into the preset: a free cell that carries it
+    maze = generate(weights, seed=5, place="spawn=2")
+    assert maze.tags[(5, 5)] == "loot"
+    assert sorted(maze.tags.values()) == ["loot", "spawn", "spawn"]
+    root = ET.fromstring(to_svg(maze, cell_size=10))
+    dots = root.find("{http://www.w3.org/2000/svg}g[@id='tags']")
+    found = {
+        (round(float(d.get("cy")) / 10 - 0.5), round(float(d.get("cx")) / 10 - 0.5)): d.get(
+            "data-kind"
+        )
+        for d in dots
+    }
+    assert found == maze.tags
+    img = to_png_image(maze, cell_size=10, margin=1)
+    for (r, c), kind in maze.tags.items():
+        rgb = img.getpixel((10 + c * 10 + 5, 10 + r * 10 + 5))[:3]
+        assert "#{:02x}{:02x}{:02x}".format(*rgb) == TAG_COLOURS[kind]
+
+
+def test_shaping_through_the_command_line(tmp_path):
+    word = tmp_path / "word.png"
+    word_image().save(word)
+    out = tmp_path / "w.svg"
+    res = run_cli(
+        word,
+        "-o",
+        out,
+        "--cells",
+        "100",
+        "--seed",
+        "2",
+        "--braid",
+        "0.5",
+        "--prune-dead-ends",
+        "--place",
+        "loot=3",
+    )
+    assert res.returncode == 0, res.stderr
+    assert "parts joined by" in res.stderr and "dead ends braided" in res.stderr
+    assert "3 loot" in res.stderr
+    res = run_cli(word, "-o", out, "--islands", "separate", "--seed", "2")
+    assert res.returncode == 0 and "bridges" not in res.stderr
+    for args, message in (
+        (["--braid", "2"], "--braid"),
+        (["--place", "gold=1"], "unknown tag kind"),
+    ):
+        res = run_cli(word, "-o", tmp_path / "bad.svg", *args)
+        assert res.returncode == 2 and message in res.stderr
+        assert not (tmp_path / "bad.svg").exists()
