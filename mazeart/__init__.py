@@ -10,11 +10,15 @@ The pipeline is image → weights → generate → Maze → solve / export:
 :func:`save`.
 """
 
+from mazeart import rooms, shape, tags
 from mazeart.export import EXPORT_FORMATS, save
 from mazeart.generate import ALGORITHMS, default_endpoints, generate
 from mazeart.image import weights_from_image
 from mazeart.maze import Maze
+from mazeart.rooms import Door, Room, load_rooms
+from mazeart.shape import braid, connect, prune_dead_ends
 from mazeart.solve import distances, solve
+from mazeart.tags import place_tags
 from mazeart.weights import (
     FORBIDDEN,
     FREE,
@@ -33,16 +37,26 @@ __all__ = [
     "FORBIDDEN",
     "FREE",
     "PATH",
+    "Door",
     "Maze",
+    "Room",
     "__version__",
+    "braid",
+    "connect",
     "default_endpoints",
     "distances",
     "generate",
     "load_preset",
+    "load_rooms",
+    "place_tags",
     "preset_from_text",
     "preset_to_text",
+    "prune_dead_ends",
+    "rooms",
     "save",
     "save_preset",
+    "shape",
     "solve",
+    "tags",
     "weights_from_image",
 ]

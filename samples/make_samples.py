@@ -24,11 +24,27 @@ def inputs() -> None:
     for name in ("horse.png", "logo.png"):
         if not (HERE / name).exists():
             shutil.copyfile(SKIMAGE_DATA / name, HERE / name)
+    if not (HERE / "word.png").exists():  # a word: each letter is an island
+        from PIL import Image, ImageDraw, ImageFont
+
+        img = Image.new("L", (900, 230), 255)
+        font = ImageFont.load_default(size=160)
+        ImageDraw.Draw(img).text((20, 10), "Maze art", font=font, fill=0)
+        img.save(HERE / "word.png")
 
 
-def make(source: str, out: str, *, cells: int, seed: int, geometry: str = "cells", **draw):
+def make(
+    source: str,
+    out: str,
+    *,
+    cells: int,
+    seed: int,
+    geometry: str = "cells",
+    shape: dict | None = None,
+    **draw,
+):
     weights = mazeart.weights_from_image(HERE / source, cells=cells)
-    maze = mazeart.generate(weights, seed=seed, geometry=geometry)
+    maze = mazeart.generate(weights, seed=seed, geometry=geometry, **(shape or {}))
     mazeart.save(maze, HERE / out, **draw)
     print(f"{out}: {maze.width} x {maze.height} grid, {maze.n_cells} cells, seed {seed}")
     return maze
@@ -67,6 +83,15 @@ def main() -> None:
     make("horse.png", "horse-blocks.png", cells=160, seed=5, geometry="blocks", cell_size=4)
     make("logo.png", "logo-maze.png", cells=70, seed=11, cell_size=8, solution=True)
     make("logo.png", "logo-blocks.png", cells=120, seed=3, geometry="blocks", cell_size=5)
+    make("word.png", "word-maze.png", cells=180, seed=4, cell_size=6, solution=True)
+    rooms = mazeart.rooms.load_rooms(HERE / "rooms.toml")
+    level = {
+        "algorithm": "hybrid",
+        "rooms": rooms,
+        "braid": 0.3,
+        "place": "loot=4,spawn=3,trap=2,npc=2,key=1",
+    }
+    make("horse.png", "level.png", cells=80, seed=3, shape=level, cell_size=9, solution=True)
     algorithm_sheet()
 
 

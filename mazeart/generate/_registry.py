@@ -76,6 +76,11 @@ class Algorithm:
 _PIPELINE_KEYWORDS = ("geometry", "rooms")
 """Keywords the pipeline passes itself; the others are the algorithm's options."""
 
+_GENERATE_KEYWORDS = frozenset(
+    {"algorithm", "seed", "entrance", "exit", "islands", "prune", "braid", "place", "report"}
+)
+"""Names :func:`mazeart.generate` takes itself, so no algorithm option may use them."""
+
 ALGORITHMS: dict[str, Algorithm] = {}
 """Every registered generator by name, in registration order."""
 
@@ -113,6 +118,12 @@ def register(
         if name in ALGORITHMS:
             raise ValueError(f"algorithm {name!r} is already registered")
         sig = inspect.signature(func)
+        clash = set(sig.parameters) & _GENERATE_KEYWORDS
+        if clash:
+            raise ValueError(
+                f"algorithm {name!r}: option(s) {', '.join(sorted(clash))} would clash "
+                "with generate()'s own keywords"
+            )
         options = {
             p.name: p.default
             for p in sig.parameters.values()

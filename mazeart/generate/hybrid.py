@@ -17,8 +17,9 @@ The algorithm is built for mazes walked from the inside, with rooms (the seed's
    so this is the connectivity pass every algorithm gets in
    :func:`mazeart.generate` (bridges across the ground), plus a union-find check
    that, with ``loops`` off, the maze with each room taken as one node is a tree.
-5. **No one-cell dead ends** (``prune``): every dead end one cell long that
-   hangs off a junction is removed.
+5. **No one-cell dead ends**: ``generate(..., prune=True)`` (``--prune-dead-ends``)
+   removes every dead end one cell long that hangs off a junction; it is the
+   same step for every algorithm.
 
 With no rooms it is Wilson's algorithm.
 """
@@ -145,7 +146,6 @@ def hybrid(
     rooms: list[Room] | None = None,
     door_walks: bool = True,
     loops: bool = False,
-    prune: bool = False,
 ) -> Maze:
     """Carve a maze around the preset's rooms with seed 002's hybrid algorithm.
 
@@ -161,8 +161,6 @@ def hybrid(
         Start Wilson's walks from every door first (step 2).
     loops : bool, default False
         Let rooms with several doors close loops instead of cutting the walks.
-    prune : bool, default False
-        Remove every one-cell dead end off a junction (step 5).
 
     Returns
     -------
@@ -172,7 +170,7 @@ def hybrid(
     """
     if geometry != "cells":
         raise ValueError(f"hybrid supports geometry 'cells' only; got {geometry!r}")
-    from mazeart.shape import install_rooms, prune_dead_ends
+    from mazeart.shape import install_rooms
 
     g = CellGrid(weights, rng)
     rooms = rooms_from_weights(g.weights) if rooms is None else list(rooms)
@@ -206,7 +204,4 @@ def hybrid(
     loop_erased_fill(g.flat_free, g.offsets, in_tree, g.state, g.passages)
     if doors and not loops:
         _break_loops(g.passages, g.stride, outs, room_of)
-    maze = install_rooms(g.maze(), rooms)
-    if prune:
-        maze = prune_dead_ends(maze)
-    return maze
+    return install_rooms(g.maze(), rooms)
