@@ -19,11 +19,27 @@ __all__ = ["complete_forest"]
 
 
 @njit(inline="always", cache=True)
-def _find(parent, a):
+def find(parent, a):
+    """Root of ``a`` in a union-find forest, halving the path on the way."""
     while parent[a] != a:
-        parent[a] = parent[parent[a]]  # path halving
+        parent[a] = parent[parent[a]]
         a = parent[a]
     return a
+
+
+@njit(inline="always", cache=True)
+def union(parent, rank, a, b):
+    """Join the sets of ``a`` and ``b`` (by rank); False if they were one already."""
+    ra = find(parent, a)
+    rb = find(parent, b)
+    if ra == rb:
+        return False
+    if rank[ra] < rank[rb]:
+        ra, rb = rb, ra
+    parent[rb] = ra
+    if rank[ra] == rank[rb]:
+        rank[ra] += 1
+    return True
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -46,27 +62,13 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs):
     parent = np.arange(n).astype(edges.dtype)
     rank = np.zeros(n, np.int8)
     for i in range(pairs.shape[0]):  # cells already joined some other way (through a room)
-        ra = _find(parent, pairs[i, 0])
-        rb = _find(parent, pairs[i, 1])
-        if ra != rb:
-            if rank[ra] < rank[rb]:
-                ra, rb = rb, ra
-            parent[rb] = ra
-            if rank[ra] == rank[rb]:
-                rank[ra] += 1
+        union(parent, rank, pairs[i, 0], pairs[i, 1])
     for c in range(n if existing > 0 else 0):  # trees carved so far (none for Kruskal's)
         bits = passages[c]
-        if bits & 2 or bits & 4:
-            for step, bit in ((1, 2), (stride, 4)):
-                if bits & bit:
-                    ra = _find(parent, c)
-                    rb = _find(parent, c + step)
-                    if ra != rb:
-                        if rank[ra] < rank[rb]:
-                            ra, rb = rb, ra
-                        parent[rb] = ra
-                        if rank[ra] == rank[rb]:
-                            rank[ra] += 1
+        if bits & 2:
+            union(parent, rank, c, c + 1)
+        if bits & 4:
+            union(parent, rank, c, c + stride)
     # A uniformly random order of the walls, in cache-sized pieces: every wall goes
     # to a random bucket (a hash of its index), buckets are taken in turn, and each
     # is shuffled on its own (Fisher-Yates, drawn lazily). Random buckets followed by
@@ -109,15 +111,8 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs):
             else:
                 b = a + 1
                 bit_a, bit_b = 2, 8
-            ra = _find(parent, a)
-            rb = _find(parent, b)
-            if ra == rb:
+            if not union(parent, rank, a, b):
                 continue
-            if rank[ra] < rank[rb]:
-                ra, rb = rb, ra
-            parent[rb] = ra
-            if rank[ra] == rank[rb]:
-                rank[ra] += 1
             passages[a] |= bit_a
             passages[b] |= bit_b
             remaining -= 1

@@ -22,16 +22,9 @@ from numba import njit
 
 from mazeart._rng import below, next_u64
 from mazeart.generate._common import kernel_generator
+from mazeart.generate._forest import find
 
 __all__ = ["eller"]
-
-
-@njit(inline="always", cache=True)
-def _root(parent, a):
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
 
 
 @njit(cache=True)
@@ -77,8 +70,8 @@ def _eller(free, offsets, stride, starts, state, passages):
         for col in range(1, stride - 2):
             if ids[col] < 0 or ids[col + 1] < 0:
                 continue
-            a = _root(parent, ids[col])
-            b = _root(parent, ids[col + 1])
+            a = find(parent, ids[col])
+            b = find(parent, ids[col + 1])
             if a == b:
                 continue
             if n_coins == 0:
@@ -97,7 +90,7 @@ def _eller(free, offsets, stride, starts, state, passages):
             break
         for col in range(1, stride - 1):  # from here on, each cell's set is its root
             if ids[col] >= 0:
-                ids[col] = _root(parent, ids[col])
+                ids[col] = find(parent, ids[col])
         # open south at random ...
         for col in range(1, stride - 1):
             if ids[col] < 0 or not free[below_base + col]:

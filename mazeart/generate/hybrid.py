@@ -31,20 +31,13 @@ from numba import njit
 
 from mazeart._rng import below
 from mazeart.generate._common import BITS, OPPOSITE_BITS, CellGrid, label_parts
+from mazeart.generate._forest import find
 from mazeart.generate._registry import register
 from mazeart.generate.wilson import loop_erased_fill
 from mazeart.maze import Maze
 from mazeart.rooms import Room, rooms_from_weights
 
 __all__ = ["hybrid"]
-
-
-@njit(inline="always", cache=True)
-def _find(parent, a):
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
 
 
 @njit(cache=True)
@@ -66,8 +59,8 @@ def _door_walks(free, offsets, outs, room_of, part_of, n_rooms, state, passages,
             net[o] = r
             continue
         if in_tree[o]:  # an earlier walk went past this door: the room joins its network
-            a = _find(network, net[o])
-            b = _find(network, r)
+            a = find(network, net[o])
+            b = find(network, r)
             if a != b:
                 network[a] = b
             continue
@@ -82,8 +75,8 @@ def _door_walks(free, offsets, outs, room_of, part_of, n_rooms, state, passages,
             d = options[0] if kk == 1 else options[below(state, kk)]
             leave[cur] = d
             cur = cur + offsets[d]
-        a = _find(network, net[cur])
-        b = _find(network, r)
+        a = find(network, net[cur])
+        b = find(network, r)
         cut = -1
         if a == b and not loops:
             c2 = o  # the walk's loop-erased length, to find its middle
@@ -115,16 +108,16 @@ def _break_loops(passages, stride, outs, room_node):
     n = passages.size
     parent = np.arange(n + room_node.max() + 1)
     for k in range(outs.size):
-        a = _find(parent, outs[k])
-        b = _find(parent, n + room_node[k])
+        a = find(parent, outs[k])
+        b = find(parent, n + room_node[k])
         if a != b:
             parent[a] = b
     closed = 0
     for c in range(n):
         for bit, step, back in ((2, 1, 8), (4, stride, 1)):
             if passages[c] & bit:
-                a = _find(parent, c)
-                b = _find(parent, c + step)
+                a = find(parent, c)
+                b = find(parent, c + step)
                 if a == b:
                     passages[c] &= ~np.uint8(bit)
                     passages[c + step] &= ~np.uint8(back)
