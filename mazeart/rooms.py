@@ -325,6 +325,8 @@ def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
         that opens onto no maze cell.
     """
     w = validate_weights(weights)
+    if w.max() <= ROOM:
+        return []
     ids = np.where((w > ROOM) & (w <= ROOM + MAX_ROOMS), w - ROOM, 0)
     ids = np.where((w > DOOR) & (w <= DOOR + MAX_ROOMS), w - DOOR, ids)
     rooms = []

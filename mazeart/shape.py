@@ -203,13 +203,22 @@ def _pieces(passages, mask, stride):
             cur = queue[head]
             head += 1
             bits = passages[cur]
-            for bit, step in ((1, -stride), (2, 1), (4, stride), (8, -1)):
-                if bits & bit:
-                    nb = cur + step
-                    if labels[nb] == 0:
-                        labels[nb] = count
-                        queue[tail] = nb
-                        tail += 1
+            if bits & 1 and labels[cur - stride] == 0:
+                labels[cur - stride] = count
+                queue[tail] = cur - stride
+                tail += 1
+            if bits & 2 and labels[cur + 1] == 0:
+                labels[cur + 1] = count
+                queue[tail] = cur + 1
+                tail += 1
+            if bits & 4 and labels[cur + stride] == 0:
+                labels[cur + stride] = count
+                queue[tail] = cur + stride
+                tail += 1
+            if bits & 8 and labels[cur - 1] == 0:
+                labels[cur - 1] = count
+                queue[tail] = cur - 1
+                tail += 1
     return labels, count
 
 

@@ -254,3 +254,20 @@ def test_solution_runs_through_rooms():
     path = solve(maze)
     assert tuple(path[0]) == (0, 0) and tuple(path[-1]) == (7, 11)
     assert FREE == 0
+
+
+def test_rooms_survive_a_painted_preset(tmp_path, horse_png):
+    rooms = tmp_path / "rooms.toml"
+    rooms.write_text(
+        '[[rooms]]\nname = "hall"\nrect = [30, 30, 4, 6]\ndoors = [[30, 32]]\n'
+        '[[rooms]]\nrect = [40, 20, 2, 3]\ndoors = [[41, 20, "W"]]\n'
+    )
+    preset = tmp_path / "preset.png"
+    res = run_cli("weights", horse_png, "-o", preset, "--rooms", rooms)
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "m.svg"
+    res = run_cli(preset, "-o", out, "--seed", "3")
+    assert res.returncode == 0, res.stderr
+    assert "2 rooms with 2 doors" in res.stderr
+    layer = ET.fromstring(out.read_text()).find("{http://www.w3.org/2000/svg}g[@id='rooms']")
+    assert len(layer) == 2

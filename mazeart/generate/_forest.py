@@ -111,8 +111,15 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs):
             else:
                 b = a + 1
                 bit_a, bit_b = 2, 8
-            if not union(parent, rank, a, b):
+            ra = find(parent, a)
+            rb = find(parent, b)
+            if ra == rb:
                 continue
+            if rank[ra] < rank[rb]:  # union by rank, written out: this is the hot loop
+                ra, rb = rb, ra
+            parent[rb] = ra
+            if rank[ra] == rank[rb]:
+                rank[ra] += 1
             passages[a] |= bit_a
             passages[b] |= bit_b
             remaining -= 1
