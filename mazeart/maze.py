@@ -364,6 +364,21 @@ class Maze:
         """Side through which the exit opens to the outside (0 when it cannot)."""
         return self.door_side(self.exit, prefer="SENW")
 
+    @cached_property
+    def room_mask(self) -> NDArray[np.bool_]:
+        """Cells that belong to a room.
+
+        Returns
+        -------
+        (H, W) ndarray of bool
+            Read-only.
+        """
+        out = np.zeros(self.shape, dtype=bool)
+        for room in self.rooms:
+            out |= room.mask(self.shape)
+        out.flags.writeable = False
+        return out
+
     def boundary_cells(self) -> NDArray[np.bool_]:
         """Maze cells with a side facing the outside (or the grid edge).
 

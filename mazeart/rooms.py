@@ -120,15 +120,6 @@ class Room:
         r, c = cell
         return [bit for bit, dr, dc in DIRECTIONS if (r + dr, c + dc) not in self._set]
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON (cells and doors as lists)."""
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "cells": [list(c) for c in self.cells],
-            "doors": [[d.row, d.col, _LETTER[d.side]] for d in self.doors],
-        }
-
 
 # ----------------------------------------------------------------------------- files
 
@@ -218,10 +209,9 @@ def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
 # ----------------------------------------------------------------------------- grid
 
 
-def _door_side(room: Room, cell: tuple[int, int], weights: NDArray[np.int32]) -> int | None:
+def _door_side(room: Room, cell: tuple[int, int], free: NDArray[np.bool_]) -> int | None:
     """First side (N, E, S, W) of an edge cell that opens onto a free cell."""
-    h, w = weights.shape
-    free = is_free(weights)
+    h, w = free.shape
     for side in room.edge_sides(cell):
         dr, dc = _STEP[side]
         rr, cc = cell[0] + dr, cell[1] + dc
@@ -259,6 +249,7 @@ def stamp_rooms(
     if len(specs) > MAX_ROOMS:
         raise ValueError(f"at most {MAX_ROOMS} rooms fit in the weight matrix")
     owner = np.zeros((h, wd), dtype=np.int32)
+    free = is_free(w)
     rooms = []
     for i, (room, raw_doors) in enumerate(specs, start=1):
         for r, c in room.cells:
@@ -281,7 +272,7 @@ def stamp_rooms(
             if cell not in room or not room.edge_sides(cell):
                 raise ValueError(f"door ({r}, {c}) of room {room.name!r} is not on its edge")
             if side is None:
-                side = _door_side(room, cell, w)
+                side = _door_side(room, cell, free)
                 if side is None:
                     raise ValueError(
                         f"door ({r}, {c}) of room {room.name!r} opens onto no maze cell"
@@ -292,7 +283,7 @@ def stamp_rooms(
                 )
             door = Door(r, c, side)
             orr, occ = door.outside
-            if not (0 <= orr < h and 0 <= occ < wd) or not is_free(w)[orr, occ]:
+            if not (0 <= orr < h and 0 <= occ < wd) or not free[orr, occ]:
                 raise ValueError(f"door {door} of room {room.name!r} opens onto no maze cell")
             doors.append(door)
         rows, cols = np.array(room.cells).T
@@ -304,10 +295,10 @@ def stamp_rooms(
         for d in room.doors:
             w[d.row, d.col] = DOOR + i
     # A door must still open onto a free cell once every room is in place.
+    free = is_free(w)
     for room in rooms:
         for d in room.doors:
-            orr, occ = d.outside
-            if not is_free(w)[orr, occ]:
+            if not free[d.outside]:
                 raise ValueError(f"door {d} of room {room.name!r} opens onto no maze cell")
     return w, rooms
 
@@ -329,6 +320,7 @@ def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
         return []
     ids = np.where((w > ROOM) & (w <= ROOM + MAX_ROOMS), w - ROOM, 0)
     ids = np.where((w > DOOR) & (w <= DOOR + MAX_ROOMS), w - DOOR, ids)
+    free = is_free(w)
     rooms = []
     for i in np.unique(ids[ids > 0]):
         rows, cols = np.nonzero(ids == i)
@@ -338,7 +330,7 @@ def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
             cell = (int(r), int(c))
             if not room.edge_sides(cell):
                 raise ValueError(f"door ({r}, {c}) of {room.name} is not on its edge")
-            side = _door_side(room, cell, w)
+            side = _door_side(room, cell, free)
             if side is None:
                 raise ValueError(f"door ({r}, {c}) of {room.name} opens onto no maze cell")
             doors.append(Door(cell[0], cell[1], side))
@@ -412,7 +404,7 @@ def colour_rooms(
         specs.append((room, doors))
     if not specs:
         return weights
-    stamped, _ = stamp_rooms(np.where(room_cells, FORBIDDEN, weights).astype(np.int32), specs)
+    stamped, _ = stamp_rooms(w, specs)
     return stamped
 
 

@@ -96,13 +96,6 @@ def degrees(maze: Maze | NDArray[np.uint8]) -> NDArray[np.int8]:
     )
 
 
-def _room_mask(maze: Maze) -> NDArray[np.bool_]:
-    out = np.zeros(maze.shape, dtype=bool)
-    for room in maze.rooms:
-        out |= room.mask(maze.shape)
-    return out
-
-
 def dead_ends(maze: Maze) -> NDArray[np.bool_]:
     """Maze cells outside rooms with exactly one passage.
 
@@ -110,12 +103,12 @@ def dead_ends(maze: Maze) -> NDArray[np.bool_]:
     -------
     (H, W) ndarray of bool
     """
-    return maze.mask & (degrees(maze) == 1) & ~_room_mask(maze)
+    return maze.mask & (degrees(maze) == 1) & ~maze.room_mask
 
 
 def _protected(maze: Maze) -> NDArray[np.bool_]:
     """Cells the shaping steps must not remove: rooms, the cells before doors, the ends."""
-    keep = _room_mask(maze)
+    keep = maze.room_mask.copy()
     for room in maze.rooms:
         for d in room.doors:
             keep[d.outside] = True
@@ -345,7 +338,7 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     report = report if report is not None else ShapeReport()
     _h, w = maze.shape
     stride = w + 2
-    rooms = _framed(_room_mask(maze), False).reshape(-1)
+    rooms = _framed(maze.room_mask, False).reshape(-1)
     mask = _framed(maze.mask, False).reshape(-1)
     passages = _framed(maze.passages, np.uint8(0)).reshape(-1)
     pieces, n = _pieces(passages, mask, stride)
@@ -506,7 +499,7 @@ def braid(
     if not 0.0 <= float(fraction) <= 1.0:
         raise ValueError(f"braid fraction must be between 0 and 1, got {fraction}")
     report = report if report is not None else ShapeReport()
-    rooms = _room_mask(maze)
+    rooms = maze.room_mask
     ends = dead_ends(maze)
     before = int(ends.sum())
     report.dead_ends_before = before

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart.maze import Maze
+from mazeart.shape import dead_ends, degrees
 from mazeart.weights import MAX_TAG_KIND, TAG
 
 __all__ = ["TAG_KINDS", "parse_place", "place_tags", "register_tag", "tags_from_weights"]
@@ -126,19 +127,6 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
 # ----------------------------------------------------------------------------- rules
 
 
-def _degrees(maze: Maze) -> NDArray[np.int8]:
-    from mazeart.shape import degrees
-
-    return degrees(maze)
-
-
-def _rooms(maze: Maze) -> NDArray[np.bool_]:
-    out = np.zeros(maze.shape, dtype=bool)
-    for room in maze.rooms:
-        out |= room.mask(maze.shape)
-    return out
-
-
 def _far_from(maze: Maze, sources: list[tuple[int, int]]) -> NDArray[np.int32]:
     """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
     from mazeart.solve import distances
@@ -197,8 +185,6 @@ def _farthest_first(score: NDArray, cand: NDArray[np.bool_], count: int, rng) ->
 
 
 def _loot(maze, count, rng, taken):
-    from mazeart.shape import dead_ends
-
     cand = dead_ends(maze) & ~taken
     dist = _far_from(maze, [maze.entrance]) if maze.entrance else np.zeros(maze.shape)
     return _farthest_first(dist, cand, count, rng)
@@ -218,12 +204,11 @@ def _spawn(maze, count, rng, taken):
                 out.append(pool.pop())
             i += 1
         return out
-    cand = maze.mask & ~taken & ~_rooms(maze)
+    cand = maze.mask & ~taken & ~maze.room_mask
     return _spread(maze, cand, count, rng, [maze.entrance])
 
 
 def _key(maze, count, rng, taken):
-    from mazeart.shape import dead_ends
     from mazeart.solve import solve
 
     cand = dead_ends(maze) & ~taken
@@ -236,7 +221,7 @@ def _key(maze, count, rng, taken):
 
 
 def _npc(maze, count, rng, taken):
-    cand = maze.mask & (_degrees(maze) >= 3) & ~taken & ~_rooms(maze)
+    cand = maze.mask & (degrees(maze) >= 3) & ~taken & ~maze.room_mask
     return _spread(maze, cand, count, rng, [maze.entrance])
 
 
@@ -247,8 +232,8 @@ def _trap(maze, count, rng, taken):
         path = [tuple(int(x) for x in c) for c in solve(maze)]
     except ValueError:
         return []
-    deg = _degrees(maze)
-    rooms = _rooms(maze)
+    deg = degrees(maze)
+    rooms = maze.room_mask
     corridor = [c for c in path[1:-1] if deg[c] == 2 and not rooms[c] and not taken[c]]
     if not corridor or count <= 0:
         return []
@@ -309,7 +294,7 @@ def place_tags(
         cells = unique
         if len(cells) < count:  # the rule ran out of its favourite cells: spread over the rest
             extra = _spread(
-                maze, maze.mask & ~taken & ~_rooms(maze), count - len(cells), rng, cells
+                maze, maze.mask & ~taken & ~maze.room_mask, count - len(cells), rng, cells
             )
             for c in extra:
                 taken[c] = True

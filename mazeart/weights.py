@@ -147,7 +147,7 @@ def validate_weights(weights: ArrayLike) -> NDArray[np.int32]:
 
 
 def free_cells(weights: ArrayLike) -> NDArray[np.bool_]:
-    """Cells a generator may carve: those whose weight is :data:`FREE`.
+    """Cells a generator may carve, after checking the preset (see :func:`is_free`).
 
     Parameters
     ----------
@@ -158,7 +158,7 @@ def free_cells(weights: ArrayLike) -> NDArray[np.bool_]:
     -------
     (H, W) ndarray of bool
     """
-    return validate_weights(weights) == FREE
+    return is_free(validate_weights(weights))
 
 
 # --------------------------------------------------------------------------- text

@@ -89,9 +89,7 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     parts, _ = label_mask(maze.mask)
     sizes = np.bincount(parts[maze.mask])
     part = parts == int(np.argmax(sizes))
-    rooms = np.zeros(maze.shape, dtype=bool)
-    for room in maze.rooms:
-        rooms |= room.mask(maze.shape)
+    rooms = maze.room_mask
     cand = maze.boundary_cells() & part & ~rooms
     if not cand.any():
         cand = part & ~rooms if (part & ~rooms).any() else part
