@@ -7,22 +7,31 @@ exits with status 2; nothing is written unless the whole job succeeds.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import json
 import os
 import sys
 import time
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
+import numpy as np
 import typer
 from typer.core import TyperGroup
 
 import mazeart
+from mazeart.analyze import DIFFICULTIES, best_of, measure
 from mazeart.export import EXPORT_FORMATS, check_output_path, save
 from mazeart.generate import ALGORITHMS, DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
+from mazeart.maze import Maze
+from mazeart.mazefile import is_maze_file, load_maze
 from mazeart.rooms import load_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
+from mazeart.solve import random_paths, solve
 from mazeart.weights import FREE, PRESET_SUFFIXES, is_preset_file, load_preset, save_preset
 
 _DEFAULT_COMMAND = "make"
@@ -58,6 +67,24 @@ class Geometry(StrEnum):
     blocks = "blocks"
 
 
+class Difficulty(StrEnum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+
+
+class Solver(StrEnum):
+    bfs = "bfs"
+    astar = "astar"
+    dead_end_filling = "dead-end-filling"
+    wall_follower = "wall-follower"
+
+
+class Hand(StrEnum):
+    left = "left"
+    right = "right"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"mazeart {mazeart.__version__}")
@@ -80,11 +107,14 @@ _INPUT = "Input"
 _MAZE = "Maze"
 _SHAPE = "Connect and shape"
 _DRAW = "Drawing"
+_SOLVE = "Solution"
+_PDF = "PDF"
 
 Source = Annotated[
     Path,
     typer.Argument(
-        help="Picture (any format Pillow reads) or preset (.npy, .txt, or a preset .png).",
+        help="Picture (any format Pillow reads), preset (.npy, .txt, preset .png) "
+        "or saved maze (.json).",
         show_default=False,
     ),
 ]
@@ -180,7 +210,316 @@ def _report(message: str, quiet: bool) -> None:
         typer.echo(f"mazeart: {message}", err=True)
 
 
-# ----------------------------------------------------------------------------- commands
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, label: str, total: int, *, quiet: bool) -> None:
+        self.label, self.total = label, total
+        self.live = not quiet and total > 1 and sys.stderr.isatty()
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int) -> None:
+        if not self.live:
+            return
+        width = 24
+        full = round(width * done / self.total)
+        elapsed = time.perf_counter() - self.started
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * full}{'.' * (width - full)}] {done}/{self.total} "
+            f"{elapsed:.1f} s"
+        )
+        if done >= self.total:
+            sys.stderr.write("\r" + " " * (len(self.label) + width + 24) + "\r")
+        sys.stderr.flush()
+
+
+# ----------------------------------------------------------------------------- option groups
+
+Algorithm = Annotated[
+    str,
+    typer.Option(
+        "--algorithm", "-a", help="Generator (see: mazeart algorithms).", rich_help_panel=_MAZE
+    ),
+]
+
+_GENERATION: list[tuple[str, Any, Any]] = [
+    ("cells", Cells, 80),
+    ("threshold", Threshold, None),
+    ("invert", Invert, False),
+    ("coverage", Coverage, 0.5),
+    ("preset", PresetFlag, False),
+    ("colour_rooms", ColourRooms, False),
+    ("rooms", RoomsFile, None),
+    ("algorithm", Algorithm, DEFAULT_ALGORITHM),
+    (
+        "geometry",
+        Annotated[
+            Geometry | None,
+            typer.Option(
+                help="Thin walls between cells, or path/wall blocks "
+                "(default: the algorithm's first).",
+                rich_help_panel=_MAZE,
+            ),
+        ],
+        None,
+    ),
+    (
+        "seed",
+        Annotated[
+            int | None,
+            typer.Option(
+                help="Random seed (default: a fresh one, reported).", rich_help_panel=_MAZE
+            ),
+        ],
+        None,
+    ),
+    (
+        "entrance",
+        Annotated[
+            str | None,
+            typer.Option(help="Entrance cell ROW,COL (default: automatic).", rich_help_panel=_MAZE),
+        ],
+        None,
+    ),
+    (
+        "exit_",
+        Annotated[
+            str | None,
+            typer.Option(
+                "--exit", help="Exit cell ROW,COL (default: automatic).", rich_help_panel=_MAZE
+            ),
+        ],
+        None,
+    ),
+    (
+        "difficulty",
+        Annotated[
+            Difficulty | None,
+            typer.Option(
+                help="Pick size, algorithm and braid for easy, medium or hard puzzles "
+                "(options you give win), and what --best-of aims for.",
+                rich_help_panel=_MAZE,
+            ),
+        ],
+        None,
+    ),
+    (
+        "best_of",
+        Annotated[
+            int,
+            typer.Option(
+                help="Make K candidates (seeds SEED, SEED+1, ...) and keep the one that best "
+                "fits --difficulty (hardest by default).",
+                rich_help_panel=_MAZE,
+            ),
+        ],
+        1,
+    ),
+    (
+        "islands",
+        Annotated[
+            Islands,
+            typer.Option(
+                help="Join separate parts with bridges, or keep them apart.",
+                rich_help_panel=_SHAPE,
+            ),
+        ],
+        Islands.connect,
+    ),
+    (
+        "prune_dead_ends",
+        Annotated[
+            bool,
+            typer.Option(
+                "--prune-dead-ends",
+                help="Remove one-cell dead ends off junctions.",
+                rich_help_panel=_SHAPE,
+            ),
+        ],
+        False,
+    ),
+    (
+        "braid",
+        Annotated[
+            float,
+            typer.Option(
+                help="Share of dead ends (0-1) to open into loops.", rich_help_panel=_SHAPE
+            ),
+        ],
+        0.0,
+    ),
+    (
+        "place",
+        Annotated[
+            str | None,
+            typer.Option(
+                help="Tags to place, e.g. loot=5,spawn=2 (kinds: spawn, loot, key, npc, trap).",
+                rich_help_panel=_SHAPE,
+            ),
+        ],
+        None,
+    ),
+]
+
+_DRAWING: list[tuple[str, Any, Any]] = [
+    (
+        "solution",
+        Annotated[bool, typer.Option(help="Draw the solution path.", rich_help_panel=_SOLVE)],
+        False,
+    ),
+    (
+        "solver",
+        Annotated[Solver, typer.Option(help="How to find the solution.", rich_help_panel=_SOLVE)],
+        Solver.bfs,
+    ),
+    (
+        "hand",
+        Annotated[Hand, typer.Option(help="The wall follower's hand.", rich_help_panel=_SOLVE)],
+        Hand.left,
+    ),
+    (
+        "paths",
+        Annotated[
+            int,
+            typer.Option(
+                help="Draw up to K different paths found by random recursive backtracking "
+                "(each its own colour).",
+                rich_help_panel=_SOLVE,
+            ),
+        ],
+        1,
+    ),
+    (
+        "markers",
+        Annotated[
+            bool, typer.Option(help="Mark entrance and exit with dots.", rich_help_panel=_DRAW)
+        ],
+        False,
+    ),
+    (
+        "cell_size",
+        Annotated[
+            float,
+            typer.Option(help="Cell size: pixels (PNG) or SVG user units.", rich_help_panel=_DRAW),
+        ],
+        10.0,
+    ),
+    (
+        "line_width",
+        Annotated[
+            float,
+            typer.Option(help="Wall thickness as a fraction of a cell.", rich_help_panel=_DRAW),
+        ],
+        0.15,
+    ),
+    (
+        "margin",
+        Annotated[float, typer.Option(help="Blank border, in cells.", rich_help_panel=_DRAW)],
+        1.0,
+    ),
+    (
+        "size",
+        Annotated[
+            str | None,
+            typer.Option(help="SVG physical width, e.g. 180mm, 7in, 800px.", rich_help_panel=_DRAW),
+        ],
+        None,
+    ),
+    (
+        "page",
+        Annotated[
+            str,
+            typer.Option(
+                help="PDF page: A3, A4, A5, letter, legal or WxH[mm|cm|in].", rich_help_panel=_PDF
+            ),
+        ],
+        "A4",
+    ),
+    (
+        "landscape",
+        Annotated[bool, typer.Option(help="Turn the PDF page sideways.", rich_help_panel=_PDF)],
+        False,
+    ),
+    (
+        "page_margin",
+        Annotated[float, typer.Option(help="PDF page margin in mm.", rich_help_panel=_PDF)],
+        15.0,
+    ),
+    (
+        "title",
+        Annotated[str, typer.Option(help="PDF title (top of the page).", rich_help_panel=_PDF)],
+        "",
+    ),
+    (
+        "footer",
+        Annotated[str, typer.Option(help="PDF footer text.", rich_help_panel=_PDF)],
+        "",
+    ),
+    (
+        "answer",
+        Annotated[bool, typer.Option(help="Add the PDF answer-key page.", rich_help_panel=_PDF)],
+        True,
+    ),
+]
+
+_PAGE_OPTIONS = ("page", "landscape", "page_margin", "title", "footer", "answer")
+
+
+@dataclass
+class _Options:
+    """Values of an option group, and which of them the user gave."""
+
+    values: dict[str, Any]
+    given: set[str] = field(default_factory=set)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _with_options(group_name: str, group: list[tuple[str, Any, Any]]):
+    """Add an option group to a command: its options appear on the command line and reach the
+    function as one ``_Options`` under ``group_name`` (the function takes ``ctx`` first)."""
+
+    def decorate(func):
+        sig = inspect.signature(func, eval_str=True)
+        names = {name for name, _, _ in group}
+
+        @functools.wraps(func)
+        def wrapper(**kwargs):
+            ctx = kwargs["ctx"]
+            values = {name: kwargs.pop(name) for name in names}
+            given = {
+                name
+                for name in names
+                if getattr(ctx.get_parameter_source(name), "name", "DEFAULT") != "DEFAULT"
+            }
+            kwargs[group_name] = _Options(values, given)
+            return func(**kwargs)
+
+        params = [p for p in sig.parameters.values() if p.name != group_name]
+        extra = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=ann)
+            for name, ann, default in group
+        ]
+        new_params = [
+            p.replace(kind=inspect.Parameter.KEYWORD_ONLY) if p.name != "ctx" else p for p in params
+        ]
+        ctx_first = [p for p in new_params if p.name == "ctx"]
+        rest = [p for p in new_params if p.name != "ctx"]
+        wrapper.__signature__ = sig.replace(parameters=[*ctx_first, *rest, *extra])
+        wrapper.__annotations__ = {
+            **{p.name: p.annotation for p in new_params},
+            **{name: ann for name, ann, _ in group},
+        }
+        return wrapper
+
+    return decorate
+
+
+# ----------------------------------------------------------------------------- making mazes
 
 
 def _algorithm_options(algorithm: str, extra: list[str]) -> dict[str, object]:
@@ -212,146 +551,141 @@ def _algorithm_options(algorithm: str, extra: list[str]) -> dict[str, object]:
     return options
 
 
-@app.command(
-    _DEFAULT_COMMAND,
-    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-    epilog="Options of the chosen algorithm follow as --name value "
-    "(e.g. --select newest --bias 0.7 for growing-tree); see: mazeart algorithms.",
-)
-def make(
-    ctx: typer.Context,
-    source: Source,
-    output: Annotated[
-        Path,
-        typer.Option(
-            "--output", "-o", help=f"Output file: {', '.join(EXPORT_FORMATS)}.", show_default=False
-        ),
-    ],
-    cells: Cells = 80,
-    threshold: Threshold = None,
-    invert: Invert = False,
-    coverage: Coverage = 0.5,
-    preset: PresetFlag = False,
-    colour_rooms: ColourRooms = False,
-    rooms: RoomsFile = None,
-    algorithm: Annotated[
-        str,
-        typer.Option(
-            "--algorithm", "-a", help="Generator (see: mazeart algorithms).", rich_help_panel=_MAZE
-        ),
-    ] = DEFAULT_ALGORITHM,
-    geometry: Annotated[
-        Geometry | None,
-        typer.Option(
-            help="Thin walls between cells, or path/wall blocks (default: the algorithm's first).",
-            rich_help_panel=_MAZE,
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(help="Random seed (default: a fresh one, reported).", rich_help_panel=_MAZE),
-    ] = None,
-    entrance: Annotated[
-        str | None,
-        typer.Option(help="Entrance cell ROW,COL (default: automatic).", rich_help_panel=_MAZE),
-    ] = None,
-    exit_: Annotated[
-        str | None,
-        typer.Option(
-            "--exit", help="Exit cell ROW,COL (default: automatic).", rich_help_panel=_MAZE
-        ),
-    ] = None,
-    islands: Annotated[
-        Islands,
-        typer.Option(
-            help="Join separate parts with bridges, or keep them apart.", rich_help_panel=_SHAPE
-        ),
-    ] = Islands.connect,
-    prune_dead_ends: Annotated[
-        bool,
-        typer.Option(
-            "--prune-dead-ends",
-            help="Remove one-cell dead ends off junctions.",
-            rich_help_panel=_SHAPE,
-        ),
-    ] = False,
-    braid: Annotated[
-        float,
-        typer.Option(help="Share of dead ends (0-1) to open into loops.", rich_help_panel=_SHAPE),
-    ] = 0.0,
-    place: Annotated[
-        str | None,
-        typer.Option(
-            help="Tags to place, e.g. loot=5,spawn=2 (kinds: spawn, loot, key, npc, trap).",
-            rich_help_panel=_SHAPE,
-        ),
-    ] = None,
-    solution: Annotated[
-        bool, typer.Option(help="Draw the solution path.", rich_help_panel=_DRAW)
-    ] = False,
-    markers: Annotated[
-        bool, typer.Option(help="Mark entrance and exit with dots.", rich_help_panel=_DRAW)
-    ] = False,
-    cell_size: Annotated[
-        float,
-        typer.Option(help="Cell size: pixels (PNG) or SVG user units.", rich_help_panel=_DRAW),
-    ] = 10.0,
-    line_width: Annotated[
-        float, typer.Option(help="Wall thickness as a fraction of a cell.", rich_help_panel=_DRAW)
-    ] = 0.15,
-    margin: Annotated[
-        float, typer.Option(help="Blank border, in cells.", rich_help_panel=_DRAW)
-    ] = 1.0,
-    size: Annotated[
-        str | None,
-        typer.Option(help="SVG physical width, e.g. 180mm, 7in, 800px.", rich_help_panel=_DRAW),
-    ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
-) -> None:
-    """Make a maze from a picture or preset and write it to OUTPUT (format from its suffix)."""
-    started = time.perf_counter()
-    out = check_output_path(output)
-    options = _algorithm_options(algorithm, ctx.args)
+def _flag(name: str) -> str:
+    return "--" + name.rstrip("_").replace("_", "-")
+
+
+@dataclass
+class _Made:
+    maze: Maze
+    report: ShapeReport
+    candidates: int = 1
+
+
+def _make_maze(
+    source: Path, gen: _Options, extra: list[str], *, quiet: bool, index: int = 0
+) -> _Made:
+    """The maze a command works on: a saved maze as it is, or one generated from SOURCE.
+
+    ``index`` shifts the seed (book pages): maze ``i`` of a run with seed S uses S + i
+    (and its best-of candidates S + i*K, ...), so every maze names a seed that remakes it.
+    """
+    if is_maze_file(source):
+        if gen.given or extra:
+            names = sorted(_flag(n) for n in gen.given) + [t for t in extra if t.startswith("--")]
+            raise ValueError(
+                f"{', '.join(names)}: generation options do not apply to a saved maze ({source})"
+            )
+        return _Made(load_maze(source), ShapeReport())
+    if source.suffix.lower() == ".json":
+        if not source.exists():
+            raise ValueError(f"{source}: no such file")
+        load_maze(source)  # names what is wrong with it
+    preset_values = DIFFICULTIES[gen.difficulty.value] if gen.difficulty is not None else {}
+
+    def pick(name: str) -> Any:
+        if name in preset_values and name not in gen.given:
+            return preset_values[name]
+        return gen.values[name]
+
+    algorithm = pick("algorithm")
+    options = _algorithm_options(algorithm, extra)
+    braid = pick("braid")
     if not 0 <= braid <= 1:
         raise ValueError(f"--braid must be between 0 and 1, got {braid}")
-    room_specs = load_rooms(rooms) if rooms is not None else None
+    if isinstance(gen.best_of, bool) or gen.best_of < 1:
+        raise ValueError(f"--best-of must be a positive integer, got {gen.best_of}")
+    room_specs = load_rooms(gen.rooms) if gen.rooms is not None else None
     weights = _load_weights(
         source,
-        cells=cells,
-        threshold=threshold,
-        invert=invert,
-        coverage=coverage,
-        preset=preset,
-        colour_rooms=colour_rooms,
+        cells=pick("cells"),
+        threshold=gen.threshold,
+        invert=gen.invert,
+        coverage=gen.coverage,
+        preset=gen.preset,
+        colour_rooms=gen.colour_rooms,
     )
-    report = ShapeReport()
-    maze = generate(
-        weights,
-        algorithm=algorithm,
-        geometry=None if geometry is None else geometry.value,
-        seed=seed,
-        entrance=_parse_cell(entrance, "--entrance"),
-        exit=_parse_cell(exit_, "--exit"),
-        rooms=room_specs,
-        islands=islands.value,
-        prune=prune_dead_ends,
-        braid=braid,
-        place=place,
-        report=report,
-        **options,
-    )
-    save(
-        maze,
-        out,
-        solution=solution,
-        markers=markers,
-        cell_size=cell_size,
-        line_width=line_width,
-        margin=margin,
-        size=size,
-    )
-    elapsed = time.perf_counter() - started
-    extras = [report.summary()]
+    seed = gen.seed
+    if seed is None:
+        seed = int(time.time_ns() % (2**31))
+    elif seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {seed}")
+    k = gen.best_of
+    reports: list[ShapeReport] = []
+
+    def candidate(i: int) -> Maze:
+        report = ShapeReport()
+        reports.append(report)
+        return generate(
+            weights,
+            algorithm=algorithm,
+            geometry=None if gen.geometry is None else gen.geometry.value,
+            seed=seed + index * k + i,
+            entrance=_parse_cell(gen.entrance, "--entrance"),
+            exit=_parse_cell(gen.exit_, "--exit"),
+            rooms=room_specs,
+            islands=gen.islands.value,
+            prune=gen.prune_dead_ends,
+            braid=braid,
+            place=gen.place,
+            report=report,
+            **options,
+        )
+
+    if k == 1:
+        maze = candidate(0)
+        return _Made(maze, reports[0])
+    target = gen.difficulty.value if gen.difficulty is not None else "hard"
+    progress = _Progress(f"best of {k}", k, quiet=quiet)
+    maze, _ = best_of(candidate, k, target=target, progress=progress)
+    return _Made(maze, reports[maze.meta["seed"] - (seed + index * k)], candidates=k)
+
+
+def _solutions(maze: Maze, draw: _Options, *, want: bool) -> list | None:
+    """The paths to draw, by the chosen solver; None when no solution is wanted."""
+    if isinstance(draw.paths, bool) or draw.paths < 1:
+        raise ValueError(f"--paths must be a positive integer, got {draw.paths}")
+    if not want:
+        return None
+    if maze.entrance is None or maze.exit is None:
+        raise ValueError("the maze has no entrance or exit to solve between")
+    if draw.paths > 1:
+        seed = maze.meta.get("seed")
+        rng = np.random.default_rng(None if seed is None else [int(seed), 2])
+        return random_paths(maze, draw.paths, rng)
+    return [solve(maze, method=draw.solver.value, hand=draw.hand.value)]
+
+
+def _write(maze: Maze, out: Path, draw: _Options, solutions: list | None) -> None:
+    drawing = {
+        "markers": draw.markers,
+        "cell_size": draw.cell_size,
+        "line_width": draw.line_width,
+        "margin": draw.margin,
+        "size": draw.size,
+    }
+    suffix = out.suffix.lower()
+    if suffix == ".pdf":
+        drawing.update({k: draw.values[k] for k in _PAGE_OPTIONS})
+        drawing.pop("size")
+        drawing.pop("cell_size")
+        if not draw.answer:
+            solutions = None
+        elif solutions is None:
+            solutions = _solutions(maze, draw, want=maze.entrance is not None)
+    elif suffix == ".json":
+        drawing = {}
+        solutions = None
+    save(maze, out, solutions=solutions, **drawing)
+
+
+def _summary(made: _Made) -> str:
+    maze = made.maze
+    extras = [made.report.summary()]
+    if made.candidates > 1:
+        extras.append(
+            f"best of {made.candidates} candidates, difficulty {measure(maze).difficulty:g}"
+        )
     if maze.rooms:
         extras.append(room_summary(list(maze.rooms)))
     if maze.tags:
@@ -360,12 +694,223 @@ def make(
             kinds[kind] = kinds.get(kind, 0) + 1
         extras.append(", ".join(f"{n} {k}" for k, n in kinds.items()))
     detail = "; ".join(e for e in extras if e)
-    _report(
-        f"wrote {out} ({maze.meta['algorithm']}, {maze.geometry}, seed {maze.meta['seed']}, "
-        f"{maze.width} x {maze.height} grid, {maze.n_cells} maze cells, {elapsed:.2f} s)"
-        + (f"; {detail}" if detail else ""),
-        quiet,
+    seed = maze.meta.get("seed")
+    return (
+        f"{maze.meta.get('algorithm', 'maze')}, {maze.geometry}, seed {seed}, "
+        f"{maze.width} x {maze.height} grid, {maze.n_cells} maze cells"
+        + (f"; {detail}" if detail else "")
     )
+
+
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")]
+Output = Annotated[
+    Path,
+    typer.Option(
+        "--output", "-o", help=f"Output file: {', '.join(EXPORT_FORMATS)}.", show_default=False
+    ),
+]
+_EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+_EPILOG = (
+    "Options of the chosen algorithm follow as --name value "
+    "(e.g. --select newest --bias 0.7 for growing-tree); see: mazeart algorithms."
+)
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+@app.command(_DEFAULT_COMMAND, context_settings=_EXTRA, epilog=_EPILOG)
+@_with_options("draw", _DRAWING)
+@_with_options("gen", _GENERATION)
+def make(
+    ctx: typer.Context,
+    source: Source,
+    output: Output,
+    quiet: Quiet = False,
+    gen: _Options = None,  # type: ignore[assignment]
+    draw: _Options = None,  # type: ignore[assignment]
+) -> None:
+    """Make a maze from a picture or preset (or redraw a saved one) and write it to OUTPUT.
+
+    The format follows OUTPUT's suffix: .svg, .png, .pdf (with an answer key),
+    .json (a saved maze, which every command reads back).
+    """
+    started = time.perf_counter()
+    out = check_output_path(output)
+    made = _make_maze(source, gen, ctx.args, quiet=quiet)
+    want = draw.solution or draw.paths > 1
+    solutions = _solutions(made.maze, draw, want=want)
+    _write(made.maze, out, draw, solutions)
+    elapsed = time.perf_counter() - started
+    _report(f"wrote {out} ({_summary(made)}, {elapsed:.2f} s)", quiet)
+
+
+@app.command("solve", context_settings=_EXTRA, epilog=_EPILOG)
+@_with_options("draw", _DRAWING)
+@_with_options("gen", _GENERATION)
+def solve_command(
+    ctx: typer.Context,
+    source: Source,
+    output: Output,
+    quiet: Quiet = False,
+    gen: _Options = None,  # type: ignore[assignment]
+    draw: _Options = None,  # type: ignore[assignment]
+) -> None:
+    """Solve a saved maze (or one made from a picture) and draw it with its solution.
+
+    --solver picks the method (bfs, astar, dead-end-filling, wall-follower with
+    --hand); --paths K draws up to K different paths by random backtracking.
+    A wall follower that cannot reach the exit says so and writes nothing.
+    """
+    out = check_output_path(output)
+    made = _make_maze(source, gen, ctx.args, quiet=quiet)
+    maze = made.maze
+    solutions = _solutions(maze, draw, want=True)
+    assert solutions is not None
+    _write(maze, out, draw, solutions)
+    lengths = ", ".join(str(len(p)) for p in solutions)
+    method = "random backtracking" if draw.paths > 1 else draw.solver.value
+    if draw.solver is Solver.wall_follower and draw.paths == 1:
+        method += f" ({draw.hand.value} hand)"
+    found = (
+        f"{len(solutions)} path{'s' * (len(solutions) != 1)} of {lengths} cells"
+        if draw.paths > 1
+        else f"a path of {lengths} cells"
+    )
+    if draw.paths > len(solutions):
+        found += f" (asked for {draw.paths}; the maze has no more)"
+    _report(f"wrote {out}: {method} found {found}", quiet)
+
+
+_INFO_LABELS = {
+    "rows": "rows",
+    "cols": "columns",
+    "geometry": "geometry",
+    "cells": "maze cells",
+    "passages": "passages",
+    "parts": "parts",
+    "loops": "loops (passages beyond a tree)",
+    "solution_length": "solution length (cells)",
+    "solution_share": "solution share of cells",
+    "tortuosity": "solution tortuosity",
+    "decisions": "decisions on the solution",
+    "dead_ends": "dead ends",
+    "dead_end_mean": "dead-end length, mean",
+    "dead_end_max": "dead-end length, max",
+    "junctions_3": "3-way junctions",
+    "junctions_4": "4-way junctions",
+    "straightness": "straightness",
+    "longest_corridor": "longest corridor (cells)",
+    "difficulty": "difficulty score",
+}
+
+
+@app.command("info", context_settings=_EXTRA, epilog=_EPILOG)
+@_with_options("gen", _GENERATION)
+def info_command(
+    ctx: typer.Context,
+    source: Source,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    gen: _Options = None,  # type: ignore[assignment]
+) -> None:
+    """Measure a saved maze (or one made from a picture): size, solution, dead ends, loops."""
+    made = _make_maze(source, gen, ctx.args, quiet=as_json)
+    maze = made.maze
+    metrics = measure(maze).to_dict()
+    about = {
+        "source": str(source),
+        "algorithm": maze.meta.get("algorithm"),
+        "seed": maze.meta.get("seed"),
+        "entrance": list(maze.entrance) if maze.entrance else None,
+        "exit": list(maze.exit) if maze.exit else None,
+    }
+    if as_json:
+        typer.echo(json.dumps({**about, **metrics}, indent=2))
+        return
+    width = max(len(v) for v in _INFO_LABELS.values())
+    typer.echo(f"{'source':<{width}}  {source}")
+    typer.echo(f"{'algorithm, seed':<{width}}  {about['algorithm']}, {about['seed']}")
+    ends = f"{maze.entrance} -> {maze.exit}" if maze.entrance else "none"
+    typer.echo(f"{'entrance -> exit':<{width}}  {ends}")
+    for key, label in _INFO_LABELS.items():
+        value = metrics[key]
+        if key in ("solution_share", "straightness"):
+            value = f"{100 * value:.1f} %"
+        typer.echo(f"{label:<{width}}  {value}")
+
+
+@app.command("book", context_settings=_EXTRA, epilog=_EPILOG)
+@_with_options("gen", _GENERATION)
+def book_command(
+    ctx: typer.Context,
+    sources: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Pictures, presets or saved mazes; used in turn for the pages.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The book (.pdf).", show_default=False)
+    ],
+    count: Annotated[int, typer.Option(help="Mazes in the book.")] = 10,
+    page: Annotated[str, typer.Option(help="Page: A3, A4, A5, letter, legal or WxH.")] = "A4",
+    landscape: Annotated[bool, typer.Option(help="Turn the pages sideways.")] = False,
+    page_margin: Annotated[float, typer.Option(help="Page margin in mm.")] = 15.0,
+    title: Annotated[str, typer.Option(help="Book title; pages read 'TITLE #n'.")] = "",
+    footer: Annotated[str, typer.Option(help="Footer text on every page.")] = "",
+    answer: Annotated[bool, typer.Option(help="Answer keys at the back.")] = True,
+    line_width: Annotated[float, typer.Option(help="Wall thickness, share of a cell.")] = 0.15,
+    quiet: Quiet = False,
+    gen: _Options = None,  # type: ignore[assignment]
+) -> None:
+    """Make a printable puzzle book: COUNT mazes, one per page, answer keys at the back.
+
+    Each page prints its maze's algorithm and seed, so any page can be made
+    again with mazeart SOURCE --seed SEED.
+    """
+    started = time.perf_counter()
+    if output.suffix.lower() != ".pdf":
+        raise ValueError(f"cannot write {output}: a book is a .pdf")
+    check_output_path(output)
+    if count < 1:
+        raise ValueError(f"--count must be a positive integer, got {count}")
+    for src in sources:
+        if not src.exists():
+            raise ValueError(f"{src}: no such file")
+    if gen.seed is None:
+        gen.values["seed"] = int(time.time_ns() % (2**31))
+        gen.given.add("seed")
+    saved = [s for s in sources if is_maze_file(s)]
+    if saved and (gen.given - {"seed"} or ctx.args):
+        raise ValueError(f"generation options do not apply to a saved maze ({saved[0]})")
+    progress = _Progress("book", count, quiet=quiet)
+
+    def maze_for(i: int) -> Maze:
+        src = sources[i % len(sources)]
+        if is_maze_file(src):
+            return load_maze(src)
+        return _make_maze(src, gen, ctx.args, quiet=True, index=i).maze
+
+    from mazeart._io import atomic_write
+    from mazeart.export.pdf import write_book
+
+    with atomic_write(output) as fh:
+        write_book(
+            maze_for,
+            fh,
+            count=count,
+            page=page,
+            landscape=landscape,
+            page_margin=page_margin,
+            title=title,
+            footer=footer,
+            answer=answer,
+            progress=progress,
+            line_width=line_width,
+        )
+    elapsed = time.perf_counter() - started
+    _report(f"wrote {output} ({count} mazes, {elapsed:.1f} s)", quiet)
 
 
 @app.command("weights")
@@ -384,7 +929,7 @@ def weights_command(
     preset: PresetFlag = False,
     colour_rooms: ColourRooms = False,
     rooms: RoomsFile = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Write the preset weight matrix of a picture, to edit and feed back to mazeart."""
     suffix = output.suffix.lower()

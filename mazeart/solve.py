@@ -1,4 +1,28 @@
-"""Solvers: distances and shortest paths over a Maze's passages."""
+"""Solvers: shortest paths, dead-end filling, wall following and random backtracking.
+
+Every solver reads a :class:`~mazeart.maze.Maze`'s passages as a graph and
+returns paths as ``(L, 2)`` arrays of ``(row, col)``, entrance first.
+
+``"bfs"``
+    Breadth-first search: a shortest path (the default).
+``"astar"``
+    A* with the Manhattan distance, which never overestimates on a grid, so
+    the path is also a shortest one; it usually expands fewer cells.
+``"dead-end-filling"``
+    Fills every dead end (but the two ends) until none is left. On a perfect
+    maze exactly the solution remains; with loops, the loops remain too and a
+    shortest path is read off what is left.
+``"wall-follower"``
+    Keeps one hand (``hand="left"`` or ``"right"``) on the wall. It finds the
+    exit only when the exit lies on the same connected wall as the entrance,
+    which a maze with loops or an exit inside it does not promise; when the
+    walker returns to a state it has been in, it has gone round for good and
+    the solver says so (:class:`ValueError`) instead of answering wrongly.
+:func:`random_paths`
+    Seed 002's random recursive backtracker: depth-first search that tries the
+    neighbours in random order; repeated runs draw different simple paths
+    between entrance and exit when the maze has loops (a perfect maze has one).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +30,13 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from mazeart.maze import Maze
+from mazeart._rng import below, kernel_state
+from mazeart.maze import DIRECTIONS, Maze
 
-__all__ = ["distances", "solve"]
+__all__ = ["SOLVERS", "dead_end_filling", "distances", "random_paths", "solve", "wall_follower"]
+
+SOLVERS = ("bfs", "astar", "dead-end-filling", "wall-follower")
+"""Methods of :func:`solve`."""
 
 
 @njit(cache=True)
@@ -76,6 +104,214 @@ def _walk_back(passages, width, dist, target):
     return out
 
 
+@njit(cache=True)
+def _astar(passages, width, source, target):
+    """A* over flat passage bits with the Manhattan heuristic; returns predecessors (-1 unset)."""
+    n = passages.size
+    g = np.full(n, -1, np.int32)
+    pred = np.full(n, -1, np.int64)
+    closed = np.zeros(n, np.bool_)
+    heap_f = np.empty(4 * n + 4, np.int64)
+    heap_c = np.empty(4 * n + 4, np.int64)
+    size = 0
+    tr, tc = target // width, target % width
+    g[source] = 0
+    pred[source] = source
+    heap_f[0] = abs(source // width - tr) + abs(source % width - tc)
+    heap_c[0] = source
+    size = 1
+    steps = (-width, 1, width, -1)
+    while size > 0:
+        cur = heap_c[0]
+        # pop: move the last item to the root and sift down
+        size -= 1
+        lf, lc = heap_f[size], heap_c[size]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and heap_f[child + 1] < heap_f[child]:
+                child += 1
+            if heap_f[child] >= lf:
+                break
+            heap_f[i] = heap_f[child]
+            heap_c[i] = heap_c[child]
+            i = child
+        if size > 0:
+            heap_f[i] = lf
+            heap_c[i] = lc
+        if closed[cur]:
+            continue
+        closed[cur] = True
+        if cur == target:
+            break
+        bits = passages[cur]
+        for k in range(4):
+            if not bits & (1 << k):
+                continue
+            nb = cur + steps[k]
+            ng = g[cur] + 1
+            if closed[nb] or (g[nb] >= 0 and g[nb] <= ng):
+                continue
+            g[nb] = ng
+            pred[nb] = cur
+            f = ng + abs(nb // width - tr) + abs(nb % width - tc)
+            j = size
+            size += 1
+            while j > 0:
+                parent = (j - 1) // 2
+                if heap_f[parent] <= f:
+                    break
+                heap_f[j] = heap_f[parent]
+                heap_c[j] = heap_c[parent]
+                j = parent
+            heap_f[j] = f
+            heap_c[j] = nb
+    return pred
+
+
+@njit(cache=True)
+def _fill_dead_ends(passages, width, keep_a, keep_b):
+    """Cells left after filling dead ends (degree-1 cells other than the two ends) repeatedly."""
+    n = passages.size
+    deg = np.zeros(n, np.int8)
+    alive = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int64)
+    top = 0
+    for i in range(n):
+        b = passages[i]
+        deg[i] = (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
+    steps = (-width, 1, width, -1)
+    for i in range(n):
+        alive[i] = deg[i] > 0 or i == keep_a or i == keep_b
+        if deg[i] == 1 and i != keep_a and i != keep_b:
+            stack[top] = i
+            top += 1
+    while top > 0:
+        top -= 1
+        cur = stack[top]
+        if not alive[cur]:
+            continue
+        alive[cur] = False
+        bits = passages[cur]
+        for k in range(4):
+            if bits & (1 << k):
+                nb = cur + steps[k]
+                if alive[nb]:
+                    deg[nb] -= 1
+                    if deg[nb] == 1 and nb != keep_a and nb != keep_b:
+                        stack[top] = nb
+                        top += 1
+    return alive
+
+
+@njit(cache=True)
+def _follow_wall(passages, width, source, target, heading, turns):
+    """Walk keeping a hand on the wall; ``turns`` is the order of relative turns to try.
+
+    Headings are 0 N, 1 E, 2 S, 3 W. Returns the walk (flat cells, source first)
+    and whether it reached the target; it stops when a (cell, heading) state repeats.
+    """
+    n = passages.size
+    seen = np.zeros(4 * n, np.bool_)
+    walk = np.empty(4 * n + 1, np.int64)
+    steps = (-width, 1, width, -1)
+    cur = source
+    walk[0] = cur
+    length = 1
+    while cur != target:
+        state = 4 * cur + heading
+        if seen[state]:
+            return walk[:length], False
+        seen[state] = True
+        bits = passages[cur]
+        moved = False
+        for t in turns:
+            d = (heading + t) % 4
+            if bits & (1 << d):
+                heading = d
+                cur = cur + steps[d]
+                walk[length] = cur
+                length += 1
+                moved = True
+                break
+        if not moved:  # a closed cell: nowhere to go
+            return walk[:length], False
+    return walk[:length], True
+
+
+@njit(cache=True)
+def _erase_loops(walk, n):
+    """The simple path a walk traces: each return to a cell cuts off the loop since."""
+    pos = np.full(n, -1, np.int64)
+    out = np.empty(walk.size, np.int64)
+    length = 0
+    for i in range(walk.size):
+        c = walk[i]
+        p = pos[c]
+        if p >= 0:
+            while length > p + 1:
+                length -= 1
+                pos[out[length]] = -1
+        else:
+            pos[c] = length
+            out[length] = c
+            length += 1
+    return out[:length]
+
+
+@njit(cache=True)
+def _random_dfs(passages, width, source, target, state):
+    """One randomised depth-first search; returns the stack when it reaches ``target``."""
+    n = passages.size
+    visited = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int64)
+    tried = np.empty(n, np.int8)  # directions still untried at each stack cell, as bits
+    steps = (-width, 1, width, -1)
+    stack[0] = source
+    tried[0] = passages[source]
+    visited[source] = True
+    top = 1
+    options = np.empty(4, np.int64)
+    while top > 0:
+        cur = stack[top - 1]
+        if cur == target:
+            return stack[:top]
+        left = tried[top - 1]
+        k = 0
+        for d in range(4):
+            if left & (1 << d) and not visited[cur + steps[d]]:
+                options[k] = d
+                k += 1
+        if k == 0:
+            top -= 1
+            continue
+        d = options[below(state, k)]
+        tried[top - 1] = left & ~(1 << d)
+        nb = cur + steps[d]
+        visited[nb] = True
+        stack[top] = nb
+        tried[top] = passages[nb]
+        top += 1
+    return stack[:0]
+
+
+def _to_cells(flat: NDArray, width: int) -> NDArray[np.intp]:
+    return np.stack(np.divmod(np.asarray(flat, dtype=np.intp), width), axis=1).astype(np.intp)
+
+
+def _ends(maze: Maze, start, goal) -> tuple[int, int]:
+    start = maze.entrance if start is None else tuple(start)
+    goal = maze.exit if goal is None else tuple(goal)
+    if start is None or goal is None:
+        raise ValueError("the maze has no entrance or exit to solve between")
+    for cell in (start, goal):
+        if not maze.is_cell(cell):
+            raise ValueError(f"{cell} is not a maze cell")
+    return start[0] * maze.width + start[1], goal[0] * maze.width + goal[1]
+
+
 def distances(maze: Maze, source: tuple[int, int]) -> NDArray[np.int32]:
     """Passage distance from ``source`` to every cell.
 
@@ -97,19 +333,101 @@ def distances(maze: Maze, source: tuple[int, int]) -> NDArray[np.int32]:
     return d.reshape(maze.shape)
 
 
-def solve(
+def dead_end_filling(
     maze: Maze,
     *,
     start: tuple[int, int] | None = None,
     goal: tuple[int, int] | None = None,
-) -> NDArray[np.intp]:
-    """Shortest path between two cells (breadth-first search).
+) -> NDArray[np.bool_]:
+    """Fill dead ends until none is left; return the cells that stay open.
 
     Parameters
     ----------
     maze : Maze
     start, goal : (int, int), optional
+        The two cells never filled; default to the entrance and exit.
+
+    Returns
+    -------
+    (H, W) ndarray of bool
+        On a perfect maze: exactly the cells of the solution.
+    """
+    a, b = _ends(maze, start, goal)
+    alive = _fill_dead_ends(maze.passages.reshape(-1), maze.width, a, b)
+    return alive.reshape(maze.shape) & maze.mask
+
+
+def wall_follower(
+    maze: Maze,
+    *,
+    hand: str = "left",
+    start: tuple[int, int] | None = None,
+    goal: tuple[int, int] | None = None,
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Follow one wall from ``start`` until ``goal``.
+
+    The walker enters through the entrance's outer door (facing into the maze)
+    and at every cell tries to turn towards its hand, then straight on, then
+    away, then back.
+
+    Parameters
+    ----------
+    maze : Maze
+    hand : {'left', 'right'}, default 'left'
+    start, goal : (int, int), optional
+        Default to the entrance and exit.
+
+    Returns
+    -------
+    path : (L, 2) ndarray of intp
+        The simple path the walk traces (its back-and-forth erased).
+    walk : (K, 2) ndarray of intp
+        Every step taken, dead ends included.
+
+    Raises
+    ------
+    ValueError
+        When the walker comes back to a cell it stood on facing the same way
+        without having reached the goal: the goal is not on its wall.
+    """
+    if hand not in ("left", "right"):
+        raise ValueError(f"hand must be 'left' or 'right', got {hand!r}")
+    a, b = _ends(maze, start, goal)
+    src = divmod(a, maze.width)
+    door = maze.door_side(src)
+    heading = {1: 2, 2: 3, 4: 0, 8: 1}.get(door, 2)  # face away from the door
+    turns = np.array([3, 0, 1, 2] if hand == "left" else [1, 0, 3, 2], dtype=np.int64)
+    flat = maze.passages.reshape(-1)
+    walk, reached = _follow_wall(flat, maze.width, a, b, heading, turns)
+    if not reached:
+        raise ValueError(
+            f"the {hand}-hand wall follower went round without reaching "
+            f"{divmod(b, maze.width)}: the goal is not on the wall it follows "
+            f"(the maze has loops or the goal lies inside)"
+        )
+    path = _erase_loops(walk, flat.size)
+    return _to_cells(path, maze.width), _to_cells(walk, maze.width)
+
+
+def solve(
+    maze: Maze,
+    *,
+    method: str = "bfs",
+    start: tuple[int, int] | None = None,
+    goal: tuple[int, int] | None = None,
+    hand: str = "left",
+) -> NDArray[np.intp]:
+    """A path between two cells, found by ``method``.
+
+    Parameters
+    ----------
+    maze : Maze
+    method : {'bfs', 'astar', 'dead-end-filling', 'wall-follower'}, default 'bfs'
+        See the module docstring. The first three return a shortest path.
+    start, goal : (int, int), optional
         Default to the maze's entrance and exit.
+    hand : {'left', 'right'}, default 'left'
+        The wall follower's hand.
 
     Returns
     -------
@@ -119,17 +437,95 @@ def solve(
     Raises
     ------
     ValueError
-        If an end is missing or not a maze cell, or the goal cannot be reached.
+        If an end is missing or not a maze cell, the goal cannot be reached,
+        the method is unknown, or the wall follower fails.
     """
-    start = maze.entrance if start is None else start
-    goal = maze.exit if goal is None else goal
-    if start is None or goal is None:
-        raise ValueError("the maze has no entrance or exit to solve between")
-    if not maze.is_cell(goal):
-        raise ValueError(f"{tuple(goal)} is not a maze cell")
-    dist = distances(maze, start).reshape(-1)
-    target = goal[0] * maze.width + goal[1]
-    if dist[target] < 0:
-        raise ValueError(f"no path joins {tuple(start)} and {tuple(goal)}")
-    flat = _walk_back(maze.passages.reshape(-1), maze.width, dist, target)
-    return np.stack(np.divmod(flat, maze.width), axis=1).astype(np.intp)
+    if method not in SOLVERS:
+        raise ValueError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
+    a, b = _ends(maze, start, goal)
+    flat = maze.passages.reshape(-1)
+    w = maze.width
+    unreachable = ValueError(f"no path joins {divmod(a, w)} and {divmod(b, w)}")
+    if method == "wall-follower":
+        return wall_follower(maze, hand=hand, start=divmod(a, w), goal=divmod(b, w))[0]
+    if method == "astar":
+        pred = _astar(flat, w, a, b)
+        if pred[b] < 0:
+            raise unreachable
+        cells = [b]
+        while cells[-1] != a:
+            cells.append(int(pred[cells[-1]]))
+        return _to_cells(cells[::-1], w)
+    if method == "dead-end-filling":
+        alive = _fill_dead_ends(flat, w, a, b)
+        sub = np.where(alive, flat, 0).astype(np.uint8)
+        sub = _prune_to(sub, alive, w)
+        dist = _bfs(sub, w, a)
+    else:
+        sub = flat
+        dist = _bfs(flat, w, a)
+    if dist[b] < 0:
+        raise unreachable
+    return _to_cells(_walk_back(sub, w, dist, b), w)
+
+
+def _prune_to(passages: NDArray[np.uint8], alive: NDArray[np.bool_], width: int) -> NDArray:
+    """Passage bits restricted to passages between two live cells."""
+    p = passages.copy()
+    for bit, dr, dc in DIRECTIONS:
+        shifted = np.roll(alive, -(dr * width + dc))
+        p[~shifted] &= ~np.uint8(bit)
+    return p
+
+
+def random_paths(
+    maze: Maze,
+    count: int,
+    rng: np.random.Generator,
+    *,
+    start: tuple[int, int] | None = None,
+    goal: tuple[int, int] | None = None,
+    tries: int | None = None,
+) -> list[NDArray[np.intp]]:
+    """Up to ``count`` different simple paths drawn by random recursive backtracking.
+
+    Each try is a depth-first search from ``start`` that picks among the
+    unvisited open neighbours at random and stops at ``goal``; its stack is
+    a simple path. Paths already drawn are skipped.
+
+    Parameters
+    ----------
+    maze : Maze
+    count : int
+        Paths wanted (at least 1).
+    rng : numpy.random.Generator
+    start, goal : (int, int), optional
+        Default to the entrance and exit.
+    tries : int, optional
+        Searches to run before giving up on finding more (default ``20 * count``).
+
+    Returns
+    -------
+    list of (L, 2) ndarray of intp
+        Distinct paths, in the order found; fewer than ``count`` when the maze
+        has fewer (a perfect maze has exactly one).
+    """
+    if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 1:
+        raise ValueError(f"the number of paths must be a positive integer, got {count!r}")
+    a, b = _ends(maze, start, goal)
+    flat = maze.passages.reshape(-1)
+    state = kernel_state(rng)
+    found: list[NDArray[np.intp]] = []
+    keys: set[bytes] = set()
+    for _ in range(20 * count if tries is None else tries):
+        stack = _random_dfs(flat, maze.width, a, b, state)
+        if stack.size == 0:
+            raise ValueError(f"no path joins {divmod(a, maze.width)} and {divmod(b, maze.width)}")
+        key = stack.tobytes()
+        if key in keys:
+            continue
+        keys.add(key)
+        found.append(_to_cells(stack, maze.width))
+        if len(found) == count:
+            break
+    return found

@@ -19,15 +19,19 @@ from typing import Any
 
 from mazeart._io import atomic_write
 from mazeart.export._style import Style
+from mazeart.export.pdf import write_pdf
 from mazeart.export.png import to_png_image, write_png
 from mazeart.export.svg import to_svg, write_svg
 from mazeart.maze import Maze
+from mazeart.mazefile import write_json
 
 __all__ = ["EXPORT_FORMATS", "Style", "check_output_path", "save", "to_png_image", "to_svg"]
 
 EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
     ".svg": (write_svg, "vector drawing (print, pen plotters)"),
     ".png": (write_png, "raster image"),
+    ".pdf": (write_pdf, "printable vector PDF with an answer key"),
+    ".json": (write_json, "saved maze / game level (mazeart.mazefile)"),
 }
 """Output suffix → (writer, description)."""
 

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart.maze import DIRECTIONS, Maze
 
-__all__ = ["Style", "solution_polyline", "style_from", "wall_runs"]
+__all__ = [
+    "PATH_COLOURS",
+    "Style",
+    "solution_paths",
+    "solution_polyline",
+    "style_from",
+    "wall_runs",
+]
+
+PATH_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b")
+"""Colours of the second, third, ... solution path (the first uses ``Style.solution_color``)."""
 
 
 @dataclass(frozen=True)
@@ -154,3 +165,43 @@ def solution_polyline(maze: Maze, path: NDArray[np.intp]) -> NDArray[np.float64]
     turn = np.any(d[1:] != d[:-1], axis=1)
     keep = np.concatenate([[True], turn, [True]])
     return arr[keep]
+
+
+def solution_paths(
+    maze: Maze, st: Style, solutions: Sequence[ArrayLike] | None = None
+) -> list[tuple[NDArray[np.float64], str, float]]:
+    """The solution polylines to draw, in cell units, each with its colour and stroke width.
+
+    Several paths share corridors, so each is drawn narrower than the one
+    before (down to 35 % of ``st.solution_width``): where they overlap, all
+    their colours still show.
+
+    Parameters
+    ----------
+    maze : Maze
+    st : Style
+    solutions : sequence of (L, 2) array_like, optional
+        Paths to draw (e.g. from :func:`mazeart.solve.random_paths`). Without
+        it, the shortest entrance → exit path is drawn when ``st.solution`` is set.
+
+    Returns
+    -------
+    list of ((P, 2) ndarray, str, float)
+        Points, colour, stroke width as a fraction of a cell.
+    """
+    if solutions is None:
+        if not st.solution or maze.entrance is None or maze.exit is None:
+            return []
+        from mazeart.solve import solve
+
+        solutions = [solve(maze)]
+    colours = (st.solution_color, *PATH_COLOURS)
+    k = len(solutions)
+    return [
+        (
+            solution_polyline(maze, np.asarray(path, dtype=np.intp)),
+            colours[i % len(colours)],
+            st.solution_width * (1 - 0.65 * i / max(k - 1, 1)),
+        )
+        for i, path in enumerate(solutions)
+    ]

@@ -9,11 +9,13 @@ metadata is stored as a ``mazeart`` text chunk (JSON).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from mazeart.export._style import Style, solution_polyline, style_from, wall_runs
+from mazeart.export._style import Style, solution_paths, style_from, wall_runs
 from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
@@ -32,7 +34,13 @@ def _rgba(colour: str | None) -> tuple[int, int, int, int]:
         raise ValueError(f"unknown colour {colour!r}") from None
 
 
-def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
+def to_png_image(
+    maze: Maze,
+    *,
+    style: Style | None = None,
+    solutions: Sequence[ArrayLike] | None = None,
+    **options: Any,
+):
     """Draw a maze as a Pillow image.
 
     Parameters
@@ -41,6 +49,9 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
     style : Style, optional
         Base drawing options; keyword ``options`` override single fields.
         ``cell_size`` is in pixels and must be a whole number of at least 2.
+    solutions : sequence of (L, 2) array_like, optional
+        Paths to draw, each in its own colour (default: the shortest path
+        when ``solution=True``).
 
     Returns
     -------
@@ -92,14 +103,12 @@ def to_png_image(maze: Maze, *, style: Style | None = None, **options: Any):
             canvas[-off : -off + ext.shape[0], -off : -off + ext.shape[1]] = ext
         img = Image.fromarray(canvas)
         draw = ImageDraw.Draw(img)
-    if st.solution and maze.entrance is not None and maze.exit is not None:
-        from mazeart.solve import solve
-
-        pts = solution_polyline(maze, solve(maze)) * cs + m
+    for pts, colour, width in solution_paths(maze, st, solutions):
+        pts = pts * cs + m
         draw.line(
             [(float(x), float(y)) for x, y in pts],
-            fill=_rgba(st.solution_color),
-            width=max(1, round(st.solution_width * cs)),
+            fill=_rgba(colour),
+            width=max(1, round(width * cs)),
             joint="curve",
         )
     if st.tags and maze.tags:

@@ -12,10 +12,13 @@ horizontal run. The maze's metadata (algorithm, seed, size, ends) is stored in
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from mazeart.export._style import Style, _runs, solution_polyline, style_from, wall_runs
+from numpy.typing import ArrayLike
+
+from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
 from mazeart.maze import Maze
 
 __all__ = ["MAZEART_NS", "to_svg"]
@@ -76,7 +79,13 @@ def _layer(name: str, attrs: str, body: str) -> str:
     return f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}" {attrs}>{body}</g>'
 
 
-def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
+def to_svg(
+    maze: Maze,
+    *,
+    style: Style | None = None,
+    solutions: Sequence[ArrayLike] | None = None,
+    **options: Any,
+) -> str:
     """Draw a maze as an SVG document.
 
     Parameters
@@ -85,6 +94,9 @@ def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
     style : Style, optional
         Base drawing options; keyword ``options`` override single fields
         (``cell_size``, ``line_width``, ``solution``, ``size``, ...).
+    solutions : sequence of (L, 2) array_like, optional
+        Paths to draw in the ``solution`` layer, each in its own colour
+        (default: the shortest path when ``solution=True``).
 
     Returns
     -------
@@ -149,18 +161,20 @@ def to_svg(maze: Maze, *, style: Style | None = None, **options: Any) -> str:
             out.append(_layer("floor", f'fill="{st.floor}" stroke="none"', f'<path d="{d}"/>'))
         d = _rects(blocks == 1, cs, shift=1)
         out.append(_layer("walls", f'fill="{st.wall}" stroke="none"', f'<path d="{d}"/>'))
-    if st.solution and maze.entrance is not None and maze.exit is not None:
-        from mazeart.solve import solve
-
-        pts = solution_polyline(maze, solve(maze)) * cs
-        d = "M" + "L".join(f"{_num(x)} {_num(y)}" for x, y in pts)
+    drawn = solution_paths(maze, st, solutions)
+    if drawn:
+        lines = []
+        for i, (pts, colour, width) in enumerate(drawn):
+            d = "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in pts)
+            lines.append(
+                f'<path d="{d}" stroke="{colour}" stroke-width="{_num(width * cs)}" '
+                f'data-path="{i + 1}"/>'
+            )
         out.append(
             _layer(
                 "solution",
-                f'fill="none" stroke="{st.solution_color}" '
-                f'stroke-width="{_num(st.solution_width * cs)}" stroke-linecap="round" '
-                f'stroke-linejoin="round"',
-                f'<path d="{d}"/>',
+                'fill="none" stroke-linecap="round" stroke-linejoin="round"',
+                "".join(lines),
             )
         )
     if st.tags and maze.tags:

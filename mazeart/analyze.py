@@ -1,0 +1,327 @@
+"""Metrics: how big, how long, how branchy and how hard a maze is.
+
+:func:`measure` reads a :class:`~mazeart.maze.Maze` as a graph (cells joined
+by passages; a ``blocks`` maze at block resolution) and returns
+:class:`Metrics`. Room cells are open floor, not corridors, so the local
+counts (dead ends, junctions, straightness, corridors) skip them; the solution
+and the loop count do not.
+
+Definitions
+-----------
+dead end
+    A cell with one passage, other than the entrance and exit. Its *length*
+    is the number of cells from it to the first junction (or end) along its
+    corridor, the junction not counted: a one-cell stub has length 1.
+junction
+    A cell with three (``junctions_3``) or four (``junctions_4``) passages.
+straightness
+    Share of cells whose two passages are opposite (the corridor goes straight
+    on). Recursive backtrackers score high (long rivers), Prim's low.
+corridor
+    A maximal run of cells with at most two passages each; ``longest_corridor``
+    counts its cells.
+solution
+    A shortest entrance → exit path; ``solution_length`` counts its cells,
+    ``solution_share`` divides by the maze's cells, ``tortuosity`` is its steps
+    over the Manhattan distance between the ends (1 is a straight line).
+decisions
+    Solution cells where the solver can take a wrong turn (three or more
+    passages).
+loops
+    Passages beyond a spanning forest: ``passages - cells + parts``; 0 for a
+    perfect maze.
+difficulty
+    ``decisions * mean branch depth / sqrt(cells)``, where a branch is what
+    hangs off the solution at a decision and its depth is the farthest a
+    wrong turn can lead before it shows itself as wrong. Many decisions with
+    shallow pockets (Prim's) are easy to see through; few decisions with deep
+    pockets (a backtracker) mislead for long; dividing by ``sqrt(cells)``
+    makes sizes comparable. It ranks candidates for ``--best-of``; it is not
+    a psychological measurement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numba import njit
+
+from mazeart.maze import Maze
+
+__all__ = ["DIFFICULTIES", "TARGETS", "Metrics", "best_of", "measure"]
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Numbers that describe a maze (see the module docstring for definitions)."""
+
+    rows: int
+    cols: int
+    geometry: str
+    cells: int
+    passages: int
+    parts: int
+    loops: int
+    solution_length: int
+    solution_share: float
+    tortuosity: float
+    decisions: int
+    dead_ends: int
+    dead_end_mean: float
+    dead_end_max: int
+    junctions_3: int
+    junctions_4: int
+    straightness: float
+    longest_corridor: int
+    difficulty: float
+
+    def to_dict(self) -> dict[str, int | float | str]:
+        """The metrics as a plain dict (JSON-ready)."""
+        return asdict(self)
+
+
+@njit(cache=True)
+def _components(passages, width, allowed):
+    """Label the parts of ``allowed`` cells joined by passages; returns (labels, sizes)."""
+    n = passages.size
+    label = np.full(n, -1, np.int64)
+    sizes = np.zeros(n, np.int64)
+    stack = np.empty(n, np.int64)
+    steps = (-width, 1, width, -1)
+    count = 0
+    for s in range(n):
+        if not allowed[s] or label[s] >= 0:
+            continue
+        label[s] = count
+        stack[0] = s
+        top = 1
+        size = 0
+        while top > 0:
+            top -= 1
+            cur = stack[top]
+            size += 1
+            bits = passages[cur]
+            for k in range(4):
+                if bits & (1 << k):
+                    nb = cur + steps[k]
+                    if allowed[nb] and label[nb] < 0:
+                        label[nb] = count
+                        stack[top] = nb
+                        top += 1
+        sizes[count] = size
+        count += 1
+    return label, sizes[:count]
+
+
+@njit(cache=True)
+def _dead_end_lengths(passages, width, deg, stop, starts):
+    """Cells from each dead end in ``starts`` to the first cell that is a junction or ``stop``."""
+    steps = (-width, 1, width, -1)
+    out = np.empty(starts.size, np.int64)
+    for i in range(starts.size):
+        prev = -1
+        cur = starts[i]
+        length = 1
+        while True:
+            bits = passages[cur]
+            nxt = -1
+            for k in range(4):
+                if bits & (1 << k):
+                    nb = cur + steps[k]
+                    if nb != prev:
+                        nxt = nb
+                        break
+            if nxt < 0 or deg[nxt] != 2 or stop[nxt]:
+                if nxt >= 0 and deg[nxt] == 1 and not stop[nxt]:
+                    length += 1  # a lone corridor, dead at both ends
+                break
+            prev = cur
+            cur = nxt
+            length += 1
+        out[i] = length
+    return out
+
+
+@njit(cache=True)
+def _branch_depths(passages, width, on_path, path):
+    """For each off-path passage at a path cell, the farthest cell it leads to (in steps)."""
+    n = passages.size
+    steps = (-width, 1, width, -1)
+    dist = np.full(n, -1, np.int64)
+    for i in range(path.size):
+        dist[path[i]] = 0
+    queue = np.empty(n, np.int64)
+    out = np.empty(4 * path.size, np.int64)
+    m = 0
+    for i in range(path.size):
+        cur = path[i]
+        bits = passages[cur]
+        for k in range(4):
+            if not bits & (1 << k):
+                continue
+            root = cur + steps[k]
+            if on_path[root] or dist[root] >= 0:
+                continue
+            dist[root] = 1
+            queue[0] = root
+            head, tail, deepest = 0, 1, 1
+            while head < tail:
+                c = queue[head]
+                head += 1
+                if dist[c] > deepest:
+                    deepest = dist[c]
+                b = passages[c]
+                for j in range(4):
+                    if b & (1 << j):
+                        nb = c + steps[j]
+                        if dist[nb] < 0:
+                            dist[nb] = dist[c] + 1
+                            queue[tail] = nb
+                            tail += 1
+            out[m] = deepest
+            m += 1
+    return out[:m]
+
+
+def measure(maze: Maze) -> Metrics:
+    """Measure a maze.
+
+    Parameters
+    ----------
+    maze : Maze
+
+    Returns
+    -------
+    Metrics
+        Solution fields are 0 when the maze has no entrance/exit or they are
+        not joined.
+    """
+    from mazeart.solve import solve
+
+    p = maze.passages.reshape(-1)
+    w = maze.width
+    mask = maze.mask.reshape(-1)
+    deg = ((p & 1).astype(np.int8) + ((p >> 1) & 1) + ((p >> 2) & 1) + ((p >> 3) & 1)).astype(
+        np.int8
+    )
+    cells = int(mask.sum())
+    n_pass = maze.n_passages
+    _, part_sizes = _components(p, w, mask)
+    parts = int(part_sizes.size)
+    local = mask & ~maze.room_mask.reshape(-1)
+    ends = np.zeros(mask.size, dtype=bool)
+    for cell in (maze.entrance, maze.exit):
+        if cell is not None:
+            ends[cell[0] * w + cell[1]] = True
+
+    dead = np.flatnonzero(local & (deg == 1) & ~ends)
+    stop = ends | ~local
+    lengths = _dead_end_lengths(p, w, deg, stop, dead) if dead.size else np.zeros(0, np.int64)
+    straight = local & (deg == 2) & ((p == 5) | (p == 10))
+    _, corridor_sizes = _components(p, w, local & (deg <= 2))
+
+    sol_len, tort, decisions, difficulty = 0, 0.0, 0, 0.0
+    if maze.entrance is not None and maze.exit is not None:
+        try:
+            path = solve(maze)
+        except ValueError:
+            path = None
+        if path is not None:
+            sol_len = len(path)
+            (r0, c0), (r1, c1) = maze.entrance, maze.exit
+            tort = (sol_len - 1) / max(1, abs(r1 - r0) + abs(c1 - c0))
+            flat = (path[:, 0] * w + path[:, 1]).astype(np.int64)
+            on_path = np.zeros(mask.size, dtype=bool)
+            on_path[flat] = True
+            decisions = int(np.count_nonzero(deg[flat] >= 3))
+            depths = _branch_depths(p, w, on_path, flat)
+            if depths.size:
+                difficulty = decisions * float(depths.mean()) / math.sqrt(max(cells, 1))
+    n_local = max(int(local.sum()), 1)
+    return Metrics(
+        rows=maze.height,
+        cols=maze.width,
+        geometry=maze.geometry,
+        cells=cells,
+        passages=n_pass,
+        parts=parts,
+        loops=n_pass - cells + parts,
+        solution_length=sol_len,
+        solution_share=round(sol_len / max(cells, 1), 4),
+        tortuosity=round(tort, 4),
+        decisions=decisions,
+        dead_ends=int(dead.size),
+        dead_end_mean=round(float(lengths.mean()), 4) if lengths.size else 0.0,
+        dead_end_max=int(lengths.max()) if lengths.size else 0,
+        junctions_3=int(np.count_nonzero(local & (deg == 3))),
+        junctions_4=int(np.count_nonzero(local & (deg == 4))),
+        straightness=round(int(straight.sum()) / n_local, 4),
+        longest_corridor=int(corridor_sizes.max()) if corridor_sizes.size else 0,
+        difficulty=round(difficulty, 4),
+    )
+
+
+DIFFICULTIES: dict[str, dict[str, object]] = {
+    "easy": {"cells": 24, "algorithm": "prim", "braid": 0.0},
+    "medium": {"cells": 45, "algorithm": "kruskal", "braid": 0.0},
+    "hard": {"cells": 80, "algorithm": "hunt-and-kill", "braid": 0.0},
+}
+"""What ``--difficulty`` chooses when the user does not: grid size, algorithm, braid.
+
+Prim's mazes branch often into short, obvious pockets; Kruskal's are uniform-
+looking with middling pockets; hunt-and-kill makes long winding corridors and
+deep wrong turns (the highest mean :attr:`Metrics.difficulty` of the registered
+generators on open grids). Larger grids are harder whatever the algorithm.
+"""
+
+TARGETS = ("easy", "medium", "hard")
+"""What :func:`best_of` can aim for."""
+
+
+def best_of(
+    candidates: Callable[[int], Maze],
+    count: int,
+    *,
+    target: str = "hard",
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Maze, Metrics]:
+    """Make ``count`` candidate mazes and keep the one that best fits ``target``.
+
+    Parameters
+    ----------
+    candidates : callable
+        ``i -> Maze`` for ``i`` in ``range(count)`` (e.g. the same settings with
+        seed ``base + i``, so the kept maze's seed regenerates it alone).
+    count : int
+        Candidates to make (at least 1).
+    target : {'hard', 'medium', 'easy'}, default 'hard'
+        ``hard`` keeps the highest :attr:`Metrics.difficulty`, ``easy`` the
+        lowest, ``medium`` the one nearest the candidates' mean.
+    progress : callable, optional
+        Called with the number of candidates made so far.
+
+    Returns
+    -------
+    (Maze, Metrics)
+    """
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"best-of needs a positive number of candidates, got {count!r}")
+    made: list[tuple[Maze, Metrics]] = []
+    for i in range(count):
+        maze = candidates(i)
+        made.append((maze, measure(maze)))
+        if progress is not None:
+            progress(i + 1)
+    scores = np.array([m.difficulty for _, m in made])
+    if target == "hard":
+        pick = int(np.argmax(scores))
+    elif target == "easy":
+        pick = int(np.argmin(scores))
+    else:
+        pick = int(np.argmin(np.abs(scores - scores.mean())))
+    return made[pick]
