@@ -176,3 +176,98 @@ def test_readme_quick_start_names_real_files():
     assert "pip install . && mazeart samples/" in readme
     sample = readme.split("pip install . && mazeart ")[1].split()[0]
     assert (REPO / sample).is_file()
+
+
+# ----------------------------------------------------------------------------- saved mazes
+
+
+def test_solve_and_info_on_a_saved_maze(tmp_path, horse_png):
+    import json
+
+    from mazeart.analyze import measure
+    from mazeart.mazefile import load_maze
+
+    saved = tmp_path / "horse.json"
+    assert run_cli(horse_png, "-o", saved, "--cells", "40", "--seed", "2", "-q").returncode == 0
+    maze = load_maze(saved)
+    res = run_cli("info", saved, "--json")
+    assert res.returncode == 0, res.stderr
+    info = json.loads(res.stdout)
+    assert {k: info[k] for k in measure(maze).to_dict()} == measure(maze).to_dict()
+    assert info["seed"] == 2 and info["algorithm"] == "weighted-dfs"
+    table = run_cli("info", saved)
+    assert "dead ends" in table.stdout and "difficulty score" in table.stdout
+    for solver in ("bfs", "astar", "dead-end-filling", "wall-follower"):
+        out = tmp_path / f"{solver}.svg"
+        res = run_cli("solve", saved, "-o", out, "--solver", solver)
+        assert res.returncode == 0, res.stderr
+        assert f"a path of {measure(maze).solution_length} cells" in res.stderr
+        assert ET.fromstring(out.read_text()).find(f"{SVG}g[@id='solution']") is not None
+    res = run_cli(saved, "-o", tmp_path / "again.svg", "--cells", "20")
+    assert_clean_failure(res, mentions="do not apply to a saved maze")
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_wall_follower_failure_writes_nothing(tmp_path):
+    from mazeart import Maze
+    from mazeart.mazefile import save_maze
+
+    island = "#########\n#S      #\n# ##### #\n# #E  # #\n# ### # #\n#       #\n#########"
+    saved = tmp_path / "island.json"
+    save_maze(Maze.from_text(island), saved)
+    out = tmp_path / "solved.png"
+    res = run_cli("solve", saved, "-o", out, "--solver", "wall-follower")
+    assert_clean_failure(res, mentions="went round without reaching")
+    assert not out.exists()
+    assert run_cli("solve", saved, "-o", out, "--solver", "astar").returncode == 0
+
+
+def test_several_paths_each_in_its_own_colour(tmp_path):
+    saved = tmp_path / "loops.json"
+    res = run_cli(
+        "make", SKIMAGE_DATA / "horse.png", "-o", saved, "--cells", "30", "-a", "kruskal",
+        "--braid", "0.6", "--seed", "4", "-q",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "paths.svg"
+    res = run_cli("solve", saved, "-o", out, "--paths", "4")
+    assert res.returncode == 0 and "4 paths" in res.stderr
+    paths = ET.fromstring(out.read_text()).findall(f"{SVG}g[@id='solution']/{SVG}path")
+    assert len(paths) == 4
+    assert len({p.get("stroke") for p in paths}) == 4
+    assert len({p.get("d") for p in paths}) == 4
+
+
+def test_difficulty_presets_and_best_of(tmp_path, horse_png):
+    import json
+
+    from mazeart.analyze import measure
+    from mazeart.mazefile import load_maze
+
+    easy = tmp_path / "easy.json"
+    assert run_cli(horse_png, "-o", easy, "--difficulty", "easy", "-q").returncode == 0
+    m = load_maze(easy)
+    assert m.meta["algorithm"] == "prim" and m.width == 24
+    mine = tmp_path / "mine.json"
+    res = run_cli(horse_png, "-o", mine, "--difficulty", "hard", "--cells", "30", "-a", "prim")
+    assert res.returncode == 0
+    m = load_maze(mine)
+    assert m.meta["algorithm"] == "prim" and m.width == 30  # what the user says wins
+    best = tmp_path / "best.json"
+    res = run_cli(horse_png, "-o", best, "--cells", "30", "--seed", "5", "--best-of", "4")
+    assert res.returncode == 0 and "best of 4 candidates" in res.stderr
+    kept = load_maze(best)
+    scores = {}
+    for s in range(5, 9):
+        one = tmp_path / f"seed{s}.json"
+        assert run_cli(horse_png, "-o", one, "--cells", "30", "--seed", str(s), "-q").returncode == 0
+        scores[s] = measure(load_maze(one)).difficulty
+    assert kept.meta["seed"] == max(scores, key=scores.get)  # the hardest, and it regenerates
+    again = tmp_path / f"seed{kept.meta['seed']}.json"
+    assert again.read_text() == best.read_text()
+    res = run_cli(horse_png, "-o", best, "--best-of", "0")
+    assert_clean_failure(res, mentions="--best-of")
+    info = json.loads(run_cli("info", horse_png, "--difficulty", "easy", "--json").stdout)
+    assert info["algorithm"] == "prim"

@@ -1,0 +1,126 @@
+"""Saved mazes: exact round trips, the shipped schema, and clear errors for bad files."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import numpy as np
+import pytest
+from conftest import presets, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazeart import ALGORITHMS, generate, preset_from_text
+from mazeart.mazefile import dumps, load_maze, loads, save_maze, schema
+
+CASES = [(name, geo) for name, algo in ALGORITHMS.items() for geo in algo.geometries]
+
+ROOMY = """
+..............
+..............
+...AAAa.......
+...AAAA.......
+..............
+.......BBb....
+.......BBB....
+..............
+"""
+
+
+@pytest.mark.parametrize(("algorithm", "geometry"), CASES)
+@given(weights=presets(max_side=10), seed=st.integers(0, 2**32 - 1))
+def test_round_trip_is_exact(algorithm, geometry, weights, seed):
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    text = dumps(maze)
+    back = loads(text)
+    assert back == maze
+    assert dumps(back) == text
+    jsonschema.validate(json.loads(text), schema())
+
+
+@given(seed=st.integers(0, 2**32 - 1), braid=st.sampled_from([0.0, 0.5]))
+def test_round_trip_with_rooms_and_tags(seed, braid):
+    weights = preset_from_text(ROOMY)
+    maze = generate(weights, seed=seed, place="loot=3,spawn=1", braid=braid)
+    assert maze.rooms and maze.tags
+    back = loads(dumps(maze))
+    assert back == maze and back.rooms == maze.rooms and back.tags == maze.tags
+    jsonschema.validate(json.loads(dumps(maze)), schema())
+
+
+def test_save_load_save_is_byte_identical(tmp_path):
+    maze = generate(preset_from_text(ROOMY), seed=9, place="loot=2", algorithm="hybrid")
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    save_maze(maze, a)
+    save_maze(load_maze(a), b)
+    assert a.read_bytes() == b.read_bytes()
+    # and through the command line, as a user would
+    c = tmp_path / "c.json"
+    assert run_cli(a, "-o", c, "-q").returncode == 0
+    assert c.read_bytes() == a.read_bytes()
+
+
+def _tamper(text: str, change) -> str:
+    doc = json.loads(text)
+    change(doc)
+    return json.dumps(doc)
+
+
+def _set_grid_char(doc, r, c, ch):
+    row = doc["grid"][r]
+    doc["grid"][r] = row[:c] + ch + row[c + 1 :]
+
+
+TAMPERED = [
+    ("truncated", lambda t: t[: len(t) // 2], "not valid JSON"),
+    ("not a maze", lambda t: '{"hello": 1}', "not a saved maze"),
+    ("a list", lambda t: "[1, 2]", "not a saved maze"),
+    ("future", lambda t: _tamper(t, lambda d: d.update(version=2)), "newer mazeart"),
+    ("no grid", lambda t: _tamper(t, lambda d: d.pop("grid")), "lacks 'grid'"),
+    ("extra key", lambda t: _tamper(t, lambda d: d.update(colour=1)), "unknown key"),
+    ("short row", lambda t: _tamper(t, lambda d: d["grid"].__setitem__(0, "0")), "grid row 0"),
+    ("bad char", lambda t: _tamper(t, lambda d: _set_grid_char(d, 1, 1, "z")), "not a cell code"),
+    (
+        "one-sided passage",
+        lambda t: _tamper(t, lambda d: _set_grid_char(d, 0, 0, "f")),
+        "not a valid maze",
+    ),
+    ("exit off", lambda t: _tamper(t, lambda d: d.update(exit=[99, 0])), "not a maze cell"),
+    ("bad rows", lambda t: _tamper(t, lambda d: d.update(rows=-1)), "positive integer"),
+    (
+        "tag on a wall",
+        lambda t: _tamper(t, lambda d: d["tags"].append([0, 0, "loot"]) or _set_grid_char(
+            d, 0, 0, "."
+        )),
+        "not a valid maze",
+    ),
+    (
+        "room opened",
+        lambda t: _tamper(t, lambda d: d["rooms"][0]["doors"].clear()),
+        "opening that is no door",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "message"), TAMPERED, ids=[t[0] for t in TAMPERED])
+def test_bad_files_give_clear_errors(tmp_path, name, change, message):
+    maze = generate(preset_from_text(ROOMY), seed=4, place="loot=1")
+    bad = tmp_path / "bad.json"
+    bad.write_text(change(dumps(maze)))
+    with pytest.raises(ValueError, match=message):
+        load_maze(bad)
+
+
+def test_bad_file_through_the_cli(tmp_path):
+    maze = generate(np.zeros((5, 6), np.int32), seed=1)
+    bad = tmp_path / "maze.json"
+    bad.write_text(_tamper(dumps(maze), lambda d: _set_grid_char(d, 2, 2, "f")))
+    out = tmp_path / "out.svg"
+    out.write_text("keep me")
+    for cmd in (["solve", bad, "-o", out], ["info", bad], [bad, "-o", out]):
+        res = run_cli(*cmd)
+        assert res.returncode == 2, res.stderr
+        assert res.stderr.count("\n") == 1 and "not a valid maze" in res.stderr
+        assert "Traceback" not in res.stderr
+    assert out.read_text() == "keep me"

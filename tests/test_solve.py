@@ -1,0 +1,136 @@
+"""Solvers against independent shortest paths (networkx, SciPy) and their own promises."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+from conftest import presets
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import shortest_path
+
+from mazeart import ALGORITHMS, Maze, braid, generate
+from mazeart.solve import SOLVERS, dead_end_filling, random_paths, solve, wall_follower
+
+CASES = [(name, geo) for name, algo in ALGORITHMS.items() for geo in algo.geometries]
+
+
+def maze_graph(maze: Maze) -> nx.Graph:
+    g = nx.Graph()
+    g.add_nodes_from(map(tuple, np.argwhere(maze.mask)))
+    w = maze.width
+    for a, b in maze.links():
+        g.add_edge(divmod(int(a), w), divmod(int(b), w))
+    return g
+
+
+def assert_walkable(maze: Maze, path: np.ndarray, *, simple: bool = True) -> None:
+    """Consecutive cells are joined by a passage; ends are the maze's; no cell twice."""
+    assert tuple(path[0]) == maze.entrance and tuple(path[-1]) == maze.exit
+    for (r0, c0), (r1, c1) in zip(path[:-1], path[1:], strict=True):
+        assert (int(r1), int(c1)) in maze.neighbours((int(r0), int(c0)))
+    if simple:
+        assert len({tuple(p) for p in path}) == len(path)
+
+
+@pytest.mark.parametrize(("algorithm", "geometry"), CASES)
+@given(weights=presets(max_side=12), seed=st.integers(0, 2**32 - 1), loops=st.booleans())
+def test_shortest_paths_match_networkx_and_scipy(algorithm, geometry, weights, seed, loops):
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    if loops:
+        maze = braid(maze, 0.6, np.random.default_rng(seed))
+    g = maze_graph(maze)
+    expected = nx.shortest_path_length(g, maze.entrance, maze.exit)
+    n = maze.height * maze.width
+    links = maze.links()
+    csg = coo_matrix((np.ones(len(links)), (links[:, 0], links[:, 1])), shape=(n, n))
+    src = maze.entrance[0] * maze.width + maze.entrance[1]
+    dst = maze.exit[0] * maze.width + maze.exit[1]
+    assert shortest_path(csg, directed=False, indices=src)[dst] == expected
+    for method in ("bfs", "astar", "dead-end-filling"):
+        path = solve(maze, method=method)
+        assert len(path) - 1 == expected, method
+        assert_walkable(maze, path)
+    if not loops:
+        # A perfect maze: the one path, found by every method, and all that filling leaves.
+        path = solve(maze)
+        assert np.array_equal(solve(maze, method="wall-follower"), path)
+        assert np.array_equal(solve(maze, method="wall-follower", hand="right"), path)
+        left = dead_end_filling(maze)
+        on_path = np.zeros(maze.shape, dtype=bool)
+        on_path[path[:, 0], path[:, 1]] = True
+        assert np.array_equal(left, on_path)
+
+
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_paths_are_valid_and_distinct(seed):
+    maze = generate(np.zeros((12, 16), np.int32), algorithm="kruskal", seed=seed, braid=0.7)
+    paths = random_paths(maze, 6, np.random.default_rng(seed))
+    all_simple = list(nx.all_simple_paths(maze_graph(maze), maze.entrance, maze.exit))
+    assert len(paths) == min(6, len(all_simple))
+    assert len({p.tobytes() for p in paths}) == len(paths)
+    simple = {tuple(map(tuple, p)) for p in all_simple}
+    for p in paths:
+        assert_walkable(maze, p)
+        assert tuple(map(tuple, p.tolist())) in simple
+
+
+def test_random_paths_on_a_perfect_maze_find_the_one_path():
+    maze = generate(np.zeros((15, 15), np.int32), seed=2, algorithm="wilson")
+    paths = random_paths(maze, 5, np.random.default_rng(0))
+    assert len(paths) == 1
+    assert np.array_equal(paths[0], solve(maze))
+
+
+# A loop around an island: the exit sits on the island's wall, which the entrance's
+# wall never touches, so a wall follower circles the outer wall for ever.
+ISLAND = """
+#########
+#S      #
+# ##### #
+# #E  # #
+# ### # #
+#       #
+#########
+"""
+
+
+def test_wall_follower_reports_failure_honestly():
+    maze = Maze.from_text(ISLAND)
+    assert maze.n_passages - maze.n_cells + 1 == 1  # one loop
+    assert len(solve(maze)) - 1 == nx.shortest_path_length(
+        maze_graph(maze), maze.entrance, maze.exit
+    )
+    for hand in ("left", "right"):
+        with pytest.raises(ValueError, match="went round without reaching"):
+            wall_follower(maze, hand=hand)
+    # the other solvers are not fooled
+    for method in ("bfs", "astar", "dead-end-filling"):
+        assert_walkable(maze, solve(maze, method=method))
+
+
+def test_wall_follower_walk_and_hands_differ():
+    maze = generate(np.zeros((10, 10), np.int32), seed=5, algorithm="prim")
+    _, left = wall_follower(maze, hand="left")
+    _, right = wall_follower(maze, hand="right")
+    assert len(left) != len(right) or not np.array_equal(left, right)
+    for walk in (left, right):  # every step is through a passage
+        for (r0, c0), (r1, c1) in zip(walk[:-1], walk[1:], strict=True):
+            assert (int(r1), int(c1)) in maze.neighbours((int(r0), int(c0)))
+
+
+def test_bad_solver_inputs():
+    maze = generate(np.zeros((4, 4), np.int32), seed=1)
+    with pytest.raises(ValueError, match="unknown solver"):
+        solve(maze, method="magic")
+    with pytest.raises(ValueError, match="hand"):
+        wall_follower(maze, hand="middle")
+    with pytest.raises(ValueError, match="positive"):
+        random_paths(maze, 0, np.random.default_rng(0))
+    assert set(SOLVERS) == {"bfs", "astar", "dead-end-filling", "wall-follower"}
+    apart = Maze.from_text("#####\n#S#E#\n#####")
+    for method in SOLVERS:
+        with pytest.raises(ValueError):
+            solve(apart, method=method)
