@@ -108,7 +108,8 @@ def test_best_of_keeps_the_extremes():
     mid, mm = best_of(made.__getitem__, 6, target="medium")
     assert hm.difficulty == max(scores) and em.difficulty == min(scores)
     assert abs(mm.difficulty - np.mean(scores)) == min(abs(s - np.mean(scores)) for s in scores)
-    assert hard == made[int(np.argmax(scores))]
+    assert hard == made[int(np.argmax(scores))] and easy == made[int(np.argmin(scores))]
+    assert mid in made
     seen = []
     best_of(made.__getitem__, 6, progress=seen.append)
     assert seen == [1, 2, 3, 4, 5, 6]

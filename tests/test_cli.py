@@ -262,7 +262,8 @@ def test_difficulty_presets_and_best_of(tmp_path, horse_png):
     scores = {}
     for s in range(5, 9):
         one = tmp_path / f"seed{s}.json"
-        assert run_cli(horse_png, "-o", one, "--cells", "30", "--seed", str(s), "-q").returncode == 0
+        res = run_cli(horse_png, "-o", one, "--cells", "30", "--seed", str(s), "-q")
+        assert res.returncode == 0
         scores[s] = measure(load_maze(one)).difficulty
     assert kept.meta["seed"] == max(scores, key=scores.get)  # the hardest, and it regenerates
     again = tmp_path / f"seed{kept.meta['seed']}.json"

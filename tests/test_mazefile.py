@@ -90,9 +90,9 @@ TAMPERED = [
     ("bad rows", lambda t: _tamper(t, lambda d: d.update(rows=-1)), "positive integer"),
     (
         "tag on a wall",
-        lambda t: _tamper(t, lambda d: d["tags"].append([0, 0, "loot"]) or _set_grid_char(
-            d, 0, 0, "."
-        )),
+        lambda t: _tamper(
+            t, lambda d: d["tags"].append([0, 0, "loot"]) or _set_grid_char(d, 0, 0, ".")
+        ),
         "not a valid maze",
     ),
     (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -29,7 +31,7 @@ def maze_graph(maze: Maze) -> nx.Graph:
 def assert_walkable(maze: Maze, path: np.ndarray, *, simple: bool = True) -> None:
     """Consecutive cells are joined by a passage; ends are the maze's; no cell twice."""
     assert tuple(path[0]) == maze.entrance and tuple(path[-1]) == maze.exit
-    for (r0, c0), (r1, c1) in zip(path[:-1], path[1:], strict=True):
+    for (r0, c0), (r1, c1) in itertools.pairwise(path):
         assert (int(r1), int(c1)) in maze.neighbours((int(r0), int(c0)))
     if simple:
         assert len({tuple(p) for p in path}) == len(path)
@@ -117,7 +119,7 @@ def test_wall_follower_walk_and_hands_differ():
     _, right = wall_follower(maze, hand="right")
     assert len(left) != len(right) or not np.array_equal(left, right)
     for walk in (left, right):  # every step is through a passage
-        for (r0, c0), (r1, c1) in zip(walk[:-1], walk[1:], strict=True):
+        for (r0, c0), (r1, c1) in itertools.pairwise(walk):
             assert (int(r1), int(c1)) in maze.neighbours((int(r0), int(c0)))
 
 
