@@ -1,7 +1,7 @@
 """Generator and command-line speed, and generator memory. Run from the repository root:
 
     python benchmarks/bench_generate.py                 # everything at the default sizes
-    python benchmarks/bench_generate.py --only speed    # or: kernel, memory, cli
+    python benchmarks/bench_generate.py --only speed    # or: kernel, memory, use, cli
     python benchmarks/bench_generate.py --size 2000 --repeat 5 --memory-size 4000
 
 ``kernel``  the weighted DFS kernel alone, 1000 x 1000 free cells, both geometries.
@@ -10,6 +10,8 @@
 ``memory``  peak memory of each generator on a 4000 x 4000 preset, in bytes per cell,
             measured in a fresh process as the rise of its peak RSS above the
             baseline once the kernels are loaded and the preset exists.
+``use``     solvers, metrics and saved-maze save/load on a 1000 x 1000 backtracker maze
+            (braided for the multi-path solver), and PDF export at 100 x 100.
 ``cli``     wall time of ``mazeart samples/horse.png -o x.svg --cells 150`` with the
             compiled kernels cached, and with an empty cache (the first run).
 
@@ -163,12 +165,37 @@ def bench_cli(repeat: int) -> None:
     print(f"  for scale, python -c 'import numba, numpy' alone: {min(base):.2f} s")
 
 
+def bench_use(n: int, repeat: int) -> None:
+    import io
+
+    from mazeart import braid, measure, random_paths, solve
+    from mazeart.export.pdf import write_pdf
+    from mazeart.mazefile import dumps, loads
+
+    maze = generate(np.zeros((n, n), np.int32), algorithm="backtracker", seed=1)
+    loops = braid(maze, 0.3, np.random.default_rng(0))
+    print(f"using a {n} x {n} backtracker maze (solution {len(solve(maze))} cells)")
+    for method in ("bfs", "astar", "dead-end-filling", "wall-follower"):
+        t = best_of(lambda m=method: solve(maze, method=m), repeat)
+        print(f"  solve {method:<17} {1000 * t:7.1f} ms")
+    t = best_of(lambda: random_paths(loops, 5, np.random.default_rng(0)), repeat)
+    print(f"  5 random paths (braided) {1000 * t:7.1f} ms")
+    print(f"  measure (all metrics)    {1000 * best_of(lambda: measure(maze), repeat):7.1f} ms")
+    text = dumps(maze)
+    print(f"  save to JSON             {1000 * best_of(lambda: dumps(maze), repeat):7.1f} ms "
+          f"({len(text) / 1e6:.1f} MB)")  # fmt: skip
+    print(f"  load from JSON           {1000 * best_of(lambda: loads(text), repeat):7.1f} ms")
+    small = generate(np.zeros((100, 100), np.int32), seed=1)
+    t = best_of(lambda: write_pdf(small, io.BytesIO()), repeat)
+    print(f"  PDF, 100 x 100 with key  {1000 * t:7.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--memory-size", type=int, default=4000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=["kernel", "speed", "memory", "cli"])
+    parser.add_argument("--only", choices=["kernel", "speed", "memory", "use", "cli"])
     args = parser.parse_args()
     if args.only in (None, "kernel"):
         bench_kernel(args.size, args.repeat)
@@ -176,6 +203,8 @@ def main() -> None:
         bench_speed(args.size, args.repeat)
     if args.only in (None, "memory"):
         bench_memory(args.memory_size)
+    if args.only in (None, "use"):
+        bench_use(args.size, args.repeat)
     if args.only in (None, "cli"):
         bench_cli(max(args.repeat, 5))
 

@@ -75,6 +75,29 @@ def algorithm_sheet(out: str = "algorithms.png", *, columns: int = 4) -> None:
     print(f"{out}: {len(tiles)} generators")
 
 
+def puzzles() -> None:
+    """A braided maze with several solver paths, a printable puzzle, and a saved maze."""
+    import subprocess
+
+    import numpy as np
+
+    weights = mazeart.weights_from_image(HERE / "horse.png", cells=50)
+    maze = mazeart.generate(weights, seed=8, algorithm="kruskal", braid=0.5)
+    paths = mazeart.random_paths(maze, 5, np.random.default_rng(8))
+    mazeart.save(maze, HERE / "horse-paths.png", solutions=paths, cell_size=10)
+    print(f"horse-paths.png: {len(paths)} paths of {', '.join(str(len(p)) for p in paths)} cells")
+    maze = make("horse.png", "horse-maze.json", cells=40, seed=12)
+    mazeart.save(maze, HERE / "puzzle.pdf", title="The Horse", footer="mazeart sample puzzle")
+    if shutil.which("pdftoppm"):  # a preview of both pages for the README
+        for page in (1, 2):
+            subprocess.run(
+                ["pdftoppm", "-r", "40", "-f", str(page), "-l", str(page), "-png",
+                 "-singlefile", str(HERE / "puzzle.pdf"), str(HERE / f"puzzle-page{page}")],
+                check=True,
+            )  # fmt: skip
+        print("puzzle.pdf: 2 pages, previews puzzle-page1.png, puzzle-page2.png")
+
+
 def main() -> None:
     inputs()
     make("horse.png", "horse-maze.svg", cells=100, seed=2026, size="180mm")
@@ -93,6 +116,7 @@ def main() -> None:
     }
     make("horse.png", "level.png", cells=80, seed=3, shape=level, cell_size=9, solution=True)
     algorithm_sheet()
+    puzzles()
 
 
 if __name__ == "__main__":
