@@ -22,16 +22,26 @@ from mazeart.export._style import Style
 from mazeart.export.pdf import write_pdf
 from mazeart.export.png import to_png_image, write_png
 from mazeart.export.svg import to_svg, write_svg
+from mazeart.export.text import to_ascii, write_ascii
 from mazeart.maze import Maze
 from mazeart.mazefile import write_json
 
-__all__ = ["EXPORT_FORMATS", "Style", "check_output_path", "save", "to_png_image", "to_svg"]
+__all__ = [
+    "EXPORT_FORMATS",
+    "Style",
+    "check_output_path",
+    "save",
+    "to_ascii",
+    "to_png_image",
+    "to_svg",
+]
 
 EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
     ".svg": (write_svg, "vector drawing (print, pen plotters)"),
     ".png": (write_png, "raster image"),
     ".pdf": (write_pdf, "printable vector PDF with an answer key"),
     ".json": (write_json, "saved maze / game level (mazeart.mazefile)"),
+    ".txt": (write_ascii, "ASCII drawing"),
 }
 """Output suffix → (writer, description)."""
 
