@@ -7,6 +7,7 @@ exits with status 2; nothing is written unless the whole job succeeds.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import json
@@ -656,14 +657,25 @@ def _solutions(maze: Maze, draw: _Options, *, want: bool) -> list | None:
     return [solve(maze, method=draw.solver.value, hand=draw.hand.value)]
 
 
-def _write(maze: Maze, out: Path, draw: _Options, solutions: list | None) -> None:
-    drawing = {
+def _drawing(draw: _Options) -> dict[str, Any]:
+    return {
         "markers": draw.markers,
         "cell_size": draw.cell_size,
         "line_width": draw.line_width,
         "margin": draw.margin,
         "size": draw.size,
     }
+
+
+@contextlib.contextmanager
+def _nothing():
+    yield
+
+
+def _write(
+    maze: Maze, out: Path, draw: _Options, solutions: list | None, *, levels: list | None = None
+) -> None:
+    drawing = _drawing(draw)
     suffix = out.suffix.lower()
     if suffix == ".pdf":
         drawing.update({k: draw.values[k] for k in _PAGE_OPTIONS})
@@ -673,8 +685,11 @@ def _write(maze: Maze, out: Path, draw: _Options, solutions: list | None) -> Non
             solutions = None
         elif solutions is None:
             solutions = _solutions(maze, draw, want=maze.entrance is not None)
-    elif suffix == ".json":
+    elif suffix in (".json", ".tmj", ".tmx", ".txt"):
         drawing = {}
+        solutions = None
+    elif suffix == ".html":
+        drawing = {"title": draw.title or "mazeart", "levels": levels or [maze]}
         solutions = None
     save(maze, out, solutions=solutions, **drawing)
 
@@ -725,7 +740,25 @@ _EPILOG = (
 def make(
     ctx: typer.Context,
     source: Source,
-    output: Output,
+    output: Output = None,  # type: ignore[assignment]
+    ascii_: Annotated[
+        bool,
+        typer.Option("--ascii", help="Print the maze in plain characters.", rich_help_panel=_DRAW),
+    ] = False,
+    levels: Annotated[
+        int,
+        typer.Option(
+            help="HTML game: this many mazes (seeds SEED, SEED+1, ...), played in turn.",
+            rich_help_panel=_MAZE,
+        ),
+    ] = 1,
+    animate: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write a GIF of the carving (frames drawn like the PNG export).",
+            rich_help_panel=_DRAW,
+        ),
+    ] = None,
     quiet: Quiet = False,
     gen: _Options = None,  # type: ignore[assignment]
     draw: _Options = None,  # type: ignore[assignment]
@@ -736,13 +769,43 @@ def make(
     .json (a saved maze, which every command reads back).
     """
     started = time.perf_counter()
-    out = check_output_path(output)
-    made = _make_maze(source, gen, ctx.args, quiet=quiet)
+    if output is None and not ascii_:
+        raise ValueError("say where to write the maze with -o FILE (or print it with --ascii)")
+    out = None if output is None else check_output_path(output)
+    if isinstance(levels, bool) or levels < 1:
+        raise ValueError(f"--levels must be a positive integer, got {levels}")
+    if levels > 1 and (out is None or out.suffix.lower() != ".html"):
+        raise ValueError("--levels applies to an HTML game (-o game.html)")
+    if animate is not None:
+        if animate.suffix.lower() != ".gif":
+            raise ValueError(f"--animate writes a GIF, got {animate}")
+        check_output_path(animate.with_suffix(".png"))  # its directory exists
+    recording = None
+    if animate is not None:
+        from mazeart.animate import Recording
+
+        recording = Recording()
+    with recording if recording is not None else _nothing():
+        made = _make_maze(source, gen, ctx.args, quiet=quiet)
+    maze = made.maze
     want = draw.solution or draw.paths > 1
-    solutions = _solutions(made.maze, draw, want=want)
-    _write(made.maze, out, draw, solutions)
+    solutions = _solutions(maze, draw, want=want)
+    extra_levels = [
+        _make_maze(source, gen, ctx.args, quiet=True, index=i).maze for i in range(1, levels)
+    ]
+    if out is not None:
+        _write(maze, out, draw, solutions, levels=[maze, *extra_levels])
+    if animate is not None:
+        from mazeart.animate import write_gif
+
+        write_gif(recording, maze, animate, **_drawing(draw), solutions=solutions)
+    if ascii_:
+        from mazeart.export.text import to_ascii
+
+        typer.echo(to_ascii(maze), nl=False)
     elapsed = time.perf_counter() - started
-    _report(f"wrote {out} ({_summary(made)}, {elapsed:.2f} s)", quiet)
+    wrote = ", ".join(str(p) for p in (out, animate) if p is not None) or "nothing"
+    _report(f"wrote {wrote} ({_summary(made)}, {elapsed:.2f} s)", quiet)
 
 
 @app.command("solve", context_settings=_EXTRA, epilog=_EPILOG)
@@ -911,6 +974,83 @@ def book_command(
         )
     elapsed = time.perf_counter() - started
     _report(f"wrote {output} ({count} mazes, {elapsed:.1f} s)", quiet)
+
+
+@app.command("play", context_settings=_EXTRA, epilog=_EPILOG)
+@_with_options("gen", _GENERATION)
+def play_command(
+    ctx: typer.Context,
+    source: Annotated[
+        Path | None,
+        typer.Argument(
+            help="Picture, preset or saved maze (default: a maze that fits the terminal).",
+            show_default=False,
+        ),
+    ] = None,
+    levels: Annotated[int, typer.Option(help="Mazes to play; 0 plays until you quit with q.")] = 3,
+    gen: _Options = None,  # type: ignore[assignment]
+) -> None:
+    """Play in the terminal: arrow keys or WASD, a timer, a fresh maze after each win.
+
+    Best times per maze size are kept in the user's data directory
+    ($MAZEART_DATA_DIR overrides it). Mazes larger than the terminal scroll.
+    """
+    if isinstance(levels, bool) or levels < 0:
+        raise ValueError(f"--levels must be 0 or more, got {levels}")
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise ValueError("mazeart play needs a terminal")
+    if gen.seed is None:
+        gen.values["seed"] = int(time.time_ns() % (2**31))
+    first: Maze | None = None
+    if source is not None and is_maze_file(source):
+        # The saved maze is level 1; later levels are new mazes of its shape.
+        ignored = sorted(_flag(n) for n in gen.given - {"seed", "algorithm"})
+        if ignored:
+            raise ValueError(
+                f"{', '.join(ignored)}: generation options do not apply to a saved maze ({source})"
+            )
+        first = load_maze(source)
+        base = np.where(first.region, FREE, mazeart.FORBIDDEN).astype(np.int32)
+        algorithm = (
+            gen.algorithm
+            if "algorithm" in gen.given
+            else str(first.meta.get("algorithm") or DEFAULT_ALGORITHM)
+        )
+        geometry = first.geometry
+    elif source is None:
+        import shutil
+
+        columns, lines = shutil.get_terminal_size((80, 24))
+        wide = max(4, (columns // 2 - 1) // 2)
+        tall = max(3, (lines - 3) // 2)
+        base = np.zeros((tall, wide), np.int32)
+        algorithm, geometry = gen.algorithm, None if gen.geometry is None else gen.geometry.value
+    else:
+        _make_maze(source, gen, ctx.args, quiet=True)  # check the options before the screen opens
+
+    def level(i: int) -> Maze:
+        if source is not None and not is_maze_file(source):
+            return _make_maze(source, gen, ctx.args, quiet=True, index=i).maze
+        if i == 0 and first is not None:
+            return first
+        return generate(
+            base,
+            algorithm=algorithm,
+            geometry=geometry,
+            seed=gen.seed + i,
+            **_algorithm_options(algorithm, ctx.args),
+        )
+
+    from mazeart.play.terminal import play
+
+    result = play(level, count=levels or None)
+    if result.times:
+        pairs = zip(result.times, result.records, strict=True)
+        times = ", ".join(f"{t:.1f} s{' (best)' * new}" for t, new in pairs)
+        n = len(result.times)
+        typer.echo(f"mazeart: solved {n} maze{'s' * (n != 1)}: {times}")
+    elif result.quit:
+        typer.echo("mazeart: quit before solving a maze")
 
 
 @app.command("weights")

@@ -19,10 +19,12 @@ from typing import Any
 
 from mazeart._io import atomic_write
 from mazeart.export._style import Style
+from mazeart.export.html import write_html
 from mazeart.export.pdf import write_pdf
 from mazeart.export.png import to_png_image, write_png
 from mazeart.export.svg import to_svg, write_svg
 from mazeart.export.text import to_ascii, write_ascii
+from mazeart.export.tiled import write_tiled
 from mazeart.maze import Maze
 from mazeart.mazefile import write_json
 
@@ -42,6 +44,9 @@ EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
     ".pdf": (write_pdf, "printable vector PDF with an answer key"),
     ".json": (write_json, "saved maze / game level (mazeart.mazefile)"),
     ".txt": (write_ascii, "ASCII drawing"),
+    ".html": (write_html, "browser game, one self-contained page"),
+    ".tmj": (write_tiled, "Tiled map, JSON (tileset image written beside it)"),
+    ".tmx": (write_tiled, "Tiled map, XML (tileset image written beside it)"),
 }
 """Output suffix → (writer, description)."""
 
@@ -86,6 +91,8 @@ def save(maze: Maze, path: str | os.PathLike[str], **options: Any) -> Path:
     """
     p = check_output_path(path)
     writer, _ = EXPORT_FORMATS[p.suffix.lower()]
+    if writer is write_tiled:  # it writes its tileset image beside the map
+        options = {"path": p, **options}
     with atomic_write(p) as fh:
         writer(maze, fh, **options)
     return p
