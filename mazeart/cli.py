@@ -561,6 +561,7 @@ class _Made:
     maze: Maze
     report: ShapeReport
     candidates: int = 1
+    index: int = 0  # which candidate was kept
 
 
 def _make_maze(
@@ -639,7 +640,8 @@ def _make_maze(
     target = gen.difficulty.value if gen.difficulty is not None else "hard"
     progress = _Progress(f"best of {k}", k, quiet=quiet)
     maze, _ = best_of(candidate, k, target=target, progress=progress)
-    return _Made(maze, reports[maze.meta["seed"] - (seed + index * k)], candidates=k)
+    kept = maze.meta["seed"] - (seed + index * k)
+    return _Made(maze, reports[kept], candidates=k, index=kept)
 
 
 def _solutions(maze: Maze, draw: _Options, *, want: bool) -> list | None:
@@ -798,7 +800,8 @@ def make(
     if animate is not None:
         from mazeart.animate import write_gif
 
-        write_gif(recording, maze, animate, **_drawing(draw), solutions=solutions)
+        drawing = {k: v for k, v in _drawing(draw).items() if k != "size"}
+        write_gif(recording, maze, animate, index=made.index, solutions=solutions, **drawing)
     if ascii_:
         from mazeart.export.text import to_ascii
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -18,12 +19,17 @@ __all__ = [
     "BITS",
     "OPPOSITE_BITS",
     "CellGrid",
+    "carve",
+    "close",
     "kernel_generator",
     "label_parts",
     "lattice_weights",
+    "mark",
     "maze_from_lattice",
     "maze_from_path_blocks",
+    "order_buffer",
     "part_starts",
+    "report_carving",
 ]
 
 
@@ -31,6 +37,89 @@ BITS = np.array([1, 2, 4, 8], dtype=np.uint8)
 """Passage bit of each direction, in the kernels' order N, E, S, W."""
 OPPOSITE_BITS = np.array([4, 8, 1, 2], dtype=np.uint8)
 """The bit the neighbour receives, per direction."""
+
+
+# ----------------------------------------------------------------------------- carve order
+#
+# Kernels can record the order in which they carve, for the generation animation
+# (:mod:`mazeart.animate`). They receive an int64 ``order`` buffer: of size 1 when
+# nobody is recording (the helpers below then only carve), otherwise ``order[0]`` is
+# a clock and ``order[1 + slot]`` the tick at which a slot changed. For cell kernels
+# a framed cell ``c`` owns two slots, ``2c`` (its east passage) and ``2c + 1`` (its
+# south passage); a positive tick opened the passage, a negative one closed it
+# (recursive division adds walls). Block kernels own one slot per block, the tick at
+# which it became path.
+
+_RECORDING: ContextVar[list | None] = ContextVar("mazeart_recording", default=None)
+
+
+def order_buffer(slots: int) -> NDArray[np.int64]:
+    """A kernel's carve-order buffer: recording when a recording is active, else inert."""
+    if _RECORDING.get() is None:
+        return np.zeros(1, np.int64)
+    return np.zeros(slots + 1, np.int64)
+
+
+def report_carving(kind: str, times: dict[str, NDArray[np.int64]]) -> None:
+    """Hand a finished kernel's carve order to the active recording (if any)."""
+    sink = _RECORDING.get()
+    if sink is not None:
+        sink.append((kind, times))
+
+
+@njit(inline="always", cache=True)
+def carve(passages, order, a, d, b):
+    """Open the passage from flat cell ``a`` in direction ``d`` (N E S W) to its neighbour ``b``."""
+    passages[a] |= BITS[d]
+    passages[b] |= OPPOSITE_BITS[d]
+    if order.size > 1:
+        order[0] += 1
+        if d == 1:
+            order[1 + 2 * a] = order[0]
+        elif d == 2:
+            order[2 + 2 * a] = order[0]
+        elif d == 3:
+            order[1 + 2 * b] = order[0]
+        else:
+            order[2 + 2 * b] = order[0]
+
+
+@njit(inline="always", cache=True)
+def close(passages, order, a, d, b):
+    """Close the passage from ``a`` in direction ``d`` to ``b`` (a wall is added)."""
+    passages[a] &= ~BITS[d]
+    passages[b] &= ~OPPOSITE_BITS[d]
+    if order.size > 1:
+        order[0] += 1
+        if d == 1:
+            order[1 + 2 * a] = -order[0]
+        elif d == 2:
+            order[2 + 2 * a] = -order[0]
+        elif d == 3:
+            order[1 + 2 * b] = -order[0]
+        else:
+            order[2 + 2 * b] = -order[0]
+
+
+@njit(inline="always", cache=True)
+def mark(order, i):
+    """Record that block ``i`` became path."""
+    if order.size > 1:
+        order[0] += 1
+        order[1 + i] = order[0]
+
+
+def cell_times(order: NDArray[np.int64], shape: tuple[int, int]) -> dict[str, NDArray[np.int64]]:
+    """East and south passage ticks of the ``(H, W)`` grid from a framed cell-kernel buffer."""
+    h, w = shape
+    slots = order[1:].reshape(h + 2, w + 2, 2)[1:-1, 1:-1]
+    return {"east": slots[..., 0].copy(), "south": slots[..., 1].copy()}
+
+
+def block_times(order: NDArray[np.int64], shape: tuple[int, int]) -> dict[str, NDArray[np.int64]]:
+    """Path ticks of the ``(H, W)`` blocks from a framed block-kernel buffer."""
+    h, w = shape
+    return {"blocks": order[1:].reshape(h + 2, w + 2)[1:-1, 1:-1].copy()}
 
 
 class CellGrid:
@@ -78,11 +167,14 @@ class CellGrid:
         rows, cols = np.divmod(starts, wd)
         self.starts = (rows + 1) * self.stride + cols + 1
         self.passages = np.zeros(framed.size, dtype=np.uint8)
+        self.order = order_buffer(2 * framed.size)
 
     def maze(self) -> Maze:
         """The ``cells`` Maze of the filled passages."""
         h, wd = self.free.shape
         p = self.passages.reshape(h + 2, wd + 2)[1:-1, 1:-1]
+        if self.order.size > 1:
+            report_carving("cells", cell_times(self.order, self.free.shape))
         return Maze(self.free, p, geometry="cells", region=self.free)
 
     def complete(self, pairs: NDArray[np.int64] | None = None) -> None:
@@ -131,9 +223,10 @@ def kernel_generator(
     name, description, uniform
         As for :func:`~mazeart.generate.register`.
     kernel : callable
-        ``kernel(free, offsets, stride, starts, state, passages)`` on the flat
-        framed arrays of a :class:`CellGrid`. A ``cells`` kernel fills
-        ``passages``; a ``blocks`` kernel returns the flat path mask.
+        ``kernel(free, offsets, stride, starts, state, passages, order)`` on the
+        flat framed arrays of a :class:`CellGrid`. A ``cells`` kernel fills
+        ``passages`` (through :func:`carve`); a ``blocks`` kernel returns the
+        flat path mask (and :func:`mark` s the blocks it turns into path).
     summary : str
         First line of the generator's docstring.
     geometry : {'cells', 'blocks'}
@@ -154,9 +247,13 @@ def kernel_generator(
         if geometry != supported:
             raise ValueError(f"{name} supports geometry {supported!r} only; got {geometry!r}")
         g = CellGrid(weights, rng)
-        out = kernel(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages)
+        if supported == "blocks":
+            g.order = order_buffer(g.flat_free.size)
+        out = kernel(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages, g.order)
         if supported == "blocks":
             h, w = g.free.shape
+            if g.order.size > 1:
+                report_carving("blocks", block_times(g.order, g.free.shape))
             return maze_from_path_blocks(out.reshape(h + 2, w + 2)[1:-1, 1:-1], g.free)
         if join:
             g.complete()

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below, next_u64
+from mazeart.generate._common import carve
 
 __all__ = ["complete_forest"]
 
@@ -57,7 +58,7 @@ def _bucket(salt, edge):
 
 
 @njit(cache=True)
-def _join(free, stride, passages, state, needed, existing, edges, pairs):
+def _join(free, stride, passages, state, needed, existing, edges, pairs, order):
     n = free.size
     parent = np.arange(n).astype(edges.dtype)
     rank = np.zeros(n, np.int8)
@@ -107,10 +108,10 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs):
             a = e >> 1
             if e & 1:
                 b = a + stride
-                bit_a, bit_b = 4, 1
+                d = 2
             else:
                 b = a + 1
-                bit_a, bit_b = 2, 8
+                d = 1
             ra = find(parent, a)
             rb = find(parent, b)
             if ra == rb:
@@ -120,8 +121,7 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs):
             parent[rb] = ra
             if rank[ra] == rank[rb]:
                 rank[ra] += 1
-            passages[a] |= bit_a
-            passages[b] |= bit_b
+            carve(passages, order, a, d, b)
             remaining -= 1
     return needed - remaining
 
@@ -154,6 +154,14 @@ def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
     edges = np.empty(2 * n_free, dtype=dtype)
     return int(
         _join(
-            grid.flat_free, grid.stride, grid.passages, grid.state, needed, existing, edges, pairs
+            grid.flat_free,
+            grid.stride,
+            grid.passages,
+            grid.state,
+            needed,
+            existing,
+            edges,
+            pairs,
+            grid.order,
         )
     )

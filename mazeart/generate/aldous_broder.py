@@ -11,13 +11,13 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["aldous_broder"]
 
 
 @njit(cache=True)
-def _aldous_broder(free, offsets, stride, starts, state, passages):
+def _aldous_broder(free, offsets, stride, starts, state, passages, order):
     n = free.size
     visited = np.zeros(n, np.bool_)
     counted = np.zeros(n, np.bool_)
@@ -50,8 +50,7 @@ def _aldous_broder(free, offsets, stride, starts, state, passages):
             nb = cur + offsets[d]
             if not visited[nb]:
                 visited[nb] = True
-                passages[cur] |= BITS[d]
-                passages[nb] |= OPPOSITE_BITS[d]
+                carve(passages, order, cur, d, nb)
                 remaining -= 1
             cur = nb
 

@@ -16,13 +16,13 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["backtracker"]
 
 
 @njit(cache=True)
-def _backtrack(free, offsets, stride, starts, state, passages):
+def _backtrack(free, offsets, stride, starts, state, passages, order):
     n = free.size
     visited = np.zeros(n, np.bool_)
     stack = np.empty(n, np.int64)
@@ -46,8 +46,7 @@ def _backtrack(free, offsets, stride, starts, state, passages):
                 continue
             d = frontier[0] if k == 1 else frontier[below(state, k)]
             nb = cur + offsets[d]
-            passages[cur] |= BITS[d]
-            passages[nb] |= OPPOSITE_BITS[d]
+            carve(passages, order, cur, d, nb)
             visited[nb] = True
             top += 1
             stack[top] = nb

@@ -17,13 +17,13 @@ from __future__ import annotations
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["binary_tree"]
 
 
 @njit(cache=True)
-def _binary_tree(free, offsets, stride, starts, state, passages):
+def _binary_tree(free, offsets, stride, starts, state, passages, order):
     for c in range(free.size):
         if not free[c]:
             continue
@@ -36,11 +36,9 @@ def _binary_tree(free, offsets, stride, starts, state, passages):
         else:
             continue
         if go_north:
-            passages[c] |= 1
-            passages[c - stride] |= 4
+            carve(passages, order, c, 0, c - stride)
         else:
-            passages[c] |= 8
-            passages[c - 1] |= 2
+            carve(passages, order, c, 3, c - 1)
 
 
 binary_tree = kernel_generator(

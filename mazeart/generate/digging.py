@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import kernel_generator
+from mazeart.generate._common import kernel_generator, mark
 
 __all__ = ["digging"]
 
@@ -37,7 +37,7 @@ def _diggable(road, free, offsets, cur, d):
 
 
 @njit(cache=True)
-def _dig(free, offsets, stride, starts, state, passages):
+def _dig(free, offsets, stride, starts, state, passages, order):
     n = free.size
     road = np.zeros(n, np.bool_)
     active = np.empty(n, np.int64)
@@ -46,6 +46,7 @@ def _dig(free, offsets, stride, starts, state, passages):
         if road[s]:
             continue
         road[s] = True
+        mark(order, s)
         m = 1
         active[0] = s
         while m > 0:
@@ -63,6 +64,7 @@ def _dig(free, offsets, stride, starts, state, passages):
                 d = options[0] if k == 1 else options[below(state, k)]
                 cur = cur + offsets[d]
                 road[cur] = True
+                mark(order, cur)
                 active[m] = cur
                 m += 1
                 extended = True

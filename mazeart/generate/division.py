@@ -18,13 +18,13 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import kernel_generator
+from mazeart.generate._common import close, kernel_generator
 
 __all__ = ["division"]
 
 
 @njit(cache=True)
-def _divide(free, offsets, stride, starts, state, passages):
+def _divide(free, offsets, stride, starts, state, passages, order):
     rows = free.size // stride
     h = rows - 2
     w = stride - 2
@@ -42,6 +42,11 @@ def _divide(free, offsets, stride, starts, state, passages):
             if c > 1:
                 bits |= 8
             passages[cell] = bits
+            if order.size > 1:  # everything starts open, at the first tick
+                order[1 + 2 * cell] = 1 if bits & 2 else 0
+                order[2 + 2 * cell] = 1 if bits & 4 else 0
+    if order.size > 1:
+        order[0] = 1
     stack = np.empty((2 * h * w + 4, 4), np.int64)
     top = 0
     stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = 1, 1, h, w  # row, col, height, width
@@ -62,8 +67,7 @@ def _divide(free, offsets, stride, starts, state, passages):
             for c in range(c0, c0 + ww):
                 if c != door:
                     cell = y * stride + c
-                    passages[cell] &= ~np.uint8(4)
-                    passages[cell + stride] &= ~np.uint8(1)
+                    close(passages, order, cell, 2, cell + stride)
             top += 1
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r0, c0, y - r0 + 1, ww
             top += 1
@@ -75,8 +79,7 @@ def _divide(free, offsets, stride, starts, state, passages):
             for r in range(r0, r0 + hh):
                 if r != door:
                     cell = r * stride + x
-                    passages[cell] &= ~np.uint8(2)
-                    passages[cell + 1] &= ~np.uint8(8)
+                    close(passages, order, cell, 1, cell + 1)
             top += 1
             stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = r0, c0, hh, x - c0 + 1
             top += 1

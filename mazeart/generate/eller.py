@@ -21,14 +21,14 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below, next_u64
-from mazeart.generate._common import kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 from mazeart.generate._forest import find
 
 __all__ = ["eller"]
 
 
 @njit(cache=True)
-def _eller(free, offsets, stride, starts, state, passages):
+def _eller(free, offsets, stride, starts, state, passages, order):
     rows = free.size // stride
     above = np.full(stride, -1, np.int32)  # set of each column, inherited from the row above
     ids = np.full(stride, -1, np.int32)
@@ -84,8 +84,7 @@ def _eller(free, offsets, stride, starts, state, passages):
                 parent[b] = a
                 can_go_south[a] += can_go_south[b]
                 c = base + col
-                passages[c] |= 2
-                passages[c + 1] |= 8
+                carve(passages, order, c, 1, c + 1)
         if last:
             break
         for col in range(1, stride - 1):  # from here on, each cell's set is its root
@@ -105,8 +104,7 @@ def _eller(free, offsets, stride, starts, state, passages):
                 a = ids[col]
                 linked[a] = True
                 above[col] = a
-                passages[base + col] |= 4
-                passages[below_base + col] |= 1
+                carve(passages, order, base + col, 2, below_base + col)
         # ... and at least once per set that can: a uniformly random one of its cells
         any_unlinked = False
         for i in range(k):
@@ -123,8 +121,7 @@ def _eller(free, offsets, stride, starts, state, passages):
                     if can_go_south[a] == 0:
                         linked[a] = True
                         above[col] = a
-                        passages[base + col] |= 4
-                        passages[below_base + col] |= 1
+                        carve(passages, order, base + col, 2, below_base + col)
 
 
 eller = kernel_generator(

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below, uniform
-from mazeart.generate._common import BITS, OPPOSITE_BITS, CellGrid
+from mazeart.generate._common import CellGrid, carve
 from mazeart.generate._registry import register
 from mazeart.maze import Maze
 
@@ -28,7 +28,7 @@ SELECTIONS = ("newest", "random", "oldest", "mix")
 
 
 @njit(cache=True)
-def _grow(free, offsets, starts, state, passages, select, bias):
+def _grow(free, offsets, starts, state, passages, select, bias, order):
     n = free.size
     visited = np.zeros(n, np.bool_)
     active = np.empty(n, np.int64)
@@ -69,8 +69,7 @@ def _grow(free, offsets, starts, state, passages, select, bias):
                 continue
             d = options[0] if k == 1 else options[below(state, k)]
             nb = cur + offsets[d]
-            passages[cur] |= BITS[d]
-            passages[nb] |= OPPOSITE_BITS[d]
+            carve(passages, order, cur, d, nb)
             visited[nb] = True
             active[tail] = nb
             tail += 1
@@ -118,5 +117,6 @@ def growing_tree(
         g.passages,
         SELECTIONS.index(select),
         float(bias),
+        g.order,
     )
     return g.maze()

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["hunt_and_kill"]
 
@@ -39,7 +39,7 @@ def _flag(marks, counts, words, r, col, on):
 
 
 @njit(cache=True)
-def _hunt_and_kill(free, offsets, stride, starts, state, passages):
+def _hunt_and_kill(free, offsets, stride, starts, state, passages, order):
     n = free.size
     rows = n // stride
     words = (stride + 63) // 64
@@ -74,8 +74,7 @@ def _hunt_and_kill(free, offsets, stride, starts, state, passages):
             if k > 0:
                 d = options[0] if k == 1 else options[below(state, k)]
                 nb = cur + offsets[d]
-                passages[cur] |= BITS[d]
-                passages[nb] |= OPPOSITE_BITS[d]
+                carve(passages, order, cur, d, nb)
                 cur = nb
                 r += d_row[d]
                 col += d_col[d]
@@ -105,8 +104,7 @@ def _hunt_and_kill(free, offsets, stride, starts, state, passages):
                     k += 1
             d = options[0] if k == 1 else options[below(state, k)]
             nb = cur + offsets[d]
-            passages[cur] |= BITS[d]
-            passages[nb] |= OPPOSITE_BITS[d]
+            carve(passages, order, cur, d, nb)
 
 
 hunt_and_kill = kernel_generator(

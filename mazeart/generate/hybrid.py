@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import BITS, OPPOSITE_BITS, CellGrid, label_parts
+from mazeart.generate._common import CellGrid, carve, label_parts
 from mazeart.generate._forest import find
 from mazeart.generate._registry import register
 from mazeart.generate.wilson import loop_erased_fill
@@ -41,7 +41,9 @@ __all__ = ["hybrid"]
 
 
 @njit(cache=True)
-def _door_walks(free, offsets, outs, room_of, part_of, n_rooms, state, passages, in_tree, loops):
+def _door_walks(
+    free, offsets, outs, room_of, part_of, n_rooms, state, passages, in_tree, loops, order
+):
     """Step 2: walks from the cells before the doors; returns how many walks were cut."""
     n = free.size
     network = np.arange(n_rooms + 1)  # union-find over rooms joined through the maze
@@ -93,8 +95,7 @@ def _door_walks(free, offsets, outs, room_of, part_of, n_rooms, state, passages,
             d = leave[cur]
             nb = cur + offsets[d]
             if i != cut:
-                passages[cur] |= BITS[d]
-                passages[nb] |= OPPOSITE_BITS[d]
+                carve(passages, order, cur, d, nb)
             in_tree[cur] = True
             net[cur] = b
             cur = nb
@@ -187,6 +188,7 @@ def hybrid(
             g.passages,
             in_tree,
             bool(loops),
+            g.order,
         )
     # a free part that no walk reached starts from its random cell
     reached = np.zeros(labels.max() + 1, dtype=bool)
@@ -194,7 +196,7 @@ def hybrid(
     for s in g.starts:
         if not reached[part_of[s]]:
             in_tree[s] = True
-    loop_erased_fill(g.flat_free, g.offsets, in_tree, g.state, g.passages)
+    loop_erased_fill(g.flat_free, g.offsets, in_tree, g.state, g.passages, g.order)
     if doors and not loops:
         _break_loops(g.passages, g.stride, outs, room_of)
     return install_rooms(g.maze(), rooms)

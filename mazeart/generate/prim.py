@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
+from mazeart.generate._common import carve, kernel_generator, mark
 
 __all__ = ["prim", "prim_blocks"]
 
@@ -26,7 +26,7 @@ _EMPTY, _WALL, _PATH, _OUT = 0, 1, 2, 3
 
 
 @njit(cache=True)
-def _prim(free, offsets, stride, starts, state, passages):
+def _prim(free, offsets, stride, starts, state, passages, order):
     n = free.size
     visited = np.zeros(n, np.bool_)
     listed = np.zeros(n, np.bool_)
@@ -55,8 +55,7 @@ def _prim(free, offsets, stride, starts, state, passages):
                     k += 1
             d = choice[0] if k == 1 else choice[below(state, k)]
             nb = cur + offsets[d]
-            passages[cur] |= BITS[d]
-            passages[nb] |= OPPOSITE_BITS[d]
+            carve(passages, order, cur, d, nb)
             visited[cur] = True
             for d in range(4):
                 nb = cur + offsets[d]
@@ -67,7 +66,7 @@ def _prim(free, offsets, stride, starts, state, passages):
 
 
 @njit(cache=True)
-def _prim_blocks(free, offsets, stride, starts, state, passages):
+def _prim_blocks(free, offsets, stride, starts, state, passages, order):
     """Seed 001's wall list over EMPTY/WALL/PATH/OUT block states; returns the path blocks."""
     n = free.size
     state_grid = np.full(n, _OUT, np.uint8)
@@ -80,6 +79,7 @@ def _prim_blocks(free, offsets, stride, starts, state, passages):
         if state_grid[s] != _EMPTY:
             continue
         state_grid[s] = _PATH
+        mark(order, s)
         m = 0
         for d in range(4):
             nb = s + offsets[d]
@@ -108,6 +108,7 @@ def _prim_blocks(free, offsets, stride, starts, state, passages):
             if state_grid[across] != _EMPTY:
                 continue
             state_grid[w] = _PATH
+            mark(order, w)
             for d in range(4):
                 nb = w + offsets[d]
                 v = state_grid[nb]

@@ -17,13 +17,13 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["sidewinder"]
 
 
 @njit(cache=True)
-def _sidewinder(free, offsets, stride, starts, state, passages):
+def _sidewinder(free, offsets, stride, starts, state, passages, order):
     n = free.size
     rows = n // stride
     for r in range(1, rows - 1):
@@ -37,13 +37,11 @@ def _sidewinder(free, offsets, stride, starts, state, passages):
                 run_north += 1
             east = free[c + 1]
             if east and (run_north == 0 or below(state, 2) == 0):
-                passages[c] |= 2
-                passages[c + 1] |= 8
+                carve(passages, order, c, 1, c + 1)
                 continue
             if run_north > 0:  # close the run: one way north
                 up = north_cells[below(state, run_north)] if run_north > 1 else north_cells[0]
-                passages[up] |= 1
-                passages[up - stride] |= 4
+                carve(passages, order, up, 0, up - stride)
             run_north = 0
 
 

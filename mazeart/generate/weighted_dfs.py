@@ -67,10 +67,14 @@ from numpy.typing import NDArray
 
 from mazeart._rng import below, kernel_state
 from mazeart.generate._common import (
+    block_times,
     lattice_weights,
+    mark,
     maze_from_lattice,
     maze_from_path_blocks,
+    order_buffer,
     part_starts,
+    report_carving,
 )
 from mazeart.generate._registry import check_rng, register
 from mazeart.maze import Maze
@@ -80,13 +84,14 @@ __all__ = ["carve_weights", "weighted_dfs"]
 
 
 @njit(cache=True)
-def _carve(w, width, starts, state, stack):
+def _carve(w, width, starts, state, stack, order):
     """Run the weighted DFS in place on flat weights ``w`` (row length ``width``).
 
     ``w`` must have a non-free frame so the four neighbours of a free cell
     always exist. Each start that is still ``FREE`` when its turn comes begins a
-    walk. ``stack`` is scratch space with room for every free cell. Returns the
-    number of cells carved.
+    walk. ``stack`` is scratch space with room for every free cell; ``order``
+    records the carve order (see :func:`mazeart.generate._common.mark`). Returns
+    the number of cells carved.
     """
     offsets = np.array([-width, 1, width, -1], np.int64)  # N, E, S, W
     frontier = np.empty(4, np.int64)
@@ -95,6 +100,7 @@ def _carve(w, width, starts, state, stack):
         if w[s] != FREE:
             continue
         w[s] = PATH
+        mark(order, s)
         carved += 1
         top = 0
         stack[0] = s
@@ -128,6 +134,7 @@ def _carve(w, width, starts, state, stack):
                 continue
             nxt = frontier[0] if k == 1 else frontier[below(state, k)]  # 8 / A4
             w[nxt] = PATH  # 10 (and 4)
+            mark(order, nxt)
             carved += 1
             top += 1
             stack[top] = nxt  # 11 / A6
@@ -136,7 +143,10 @@ def _carve(w, width, starts, state, stack):
 
 
 def carve_weights(
-    weights: NDArray[np.int32], starts: NDArray[np.int64], state: NDArray[np.uint64]
+    weights: NDArray[np.int32],
+    starts: NDArray[np.int64],
+    state: NDArray[np.uint64],
+    order: NDArray[np.int64] | None = None,
 ) -> int:
     """Run the weighted DFS in place on a framed weight matrix.
 
@@ -151,6 +161,8 @@ def carve_weights(
         earlier walk is skipped.
     state : (1,) ndarray of uint64
         Kernel random state (advanced in place).
+    order : ndarray of int64, optional
+        Carve-order buffer (:func:`mazeart.generate._common.order_buffer`).
 
     Returns
     -------
@@ -165,7 +177,9 @@ def carve_weights(
     flat = weights.reshape(-1)
     # np.empty only reserves: pages are touched as deep as the walk goes.
     stack = np.empty(flat.size, dtype=np.int32 if flat.size < 2**31 else np.int64)
-    return int(_carve(flat, weights.shape[1], np.asarray(starts, np.int64), state, stack))
+    if order is None:
+        order = np.zeros(1, np.int64)
+    return int(_carve(flat, weights.shape[1], np.asarray(starts, np.int64), state, stack, order))
 
 
 @register(
@@ -205,10 +219,19 @@ def weighted_dfs(
     if geometry == "blocks":
         work = np.full((h + 2, wd + 2), FORBIDDEN, dtype=np.int32)
         work[1:-1, 1:-1][free] = FREE
-        carve_weights(work, (rows + 1) * (wd + 2) + cols + 1, state)
+        order = order_buffer(work.size)
+        carve_weights(work, (rows + 1) * (wd + 2) + cols + 1, state, order)
+        if order.size > 1:
+            report_carving("blocks", block_times(order, free.shape))
         return maze_from_path_blocks(work[1:-1, 1:-1] == PATH, free)
     if geometry != "cells":
         raise ValueError(f"weighted-dfs supports geometries cells, blocks; got {geometry!r}")
     lat = lattice_weights(free)
-    carve_weights(lat, (2 * rows + 1) * (2 * wd + 1) + 2 * cols + 1, state)
+    order = order_buffer(lat.size)
+    carve_weights(lat, (2 * rows + 1) * (2 * wd + 1) + 2 * cols + 1, state, order)
+    if order.size > 1:  # the lattice's wall slots between cells are the passages
+        ticks = order[1:].reshape(lat.shape)
+        report_carving(
+            "cells", {"east": ticks[1:-1:2, 2::2].copy(), "south": ticks[2::2, 1:-1:2].copy()}
+        )
     return maze_from_lattice(lat, free)

@@ -19,13 +19,13 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below
-from mazeart.generate._common import BITS, OPPOSITE_BITS, kernel_generator
+from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["loop_erased_fill", "wilson", "wilson_nocross"]
 
 
 @njit(cache=True)
-def loop_erased_fill(free, offsets, in_tree, state, passages):
+def loop_erased_fill(free, offsets, in_tree, state, passages, order):
     """Wilson's fill: from each free cell not in the tree, a loop-erased walk to the tree.
 
     ``in_tree`` must hold at least one cell of every free part; it is updated.
@@ -50,22 +50,21 @@ def loop_erased_fill(free, offsets, in_tree, state, passages):
         while not in_tree[cur]:
             d = leave[cur]
             nb = cur + offsets[d]
-            passages[cur] |= BITS[d]
-            passages[nb] |= OPPOSITE_BITS[d]
+            carve(passages, order, cur, d, nb)
             in_tree[cur] = True
             cur = nb
 
 
 @njit(cache=True)
-def _wilson(free, offsets, stride, starts, state, passages):
+def _wilson(free, offsets, stride, starts, state, passages, order):
     in_tree = np.zeros(free.size, np.bool_)
     for s in starts:
         in_tree[s] = True
-    loop_erased_fill(free, offsets, in_tree, state, passages)
+    loop_erased_fill(free, offsets, in_tree, state, passages, order)
 
 
 @njit(cache=True)
-def _wilson_nocross(free, offsets, stride, starts, state, passages):
+def _wilson_nocross(free, offsets, stride, starts, state, passages, order):
     n = free.size
     in_tree = np.zeros(n, np.bool_)
     blocked = np.zeros(n, np.bool_)  # on the current walk, or backed out of by it
@@ -96,15 +95,13 @@ def _wilson_nocross(free, offsets, stride, starts, state, passages):
             d = options[0] if k == 1 else options[below(state, k)]
             nb = cur + offsets[d]
             if in_tree[nb]:
-                passages[cur] |= BITS[d]
-                passages[nb] |= OPPOSITE_BITS[d]
+                carve(passages, order, cur, d, nb)
                 for j in range(top, 0, -1):  # join the walk, end to start
                     a = walk[j - 1]
                     b = walk[j]
                     for e in range(4):
                         if a + offsets[e] == b:
-                            passages[a] |= BITS[e]
-                            passages[b] |= OPPOSITE_BITS[e]
+                            carve(passages, order, a, e, b)
                             break
                 for j in range(top + 1):
                     in_tree[walk[j]] = True
