@@ -74,7 +74,8 @@ class Recording:
 
 def _ticks(times: NDArray[np.int64], count: int) -> NDArray[np.int64]:
     top = int(np.abs(times).max(initial=0))
-    return np.unique(np.linspace(0, top, num=max(count, 2)).round().astype(np.int64))
+    # From the first tick (a recursive division opens everything there) to the last.
+    return np.unique(np.linspace(1, max(top, 1), num=max(count, 2)).round().astype(np.int64))
 
 
 def carve_frames(maze: Maze, carving: Carving, *, count: int = 60) -> list[Maze]:
@@ -204,7 +205,8 @@ def to_gif(
     while cs > 2 and side * cs > max_side:
         cs -= 1
     mazes = carve_frames(maze, carving, count=frames)
-    pictures = [_on_white(to_png_image(f, cell_size=cs, **drawing)) for f in mazes[:-1]]
+    partial = {k: v for k, v in drawing.items() if k != "solution"}
+    pictures = [_on_white(to_png_image(f, cell_size=cs, **partial)) for f in mazes[:-1]]
     pictures.append(_on_white(to_png_image(maze, cell_size=cs, solutions=solutions, **drawing)))
     # One palette for every frame, exact for the colours of the drawing.
     keys = []

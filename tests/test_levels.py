@@ -1,0 +1,192 @@
+"""Game-level exports: the JSON level, Tiled maps read by pytmx and checked field by field, ASCII."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import presets, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazeart import Maze, generate, preset_from_text, save
+from mazeart.export import to_ascii
+from mazeart.mazefile import load_maze
+
+LEVEL = """
+..............
+..............
+...AAAa.......
+...AAAA.......
+..............
+.......BBb....
+.......BB.....
+..............
+"""
+
+
+@pytest.fixture
+def level_maze():
+    return generate(preset_from_text(LEVEL), seed=3, place="loot=2,spawn=1,trap=1")
+
+
+def test_json_level_is_the_saved_maze(tmp_path, level_maze):
+    out = tmp_path / "level.json"
+    save(level_maze, out)
+    doc = json.loads(out.read_text())
+    for key in ("rows", "cols", "grid", "rooms", "tags", "entrance", "exit", "meta"):
+        assert key in doc
+    assert doc["meta"]["seed"] == 3 and doc["meta"]["algorithm"] == "weighted-dfs"
+    assert load_maze(out) == level_maze
+
+
+# ----------------------------------------------------------------------------- Tiled
+
+# Field types of the Tiled JSON map format (doc.mapeditor.org, "JSON Map Format").
+MAP_FIELDS = {
+    "type": str, "version": str, "tiledversion": str, "orientation": str, "renderorder": str,
+    "width": int, "height": int, "tilewidth": int, "tileheight": int, "infinite": bool,
+    "nextlayerid": int, "nextobjectid": int, "layers": list, "tilesets": list,
+    "properties": list, "compressionlevel": int,
+}  # fmt: skip
+TILESET_FIELDS = {
+    "firstgid": int, "name": str, "tilewidth": int, "tileheight": int, "tilecount": int,
+    "columns": int, "image": str, "imagewidth": int, "imageheight": int, "margin": int,
+    "spacing": int, "tiles": list,
+}  # fmt: skip
+TILE_LAYER_FIELDS = {
+    "id": int, "name": str, "type": str, "width": int, "height": int, "x": int, "y": int,
+    "opacity": (int, float), "visible": bool, "data": list,
+}  # fmt: skip
+OBJECT_FIELDS = {
+    "id": int, "name": str, "type": str, "x": (int, float), "y": (int, float),
+    "width": (int, float), "height": (int, float), "rotation": (int, float), "visible": bool,
+    "properties": list,
+}  # fmt: skip
+PROPERTY_TYPES = {"string": str, "int": int, "float": float, "bool": bool}
+
+
+def check_fields(obj: dict, fields: dict, where: str) -> None:
+    for key, kind in fields.items():
+        assert key in obj, f"{where} lacks {key}"
+        assert isinstance(obj[key], kind), f"{where}.{key} is {type(obj[key]).__name__}"
+    for prop in obj.get("properties", []):
+        assert set(prop) == {"name", "type", "value"}
+        assert isinstance(prop["value"], PROPERTY_TYPES[prop["type"]]), prop
+
+
+def raster_from_tiles(gids: np.ndarray) -> np.ndarray:
+    return gids == 2  # floor
+
+
+@pytest.mark.parametrize("geometry", ["cells", "blocks"])
+def test_tmj_follows_the_format_reference(tmp_path, geometry):
+    weights = preset_from_text(LEVEL.replace("A", ".").replace("a", ".").replace("B", ".")
+                               .replace("b", "."))  # fmt: skip
+    maze = generate(weights, seed=5, geometry=geometry)
+    out = tmp_path / "level.tmj"
+    save(maze, out)
+    doc = json.loads(out.read_text())
+    check_fields(doc, MAP_FIELDS, "map")
+    assert doc["type"] == "map" and doc["orientation"] == "orthogonal"
+    (tileset,) = doc["tilesets"]
+    check_fields(tileset, TILESET_FIELDS, "tileset")
+    assert (tmp_path / tileset["image"]).is_file()  # the tileset image sits beside the map
+    tiles, objects = doc["layers"]
+    check_fields(tiles, TILE_LAYER_FIELDS, "tile layer")
+    assert tiles["type"] == "tilelayer" and objects["type"] == "objectgroup"
+    assert len(tiles["data"]) == doc["width"] * doc["height"]
+    assert all(isinstance(g, int) and 0 <= g <= tileset["tilecount"] for g in tiles["data"])
+    ids = [o["id"] for o in objects["objects"]]
+    assert len(set(ids)) == len(ids) and doc["nextobjectid"] > max(ids)
+    for o in objects["objects"]:
+        check_fields(o, OBJECT_FIELDS, f"object {o['id']}")
+    gids = np.array(tiles["data"]).reshape(doc["height"], doc["width"])
+    if geometry == "cells":
+        back = Maze.from_raster(raster_from_tiles(gids))
+        assert np.array_equal(back.passages, maze.passages)
+    else:
+        assert np.array_equal(gids[1:-1, 1:-1] == 2, maze.mask | _doors(maze)[1:-1, 1:-1])
+
+
+def _doors(maze):
+    blocks = maze.blocks() == 2
+    return blocks & ~np.pad(maze.mask, 1)
+
+
+def test_tmx_loads_in_pytmx(tmp_path, level_maze):
+    pytmx = pytest.importorskip("pytmx")
+    out = tmp_path / "level.tmx"
+    save(level_maze, out)
+    tm = pytmx.TiledMap(str(out))
+    assert (tm.width, tm.height) == (2 * level_maze.width + 1, 2 * level_maze.height + 1)
+    assert [layer.name for layer in tm.layers] == ["maze", "objects"]
+    gids = np.array([[tm.get_tile_gid(x, y, 0) for x in range(tm.width)] for y in range(tm.height)])
+    floor = {
+        g for g in np.unique(gids) if g and tm.get_tile_properties_by_gid(g)["type"] == "floor"
+    }
+    back = Maze.from_raster(np.isin(gids, list(floor)))
+    assert np.array_equal(back.passages, level_maze.passages)
+    objects = list(tm.objects)
+    kinds = sorted(o.type for o in objects)
+    tags = sorted(level_maze.tags.values())
+    doors = sum(len(r.doors) for r in level_maze.rooms)
+    assert kinds.count("door") == doors
+    assert sorted(k for k in kinds if k in tags) == tags
+    assert {"entrance", "exit", "room"} <= set(kinds)
+    ts = tm.tilewidth
+    for o in objects:  # each object sits on the raster position of its maze cell
+        r, c = o.properties["row"], o.properties["col"]
+        if o.type in ("entrance", "exit", *tags):
+            assert (o.x, o.y) == ((2 * c + 1) * ts, (2 * r + 1) * ts)
+            if o.type in tags:
+                assert level_maze.tags[(r, c)] == o.type
+    entrance = next(o for o in objects if o.type == "entrance")
+    assert (entrance.properties["row"], entrance.properties["col"]) == level_maze.entrance
+
+
+# ----------------------------------------------------------------------------- ASCII
+
+
+@given(weights=presets(max_side=9), seed=st.integers(0, 2**32 - 1))
+def test_ascii_marks_walls_ends_and_tags(weights, seed):
+    try:
+        maze = generate(weights, seed=seed, place="loot=1")
+    except ValueError:  # too small to hold a tag besides its ends
+        maze = generate(weights, seed=seed)
+    text = to_ascii(maze)
+    lines = text.splitlines()
+    grid = np.array([list(ln.ljust(2 * maze.width + 1)) for ln in lines])
+    assert grid.shape == (2 * maze.height + 1, 2 * maze.width + 1)
+    r, c = maze.entrance
+    assert grid[2 * r + 1, 2 * c + 1] in "SX"
+    r, c = maze.exit
+    assert grid[2 * r + 1, 2 * c + 1] in "EX"
+    for (r, c), kind in maze.tags.items():
+        assert grid[2 * r + 1, 2 * c + 1] == kind[0]
+    # wall characters stand exactly where the raster is closed and next to the maze
+    raster = maze.raster()
+    assert not np.any((grid == "#") & raster)
+
+
+def test_ascii_of_a_rectangle_reads_back():
+    maze = generate(np.zeros((7, 11), np.int32), seed=4, algorithm="kruskal")
+    back = Maze.from_text(to_ascii(maze, doors=False))
+    assert np.array_equal(back.passages, maze.passages)
+    assert (back.entrance, back.exit) == (maze.entrance, maze.exit)
+
+
+def test_ascii_through_the_cli(tmp_path):
+    out = tmp_path / "maze.txt"
+    res = run_cli(tmp_path / "x.npy", "--ascii")  # no such file: a clear error
+    assert res.returncode == 2
+    np.save(tmp_path / "x.npy", np.zeros((5, 8), np.int32))
+    res = run_cli(tmp_path / "x.npy", "--ascii", "--seed", "2", "-q")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.count("\n") == 11 and "S" in res.stdout and "E" in res.stdout
+    res = run_cli(tmp_path / "x.npy", "-o", out, "--seed", "2", "-q")
+    assert res.returncode == 0, res.stderr
+    assert out.read_text() == run_cli(tmp_path / "x.npy", "--ascii", "--seed", "2", "-q").stdout
+    res = run_cli(tmp_path / "x.npy")
+    assert res.returncode == 2 and "-o FILE" in res.stderr
