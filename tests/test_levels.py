@@ -1,4 +1,4 @@
-"""Game-level exports: the JSON level, Tiled maps read by pytmx and checked field by field, ASCII."""
+"""Game levels: the JSON level, Tiled maps (read by pytmx, fields checked by type), ASCII."""
 
 from __future__ import annotations
 

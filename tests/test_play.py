@@ -3,6 +3,7 @@ in real headless Chromium."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -29,8 +30,7 @@ CORRIDOR = """
 
 
 def directions(path: np.ndarray) -> list[str]:
-    return [STEP[(int(b[0] - a[0]), int(b[1] - a[1]))] for a, b in zip(path[:-1], path[1:],
-                                                                          strict=True)]  # fmt: skip
+    return [STEP[(int(b[0] - a[0]), int(b[1] - a[1]))] for a, b in itertools.pairwise(path)]
 
 
 def test_game_rules():
