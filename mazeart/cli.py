@@ -781,6 +781,8 @@ def make(
     if animate is not None:
         if animate.suffix.lower() != ".gif":
             raise ValueError(f"--animate writes a GIF, got {animate}")
+        if is_maze_file(source):
+            raise ValueError(f"--animate records a carve; {source} is a saved maze, already carved")
         check_output_path(animate.with_suffix(".png"))  # its directory exists
     recording = None
     if animate is not None:

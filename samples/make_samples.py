@@ -98,6 +98,32 @@ def puzzles() -> None:
         print("puzzle.pdf: 2 pages, previews puzzle-page1.png, puzzle-page2.png")
 
 
+def games() -> None:
+    """The carve as a GIF, a browser game, a Tiled level."""
+    from mazeart.animate import Recording, to_gif
+    from mazeart.export.html import to_html
+
+    weights = mazeart.weights_from_image(HERE / "horse.png", cells=44)
+    with Recording() as rec:
+        maze = mazeart.generate(weights, seed=6, algorithm="weighted-dfs")
+    (HERE / "carving.gif").write_bytes(to_gif(maze, rec.carving(), frames=48, cell_size=7))
+    print("carving.gif: 48 frames of the weighted DFS")
+    levels = [mazeart.generate(weights, seed=s, algorithm="kruskal") for s in (1, 2, 3)]
+    (HERE / "game.html").write_text(to_html(levels, title="mazeart: three horses"))
+    print("game.html: 3 levels")
+    rooms = mazeart.rooms.load_rooms(HERE / "rooms.toml")
+    level = mazeart.generate(
+        mazeart.weights_from_image(HERE / "horse.png", cells=80),
+        seed=3,
+        algorithm="hybrid",
+        rooms=rooms,
+        place="loot=4,spawn=3,trap=2,npc=2,key=1",
+        braid=0.3,
+    )
+    mazeart.save(level, HERE / "level.tmj")
+    print("level.tmj (+ level.tiles.png): the game level as a Tiled map")
+
+
 def main() -> None:
     inputs()
     make("horse.png", "horse-maze.svg", cells=100, seed=2026, size="180mm")
@@ -117,6 +143,7 @@ def main() -> None:
     make("horse.png", "level.png", cells=80, seed=3, shape=level, cell_size=9, solution=True)
     algorithm_sheet()
     puzzles()
+    games()
 
 
 if __name__ == "__main__":

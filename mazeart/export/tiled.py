@@ -316,4 +316,10 @@ def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options:
     if p.suffix.lower() == ".tmx":
         fh.write(_tmx(doc))
     else:
-        fh.write(json.dumps(doc, indent=1).encode("utf-8"))
+        # Indented for people, but the tile data one row per line as Tiled writes it.
+        data = doc["layers"][0]["data"]
+        doc["layers"][0]["data"] = "@DATA@"
+        text = json.dumps(doc, indent=1)
+        w = doc["width"]
+        rows = ",\n  ".join(",".join(map(str, data[i : i + w])) for i in range(0, len(data), w))
+        fh.write(text.replace('"@DATA@"', f"[\n  {rows}\n ]").encode("utf-8"))
