@@ -150,7 +150,7 @@ def bad_inputs(tmp_path):
         (["HORSE", "-o", "out.svg", "--threshold", "999"], "--threshold"),
         (["HORSE", "-o", "out.svg", "--size", "huge"], "size must look like"),
         (["HORSE", "-o", "out.png", "--cell-size", "2.5"], "whole number"),
-        (["HORSE"], "missing option"),
+        (["HORSE"], "with -o FILE"),
         (["weights", "HORSE", "-o", "preset.jpg"], "unknown preset format"),
     ],
 )
