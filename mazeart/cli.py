@@ -109,6 +109,7 @@ _MAZE = "Maze"
 _SHAPE = "Connect and shape"
 _DRAW = "Drawing"
 _SOLVE = "Solution"
+_ART = "Image-guided"
 _PDF = "PDF"
 
 Source = Annotated[
@@ -251,6 +252,51 @@ _GENERATION: list[tuple[str, Any, Any]] = [
     ("preset", PresetFlag, False),
     ("colour_rooms", ColourRooms, False),
     ("rooms", RoomsFile, None),
+    (
+        "edges",
+        Annotated[
+            bool,
+            typer.Option(
+                "--edges",
+                help="Walls along the boundaries between the picture's colour regions, crossed "
+                "by as few doors as keep the maze connected.",
+                rich_help_panel=_ART,
+            ),
+        ],
+        False,
+    ),
+    (
+        "regions",
+        Annotated[
+            bool,
+            typer.Option(
+                "--regions",
+                help="Give each colour region of the picture its own texture (the flow generator).",
+                rich_help_panel=_ART,
+            ),
+        ],
+        False,
+    ),
+    (
+        "segments",
+        Annotated[
+            int,
+            typer.Option(help="Colour clusters for --edges and --regions.", rich_help_panel=_ART),
+        ],
+        2,
+    ),
+    (
+        "textures",
+        Annotated[
+            str | None,
+            typer.Option(
+                help="Textures for --regions, largest region first: horizontal, vertical, spiral, "
+                "vortex, gradient, isolines, random (default: in that order).",
+                rich_help_panel=_ART,
+            ),
+        ],
+        None,
+    ),
     ("algorithm", Algorithm, DEFAULT_ALGORITHM),
     (
         "geometry",
@@ -607,6 +653,12 @@ def _make_maze(
         preset=gen.preset,
         colour_rooms=gen.colour_rooms,
     )
+    guided = _guidance(source, gen, weights, algorithm)
+    if guided.get("angle") is not None:
+        algorithm = "flow"
+        options = {**options, "angle": guided["angle"], "bias": guided["bias"]}
+    if guided.get("weights") is not None:
+        weights = guided["weights"]
     seed = gen.seed
     if seed is None:
         seed = int(time.time_ns() % (2**31))
@@ -630,6 +682,7 @@ def _make_maze(
             prune=gen.prune_dead_ends,
             braid=braid,
             place=gen.place,
+            walls=guided.get("walls"),
             report=report,
             **options,
         )
@@ -642,6 +695,41 @@ def _make_maze(
     maze, _ = best_of(candidate, k, target=target, progress=progress)
     kept = maze.meta["seed"] - (seed + index * k)
     return _Made(maze, reports[kept], candidates=k, index=kept)
+
+
+def _guidance(source: Path, gen: _Options, weights, algorithm: str) -> dict[str, Any]:
+    """What --edges and --regions read from the picture: walls, a texture field, the weights."""
+    if not (gen.edges or gen.regions):
+        for name in ("segments", "textures"):
+            if name in gen.given:
+                raise ValueError(f"{_flag(name)} applies with --edges or --regions")
+        return {}
+    if gen.preset or is_preset_file(source):
+        raise ValueError("--edges and --regions read the picture's colours; give a picture")
+    if gen.geometry is not None and gen.geometry.value != "cells":
+        raise ValueError("--edges and --regions need the cells geometry")
+    if gen.regions and "algorithm" in gen.given and algorithm != "flow":
+        raise ValueError(f"--regions draws its textures with the flow generator, not {algorithm}")
+    from mazeart.guide import close_gaps, region_textures, segment_cells, segment_walls
+    from mazeart.image import figure_coverage, open_image
+
+    img = open_image(source)
+    figure = figure_coverage(img, threshold=gen.threshold, invert=gen.invert) >= 0.5
+    labels = segment_cells(img, weights.shape, segments=gen.segments, figure=figure)
+    out: dict[str, Any] = {}
+    free = weights == FREE
+    if gen.edges:
+        closed = close_gaps(free) & ((weights == FREE) | (weights == mazeart.FORBIDDEN))
+        weights = weights.copy()
+        weights[closed & ~free] = FREE
+        out["weights"] = weights
+        out["walls"] = segment_walls(labels, closed)
+        free = closed
+    if gen.regions:
+        textures = [t.strip() for t in gen.textures.split(",")] if gen.textures else None
+        angle, bias, _ = region_textures(labels, free, textures=textures, image=img)
+        out["angle"], out["bias"] = angle, bias
+    return out
 
 
 def _solutions(maze: Maze, draw: _Options, *, want: bool) -> list | None:
@@ -870,6 +958,9 @@ _INFO_LABELS = {
     "straightness": "straightness",
     "longest_corridor": "longest corridor (cells)",
     "difficulty": "difficulty score",
+    "footprint_iou": "footprint IoU with the picture",
+    "edge_share": "picture edges on walls",
+    "edge_share_chance": "  (a blind maze: about)",
 }
 
 
@@ -892,6 +983,31 @@ def info_command(
         "entrance": list(maze.entrance) if maze.entrance else None,
         "exit": list(maze.exit) if maze.exit else None,
     }
+    if not is_maze_file(source) and not (gen.preset or is_preset_file(source)):
+        from mazeart.guide import fidelity
+        from mazeart.image import weights_from_image
+
+        allowed = (
+            weights_from_image(
+                source,
+                cells=maze.width,
+                threshold=gen.threshold,
+                invert=gen.invert,
+                coverage=gen.coverage,
+            )
+            == FREE
+        )
+        if allowed.shape == maze.shape:
+            fid = fidelity(
+                maze, source, threshold=gen.threshold, invert=gen.invert, allowed=allowed
+            )
+            metrics.update(
+                {
+                    "footprint_iou": fid["iou"],
+                    "edge_share": fid["edge_share"],
+                    "edge_share_chance": fid["wall_share"],
+                }
+            )
     if as_json:
         typer.echo(json.dumps({**about, **metrics}, indent=2))
         return
@@ -901,8 +1017,10 @@ def info_command(
     ends = f"{maze.entrance} -> {maze.exit}" if maze.entrance else "none"
     typer.echo(f"{'entrance -> exit':<{width}}  {ends}")
     for key, label in _INFO_LABELS.items():
+        if key not in metrics:
+            continue
         value = metrics[key]
-        if key in ("solution_share", "straightness"):
+        if key in ("solution_share", "straightness", "edge_share", "edge_share_chance"):
             value = f"{100 * value:.1f} %"
         typer.echo(f"{label:<{width}}  {value}")
 

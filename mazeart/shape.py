@@ -5,6 +5,11 @@ These steps run after a generator, in this order, inside :func:`mazeart.generate
 
 :func:`install_rooms`
     Rooms become open areas of maze cells, walled but for their doors.
+:func:`respect_walls`
+    Extra walls the maze must respect (the boundaries between a picture's
+    colour regions, with ``--edges``): passages across them are cut, each side
+    is joined up again inside, and the sides are joined through as few doors as
+    keep the maze connected.
 :func:`connect`
     A picture often has islands: the letters of a word, the dot of an i, a
     ring around a hole. Each island is its own maze; this pass joins them with
@@ -32,7 +37,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from mazeart.maze import DIRECTIONS, E, Maze, N, S, W
+from mazeart.maze import DIRECTIONS, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -45,6 +50,7 @@ __all__ = [
     "degrees",
     "install_rooms",
     "prune_dead_ends",
+    "respect_walls",
 ]
 
 _STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
@@ -62,6 +68,8 @@ class ShapeReport:
     pruned: int = 0
     dead_ends_before: int = 0
     braided: int = 0
+    walls_cut: int = 0
+    doors: int = 0
     notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -73,6 +81,8 @@ class ShapeReport:
                 bits.append(f"{self.unreachable} part(s) could not be reached")
         elif self.parts == 1:
             bits.append("1 part")
+        if self.walls_cut or self.doors:
+            bits.append(f"edge walls respected, {self.doors} door{'s' * (self.doors != 1)}")
         if self.pruned:
             bits.append(f"{self.pruned} one-cell dead ends pruned")
         if self.braided:
@@ -565,3 +575,108 @@ def braid(
     out = maze.replace(mask=mask, passages=p)
     report.braided = before - int(dead_ends(out).sum())
     return out
+
+
+@njit(cache=True)
+def _rejoin(n, pa, pb, stage):
+    """Union-find over pairs in order: stage 0 always opens, later stages only join sets."""
+    parent = np.arange(n)
+    out = np.zeros(pa.size, np.bool_)
+    for i in range(pa.size):
+        a = pa[i]
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        b = pb[i]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if stage[i] == 0 or a != b:
+            parent[b] = a
+            out[i] = True
+    return out
+
+
+def respect_walls(
+    maze: Maze,
+    east: NDArray[np.bool_],
+    south: NDArray[np.bool_],
+    rng: np.random.Generator,
+    *,
+    report: ShapeReport | None = None,
+) -> Maze:
+    """Make the maze respect extra walls, crossing them through as few doors as possible.
+
+    Passages across a wall are cut; the pieces on each side are joined again by
+    opening random walls that are not extra walls (so each side stays a tree of
+    its own), and only then are sides joined through extra walls, one door per
+    join: ``sides - 1`` doors for each connected part. Rooms are left as they are.
+
+    Parameters
+    ----------
+    maze : Maze
+        A ``cells`` maze.
+    east, south : (H, W) ndarray of bool
+        ``east[r, c]`` walls ``(r, c)`` from ``(r, c + 1)``; ``south[r, c]`` walls it
+        from ``(r + 1, c)`` (see :func:`mazeart.guide.segment_walls`).
+    rng : numpy.random.Generator
+    report : ShapeReport, optional
+        Gets ``walls_cut`` and ``doors``.
+
+    Returns
+    -------
+    Maze
+    """
+    if maze.geometry != "cells":
+        raise ValueError("extra walls need the cells geometry")
+    east = np.asarray(east, bool)
+    south = np.asarray(south, bool)
+    if east.shape != maze.shape or south.shape != maze.shape:
+        raise ValueError(f"walls must have the maze's shape {maze.shape}")
+    h, w = maze.shape
+    m = maze.mask
+    room = maze.room_mask
+    p = maze.passages
+    idx = np.arange(h * w).reshape(h, w)
+    pairs_e = np.zeros((h, w), bool)
+    pairs_e[:, :-1] = m[:, :-1] & m[:, 1:]
+    pairs_s = np.zeros((h, w), bool)
+    pairs_s[:-1] = m[:-1] & m[1:]
+    roomy_e = np.zeros((h, w), bool)
+    roomy_e[:, :-1] = room[:, :-1] | room[:, 1:]
+    roomy_s = np.zeros((h, w), bool)
+    roomy_s[:-1] = room[:-1] | room[1:]
+    open_e = (p & E) != 0
+    open_s = (p & S) != 0
+    stages = []
+    for stage, (sel_e, sel_s) in enumerate(
+        (
+            (open_e & (~east | roomy_e), open_s & (~south | roomy_s)),
+            (pairs_e & ~open_e & ~east & ~roomy_e, pairs_s & ~open_s & ~south & ~roomy_s),
+            (pairs_e & east & ~roomy_e, pairs_s & south & ~roomy_s),
+        )
+    ):
+        a = np.concatenate([idx[sel_e], idx[sel_s]])
+        b = np.concatenate([idx[sel_e] + 1, idx[sel_s] + w])
+        across = np.concatenate([np.ones(np.count_nonzero(sel_e), bool),
+                                 np.zeros(np.count_nonzero(sel_s), bool)])  # fmt: skip
+        if stage:
+            perm = rng.permutation(len(a))
+            a, b, across = a[perm], b[perm], across[perm]
+        stages.append((a, b, np.full(len(a), stage, np.int8), across))
+    pa = np.concatenate([s[0] for s in stages]).astype(np.int64)
+    pb = np.concatenate([s[1] for s in stages]).astype(np.int64)
+    st = np.concatenate([s[2] for s in stages])
+    horizontal = np.concatenate([s[3] for s in stages])
+    opened = _rejoin(h * w, pa, pb, st)
+    new_e = np.zeros(h * w, bool)
+    new_s = np.zeros(h * w, bool)
+    new_e[pa[opened & horizontal]] = True
+    new_s[pa[opened & ~horizontal]] = True
+    new_e = new_e.reshape(h, w)
+    new_s = new_s.reshape(h, w)
+    if report is not None:
+        report.walls_cut += int(np.count_nonzero(open_e & east & ~roomy_e))
+        report.walls_cut += int(np.count_nonzero(open_s & south & ~roomy_s))
+        report.doors += int(np.count_nonzero(opened & (st == 2)))
+    return maze.replace(passages=passages_from_links(new_e, new_s))

@@ -50,6 +50,7 @@ from mazeart.generate import (  # noqa: F401  isort: skip
     eller,
     division,
     hybrid,
+    flow,
 )
 
 __all__ = [
@@ -119,6 +120,7 @@ def generate(
     prune: bool = False,
     braid: float = 0.0,
     place: Mapping[str, int] | str | None = None,
+    walls: tuple[ArrayLike, ArrayLike] | None = None,
     report: ShapeReport | None = None,
     **options: Any,
 ) -> Maze:
@@ -155,6 +157,9 @@ def generate(
         Share of dead ends to open into loops.
     place : mapping or str, optional
         Tags to place, ``{"loot": 5}`` or ``"loot=5,spawn=2"`` (see :mod:`mazeart.tags`).
+    walls : (east, south) pair of (H, W) array_like of bool, optional
+        Extra walls to respect (e.g. :func:`mazeart.guide.segment_walls`):
+        crossed only through as few doors as keep each part connected.
     report : ShapeReport, optional
         Filled with what the shaping steps did.
     **options
@@ -172,7 +177,7 @@ def generate(
     """
     from mazeart.rooms import rooms_from_weights, stamp_rooms
     from mazeart.shape import braid as braid_dead_ends
-    from mazeart.shape import connect, install_rooms, prune_dead_ends
+    from mazeart.shape import connect, install_rooms, prune_dead_ends, respect_walls
     from mazeart.tags import parse_place, place_tags, tags_from_weights
 
     w = validate_weights(weights)
@@ -220,6 +225,8 @@ def generate(
         maze = algo.func(w, rng, geometry=geometry, rooms=room_list, **options)
     else:
         maze = install_rooms(algo.func(w, rng, geometry=geometry, **options), room_list)
+    if walls is not None:
+        maze = respect_walls(maze, walls[0], walls[1], rng, report=report)
     if islands == "connect":
         maze = connect(maze, report=report)
     maze = maze.replace(tags=tags_from_weights(w))
@@ -239,7 +246,10 @@ def generate(
         "algorithm": algo.name,
         "seed": None if seed is None else int(seed),
         "geometry": geometry,
-        "options": {**algo.options, **options},
+        "options": {
+            k: "(per-cell array)" if isinstance(v, np.ndarray) else v
+            for k, v in {**algo.options, **options}.items()
+        },
         "islands": islands,
         "prune": bool(prune),
         "braid": float(braid),
