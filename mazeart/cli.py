@@ -68,6 +68,11 @@ class Geometry(StrEnum):
     blocks = "blocks"
 
 
+class Outline(StrEnum):
+    cells = "cells"
+    smooth = "smooth"
+
+
 class Difficulty(StrEnum):
     easy = "easy"
     medium = "medium"
@@ -284,6 +289,31 @@ _GENERATION: list[tuple[str, Any, Any]] = [
             typer.Option(help="Colour clusters for --edges and --regions.", rich_help_panel=_ART),
         ],
         2,
+    ),
+    (
+        "tone",
+        Annotated[
+            bool,
+            typer.Option(
+                "--tone",
+                help="Fill the whole picture and draw each wall as thick as the picture is dark "
+                "under it (SVG, PNG): a photograph read from a distance.",
+                rich_help_panel=_ART,
+            ),
+        ],
+        False,
+    ),
+    (
+        "outline",
+        Annotated[
+            Outline,
+            typer.Option(
+                help="Draw the figure's outer wall as cell sides, or as the picture's smooth "
+                "contour (SVG, PNG).",
+                rich_help_panel=_ART,
+            ),
+        ],
+        None,
     ),
     (
         "textures",
@@ -687,6 +717,14 @@ def _make_maze(
             **options,
         )
 
+    carried = {k: guided[k] for k in ("outline", "tone") if guided.get(k)}
+    if carried:
+        plain_candidate = candidate
+
+        def candidate(i: int) -> Maze:  # the contour or tone map travels with the maze
+            maze = plain_candidate(i)
+            return maze.replace(meta={**maze.meta, **carried})
+
     if k == 1:
         maze = candidate(0)
         return _Made(maze, reports[0])
@@ -699,31 +737,61 @@ def _make_maze(
 
 def _guidance(source: Path, gen: _Options, weights, algorithm: str) -> dict[str, Any]:
     """What --edges and --regions read from the picture: walls, a texture field, the weights."""
-    if not (gen.edges or gen.regions):
+    smooth = gen.outline is Outline.smooth
+    if gen.tone:
+        if gen.edges or gen.regions or smooth:
+            raise ValueError("--tone draws the whole picture; it does not mix with --edges, "
+                             "--regions or --outline smooth")  # fmt: skip
+        if gen.preset or is_preset_file(source):
+            raise ValueError("--tone reads the picture's tones; give a picture")
+        from mazeart.tone import darkness
+
+        tone = darkness(source, weights.shape[1])
+        full = np.where(weights == mazeart.FORBIDDEN, FREE, weights).astype(np.int32)
+        return {"weights": full, "tone": np.round(tone, 2).tolist()}
+    if not (gen.edges or gen.regions or smooth):
         for name in ("segments", "textures"):
             if name in gen.given:
                 raise ValueError(f"{_flag(name)} applies with --edges or --regions")
         return {}
     if gen.preset or is_preset_file(source):
-        raise ValueError("--edges and --regions read the picture's colours; give a picture")
+        raise ValueError("--edges, --regions and --outline smooth read the picture; give one")
     if gen.geometry is not None and gen.geometry.value != "cells":
-        raise ValueError("--edges and --regions need the cells geometry")
+        raise ValueError("--edges, --regions and --outline smooth need the cells geometry")
     if gen.regions and "algorithm" in gen.given and algorithm != "flow":
         raise ValueError(f"--regions draws its textures with the flow generator, not {algorithm}")
     from mazeart.guide import close_gaps, region_textures, segment_cells, segment_walls
     from mazeart.image import figure_coverage, open_image
 
     img = open_image(source)
-    figure = figure_coverage(img, threshold=gen.threshold, invert=gen.invert) >= 0.5
-    labels = segment_cells(img, weights.shape, segments=gen.segments, figure=figure)
+    coverage = figure_coverage(img, threshold=gen.threshold, invert=gen.invert)
+    figure = coverage >= 0.5
     out: dict[str, Any] = {}
+    if smooth:
+        from mazeart.outline import figure_contours, inside_cells, passable_sides
+
+        rings = figure_contours(coverage, weights.shape)
+        inside = inside_cells(rings, weights.shape)
+        weights = weights.copy()
+        weights[(weights == FREE) & ~inside] = mazeart.FORBIDDEN
+        weights[inside & (weights == mazeart.FORBIDDEN)] = FREE
+        out["weights"] = weights
+        out["outline"] = [np.round(r, 3).tolist() for r in rings]
+        ok_e, ok_s = passable_sides(rings, weights.shape)
+        out["walls"] = (inside & ~ok_e, inside & ~ok_s)
+        if not (gen.edges or gen.regions):
+            return out
+    labels = segment_cells(img, weights.shape, segments=gen.segments, figure=figure)
     free = weights == FREE
     if gen.edges:
         closed = close_gaps(free) & ((weights == FREE) | (weights == mazeart.FORBIDDEN))
         weights = weights.copy()
         weights[closed & ~free] = FREE
         out["weights"] = weights
-        out["walls"] = segment_walls(labels, closed)
+        e, s = segment_walls(labels, closed)
+        if "walls" in out:
+            e, s = e | out["walls"][0], s | out["walls"][1]
+        out["walls"] = (e, s)
         free = closed
     if gen.regions:
         textures = [t.strip() for t in gen.textures.split(",")] if gen.textures else None

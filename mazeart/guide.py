@@ -249,6 +249,22 @@ def _nearest_side_is_wall(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_
     return np.where(dy <= dx, on_hor, on_ver)
 
 
+def _smooth_footprint(maze: Maze, size: tuple[int, int], rows, cols) -> NDArray[np.bool_]:
+    """Pixels of the drawn maze inside a smooth outline: owned cells clipped to the contour."""
+    from PIL import Image, ImageDraw
+
+    from mazeart.outline import owners
+
+    h, w = size
+    inside = np.zeros((h, w), dtype=bool)
+    for ring in maze.meta["outline"]:
+        layer = Image.new("1", (w, h), 0)
+        pts = [(x * w / maze.width, y * h / maze.height) for x, y in ring]
+        ImageDraw.Draw(layer).polygon(pts, fill=1)
+        inside ^= np.asarray(layer, dtype=bool)
+    return (owners(maze) >= 0)[np.ix_(rows, cols)] & inside
+
+
 def fidelity(
     maze: Maze,
     image: Any,
@@ -289,6 +305,8 @@ def fidelity(
     cols = np.minimum((np.arange(w) * maze.width / w).astype(int), maze.width - 1)
     cells = maze.mask if allowed is None else maze.mask & allowed
     foot = cells[np.ix_(rows, cols)]
+    if maze.meta.get("outline") and maze.geometry == "cells":
+        foot = _smooth_footprint(maze, (h, w), rows, cols)
     union = np.count_nonzero(foot | figure)
     iou = np.count_nonzero(foot & figure) / union if union else 1.0
     inside = foot

@@ -111,10 +111,13 @@ def _runs(a: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], NDA
     return r0, c0, c1
 
 
-def wall_runs(maze: Maze, *, doors: bool = True) -> NDArray[np.intp]:
+def wall_runs(maze: Maze, *, doors: bool = True, smooth: bool = True) -> NDArray[np.intp]:
     """The walls of a ``cells`` maze as maximal straight segments.
 
-    Collinear unit walls that touch are merged into one segment.
+    Collinear unit walls that touch are merged into one segment. A maze with a
+    smooth outline (``maze.meta["outline"]``) gives the walls inside it (see
+    :func:`mazeart.outline.smooth_walls`; to be clipped to the outline) unless
+    ``smooth=False``.
 
     Returns
     -------
@@ -122,7 +125,12 @@ def wall_runs(maze: Maze, *, doors: bool = True) -> NDArray[np.intp]:
         ``x0, y0, x1, y1`` on the grid lines (cell corners), horizontal
         segments first (top to bottom), then vertical ones (left to right).
     """
-    hor, ver = maze.walls(doors=doors)
+    if smooth and maze.meta.get("outline"):
+        from mazeart.outline import smooth_walls
+
+        hor, ver = smooth_walls(maze)
+    else:
+        hor, ver = maze.walls(doors=doors)
     hy, hx0, hx1 = _runs(hor)
     vx, vy0, vy1 = _runs(ver.T)
     horizontal = np.stack([hx0, hy, hx1, hy], axis=1)

@@ -165,7 +165,7 @@ class _Document:
             with pdf.local_context(
                 stroke_cap_style="square", line_width=max(st.line_width * cell, 0.1)
             ):
-                for x0, y0, x1, y1 in wall_runs(maze):
+                for x0, y0, x1, y1 in wall_runs(maze, smooth=False):
                     pdf.line(ox + x0 * cell, oy + y0 * cell, ox + x1 * cell, oy + y1 * cell)
         else:
             blocks = maze.blocks() == 1

@@ -85,12 +85,52 @@ def to_png_image(
         img = Image.fromarray(canvas)
         draw = ImageDraw.Draw(img)
         t = max(1, round(st.line_width * cs))
-        lo, hi = t // 2, t - t // 2  # pixels either side of a grid line
         wall = _rgba(st.wall)
-        for x0, y0, x1, y1 in wall_runs(maze):
-            px0, py0 = m + x0 * cs - lo, m + y0 * cs - lo
-            px1, py1 = m + x1 * cs + hi - 1, m + y1 * cs + hi - 1
-            draw.rectangle((int(px0), int(py0), int(px1), int(py1)), fill=wall)
+        rings = maze.meta.get("outline") or []
+        target = Image.new("RGBA", img.size, (0, 0, 0, 0)) if rings else img
+        wdraw = ImageDraw.Draw(target)
+        if maze.meta.get("tone") and not rings:  # wall ink follows the picture's darkness
+            from mazeart.tone import tone_walls
+
+            groups = [(max(1, round(width * cs)), segs) for width, segs in tone_walls(maze)]
+        else:
+            groups = [(t, wall_runs(maze))]
+        for thick, segs in groups:
+            a, b = thick // 2, thick - thick // 2
+            for x0, y0, x1, y1 in segs:
+                px0, py0 = m + x0 * cs - a, m + y0 * cs - a
+                px1, py1 = m + x1 * cs + b - 1, m + y1 * cs + b - 1
+                wdraw.rectangle((int(px0), int(py0), int(px1), int(py1)), fill=wall)
+        if rings:  # walls clipped to the smooth outline, which is drawn as the outer wall
+            from mazeart.outline import outline_paths
+
+            inside = np.zeros((img.size[1], img.size[0]), dtype=bool)
+            for ring in rings:
+                layer = Image.new("1", img.size, 0)
+                ImageDraw.Draw(layer).polygon(
+                    [(m + x * cs, m + y * cs) for x, y in ring], fill=1, outline=1
+                )
+                inside ^= np.asarray(layer, dtype=bool)
+            from mazeart.outline import bridge_cells
+
+            bridges = np.repeat(np.repeat(bridge_cells(maze), cs, axis=0), cs, axis=1)
+            inside[m : m + h * cs, m : m + w * cs] |= bridges
+            if st.floor:
+                base = np.asarray(img).copy()
+                base[..., :] = np.where(inside[..., None], _rgba(st.floor), _rgba(st.background))
+                for room in maze.rooms:
+                    big = np.repeat(np.repeat(room.mask(maze.shape), cs, axis=0), cs, axis=1)
+                    base[m : m + h * cs, m : m + w * cs][big] = _rgba(st.room_fill)
+                img = Image.fromarray(base)
+            walls_px = np.asarray(target).copy()
+            walls_px[~inside] = 0
+            img.alpha_composite(Image.fromarray(walls_px))
+            draw = ImageDraw.Draw(img)
+            for path in outline_paths(maze):
+                draw.line([(m + x * cs, m + y * cs) for x, y in path], fill=wall, width=t,
+                          joint="curve")  # fmt: skip
+        else:
+            draw = ImageDraw.Draw(img)
     else:
         blocks = maze.blocks()
         colours = np.array([_rgba(st.background), _rgba(st.wall), _rgba(st.floor)], np.uint8)

@@ -136,9 +136,20 @@ def to_svg(
             )
         out.append(_layer("rooms", f'fill="{st.room_fill}" stroke="none"', "".join(shapes)))
     if maze.geometry == "cells":
+        rings = maze.meta.get("outline") or []
+        ring_d = "".join(
+            "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in ring) + "Z"
+            for ring in rings
+        )
         if st.floor:
-            d = _rects(maze.mask, cs)
-            out.append(_layer("floor", f'fill="{st.floor}" stroke="none"', f'<path d="{d}"/>'))
+            d = ring_d if rings else _rects(maze.mask, cs)
+            out.append(
+                _layer(
+                    "floor",
+                    f'fill="{st.floor}" fill-rule="evenodd" stroke="none"',
+                    f'<path d="{d}"/>',
+                )
+            )
         runs = wall_runs(maze)
         d = "".join(
             f"M{_num(x0 * cs)} {_num(y0 * cs)}H{_num(x1 * cs)}"
@@ -146,14 +157,52 @@ def to_svg(
             else f"M{_num(x0 * cs)} {_num(y0 * cs)}V{_num(y1 * cs)}"
             for x0, y0, x1, y1 in runs
         )
-        out.append(
-            _layer(
-                "walls",
-                f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
-                f'stroke-linecap="square" stroke-linejoin="miter"',
-                f'<path d="{d}"/>',
-            )
+        stroke = (
+            f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
+            f'stroke-linecap="square" stroke-linejoin="miter"'
         )
+        if rings:  # walls clipped to the smooth outline, which is drawn as the outer wall
+            from mazeart.outline import bridge_cells, outline_paths
+
+            bridges = bridge_cells(maze)
+            extra = f'<path d="{_rects(bridges, cs)}"/>' if bridges.any() else ""
+            out.append(
+                f'<defs><clipPath id="outline-clip"><path d="{ring_d}" clip-rule="evenodd"/>'
+                f"{extra}</clipPath></defs>"
+            )
+            out.append(_layer("walls", stroke + ' clip-path="url(#outline-clip)"',
+                              f'<path d="{d}"/>'))  # fmt: skip
+            od = "".join(
+                "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in path)
+                for path in outline_paths(maze)
+            )
+            out.append(
+                _layer(
+                    "outline",
+                    f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
+                    f'stroke-linecap="round" stroke-linejoin="round"',
+                    f'<path d="{od}"/>',
+                )
+            )
+        elif maze.meta.get("tone"):  # wall ink follows the picture's darkness
+            from mazeart.tone import tone_walls
+
+            paths = []
+            for width, segs in tone_walls(maze):
+                dd = "".join(
+                    f"M{_num(x0 * cs)} {_num(y0 * cs)}L{_num(x1 * cs)} {_num(y1 * cs)}"
+                    for x0, y0, x1, y1 in segs
+                )
+                paths.append(f'<path stroke-width="{_num(width * cs)}" d="{dd}"/>')
+            out.append(
+                _layer(
+                    "walls",
+                    f'fill="none" stroke="{st.wall}" stroke-linecap="square"',
+                    "".join(paths),
+                )
+            )
+        else:
+            out.append(_layer("walls", stroke, f'<path d="{d}"/>'))
     else:
         blocks = maze.blocks()  # framed: block (r, c) of the grid is at [r + 1, c + 1]
         if st.floor:

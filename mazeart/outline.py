@@ -1,0 +1,290 @@
+"""A smooth outline: the figure's boundary drawn as the picture's own contour.
+
+With ``--outline smooth`` the maze's outer wall is not the staircase of cell
+sides but the contour of the picture's figure (``skimage.measure.find_contours``
+at half coverage, lightly smoothed), in cell units. The pieces fit as follows:
+
+- the maze cells are the cells whose centre lies inside the contour, at least a
+  fifth of a cell from it (:func:`inside_cells`), and every passage's path (centre
+  to side to centre) stays inside it, so a clipped corridor is still passable;
+- a boundary cell whose centre is outside but part of whose area is inside is
+  a *sliver*: it is given to one neighbouring maze cell (no wall between them),
+  so the drawn maze fills the outline (:func:`owners`);
+- walls are drawn between cells of different owners where no passage joins
+  them, clipped to the contour; the contour is drawn as the outer wall, with a
+  gap at the entrance and at the exit (:func:`outline_paths`).
+
+The contour travels with the maze in ``maze.meta["outline"]`` (a list of
+``[[x, y], ...]`` rings in cell units, ``x`` across), so saved mazes keep it and
+every exporter that draws thin walls can use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart.maze import DIRECTIONS, Maze
+
+__all__ = [
+    "bridge_cells",
+    "figure_contours",
+    "inside_cells",
+    "outline_paths",
+    "owners",
+    "passable_sides",
+    "smooth_walls",
+]
+
+_MARGIN = 0.2
+
+
+def _chaikin(ring: NDArray[np.float64], rounds: int) -> NDArray[np.float64]:
+    """Corner cutting on a closed ring (each round replaces a corner by two points)."""
+    for _ in range(rounds):
+        nxt = np.roll(ring, -1, axis=0)
+        q = 0.75 * ring + 0.25 * nxt
+        r = 0.25 * ring + 0.75 * nxt
+        ring = np.stack([q, r], axis=1).reshape(-1, 2)
+    return ring
+
+
+def figure_contours(
+    coverage: NDArray[np.floating],
+    shape: tuple[int, int],
+    *,
+    min_area: float = 1.0,
+    smooth: int = 2,
+) -> list[NDArray[np.float64]]:
+    """Closed contours of the figure (coverage 0.5), in cell units of a grid of ``shape``.
+
+    Parameters
+    ----------
+    coverage : (h, w) ndarray of float
+        Per-pixel figure share (:func:`mazeart.image.figure_coverage`).
+    shape : (int, int)
+        The grid ``(rows, cols)`` laid over the whole picture.
+    min_area : float, default 1
+        Rings enclosing less than this many cells are dropped (specks).
+    smooth : int, default 2
+        Rounds of corner cutting after simplifying the pixel contour.
+
+    Returns
+    -------
+    list of (P, 2) ndarray of float
+        Closed rings of ``(x, y)`` points (the last point is not repeated).
+    """
+    from skimage.measure import approximate_polygon, find_contours
+
+    h, w = coverage.shape
+    rows, cols = shape
+    padded = np.pad(np.asarray(coverage, dtype=np.float64), 1)
+    rings = []
+    for c in find_contours(padded, 0.5):
+        yx = c - 1.0 + 0.5  # pixel centres -> pixel-edge coordinates
+        ring = np.stack([yx[:, 1] * cols / w, yx[:, 0] * rows / h], axis=1)
+        if len(ring) > 3 and np.allclose(ring[0], ring[-1]):
+            ring = ring[:-1]
+        ring = approximate_polygon(ring, tolerance=0.05)
+        if len(ring) > 3 and np.allclose(ring[0], ring[-1]):
+            ring = ring[:-1]
+        if len(ring) < 3:
+            continue
+        x, y = ring[:, 0], ring[:, 1]
+        area = 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+        if area < min_area:
+            continue
+        rings.append(_chaikin(ring, smooth))
+    return rings
+
+
+def _inside_evenodd(points: NDArray[np.float64], rings: Sequence[NDArray]) -> NDArray[np.bool_]:
+    from skimage.measure import points_in_poly
+
+    inside = np.zeros(len(points), dtype=bool)
+    for ring in rings:
+        inside ^= points_in_poly(points, ring)
+    return inside
+
+
+def _distance_to_rings(points: NDArray[np.float64], rings: Sequence[NDArray]) -> NDArray:
+    """Distance from each point to the nearest ring segment."""
+    best = np.full(len(points), np.inf)
+    for ring in rings:
+        a = ring
+        b = np.roll(ring, -1, axis=0)
+        ab = b - a
+        length2 = np.maximum((ab**2).sum(axis=1), 1e-12)
+        for start in range(0, len(points), 4096):
+            p = points[start : start + 4096, None, :]
+            t = np.clip(((p - a) * ab).sum(axis=2) / length2, 0.0, 1.0)
+            closest = a + t[..., None] * ab
+            d = np.sqrt(((p - closest) ** 2).sum(axis=2)).min(axis=1)
+            best[start : start + 4096] = np.minimum(best[start : start + 4096], d)
+    return best
+
+
+def inside_cells(
+    rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = _MARGIN
+) -> NDArray[np.bool_]:
+    """Cells whose centre lies inside the rings, at least ``margin`` cells from them."""
+    rows, cols = shape
+    yy, xx = np.mgrid[0:rows, 0:cols]
+    centres = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5], axis=1).astype(float)
+    inside = _inside_evenodd(centres, rings)
+    if margin > 0 and inside.any():
+        d = np.full(len(centres), np.inf)
+        d[inside] = _distance_to_rings(centres[inside], rings)
+        inside &= d >= margin
+    return inside.reshape(shape)
+
+
+def passable_sides(
+    rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = 0.1
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Whether the midpoint of each cell's east and south side lies inside the rings."""
+    rows, cols = shape
+    yy, xx = np.mgrid[0:rows, 0:cols].astype(float)
+    east = np.stack([(xx + 1.0).ravel(), (yy + 0.5).ravel()], axis=1)
+    south = np.stack([(xx + 0.5).ravel(), (yy + 1.0).ravel()], axis=1)
+    out = []
+    for pts in (east, south):
+        ok = _inside_evenodd(pts, rings)
+        if ok.any():
+            d = np.full(len(pts), np.inf)
+            d[ok] = _distance_to_rings(pts[ok], rings)
+            ok &= d >= margin
+        out.append(ok.reshape(shape))
+    return out[0], out[1]
+
+
+def _cell_overlap(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) -> NDArray:
+    """Share of each cell inside the rings, sampled on a 4 x 4 grid per cell."""
+    rows, cols = shape
+    k = 4
+    sub = (np.arange(k) + 0.5) / k
+    yy, xx = np.mgrid[0:rows, 0:cols].astype(float)
+    sy, sx = np.meshgrid(sub, sub, indexing="ij")
+    px = (xx[:, :, None, None] + sx).reshape(-1)
+    py = (yy[:, :, None, None] + sy).reshape(-1)
+    inside = _inside_evenodd(np.stack([px, py], axis=1), rings)
+    return inside.reshape(rows, cols, k * k).mean(axis=2)
+
+
+def owners(maze: Maze) -> NDArray[np.int64]:
+    """Which maze cell each grid cell's floor belongs to (flat index), or -1.
+
+    Maze cells own themselves; a sliver (part inside the outline, centre not a
+    maze cell) belongs to its first maze neighbour (N, W, S, E) that it shares
+    an inside side with.
+    """
+    h, w = maze.shape
+    own = np.where(maze.mask.reshape(-1), np.arange(h * w), -1).reshape(h, w)
+    rings = _rings(maze)
+    if not rings:
+        return own
+    # the cells in front of the entrance and exit belong to them: the way out stays open
+    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
+        if cell is not None and side:
+            _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
+            rr, cc = cell[0] + dr, cell[1] + dc
+            if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
+                own[rr, cc] = cell[0] * w + cell[1]
+    overlap = _cell_overlap(rings, maze.shape)
+    for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
+        for _, dr, dc in (DIRECTIONS[0], DIRECTIONS[3], DIRECTIONS[2], DIRECTIONS[1]):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < h and 0 <= cc < w and maze.mask[rr, cc]:
+                own[r, c] = rr * w + cc
+                break
+    return own
+
+
+def _rings(maze: Maze) -> list[NDArray[np.float64]]:
+    return [np.asarray(r, dtype=float) for r in maze.meta.get("outline") or []]
+
+
+def smooth_walls(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Cell sides to draw inside a smooth outline (before clipping to it).
+
+    A side is a wall when the cells on either side have different owners and
+    no passage joins them.
+
+    Returns
+    -------
+    horizontal : (H + 1, W) ndarray of bool
+    vertical : (H, W + 1) ndarray of bool
+        Laid out as :meth:`mazeart.maze.Maze.walls`.
+    """
+    own = owners(maze)
+    h, w = maze.shape
+    pad = np.full((h + 2, w + 2), -1, dtype=np.int64)
+    pad[1:-1, 1:-1] = own
+    hor = pad[:-1, 1:-1] != pad[1:, 1:-1]  # (H + 1, W): between row y - 1 and row y
+    ver = pad[1:-1, :-1] != pad[1:-1, 1:]  # (H, W + 1)
+    both_none_h = (pad[:-1, 1:-1] < 0) & (pad[1:, 1:-1] < 0)
+    both_none_v = (pad[1:-1, :-1] < 0) & (pad[1:-1, 1:] < 0)
+    hor &= ~both_none_h
+    ver &= ~both_none_v
+    hor[1:-1] &= (maze.passages[:-1] & 4) == 0
+    ver[:, 1:-1] &= (maze.passages[:, :-1] & 2) == 0
+    return hor, ver
+
+
+def bridge_cells(maze: Maze) -> NDArray[np.bool_]:
+    """Maze cells whose centre is outside the outline: bridges across the ground between
+    islands. They are drawn as cells (the outline opens where they cross it)."""
+    rings = _rings(maze)
+    if not rings:
+        return np.zeros(maze.shape, dtype=bool)
+    return maze.mask & ~inside_cells(rings, maze.shape, margin=0.0)
+
+
+def outline_paths(maze: Maze, *, gap: float = 1.0) -> list[NDArray[np.float64]]:
+    """The outline rings as open polylines, cut where the entrance and exit open.
+
+    The cut removes the ring's points in the door's corridor: ``gap`` cells
+    wide, running out of the end cell's centre through its door side.
+    """
+    rings = _rings(maze)
+    doors = []  # (centre, outward unit step) of each end with a door
+    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
+        if cell is None or not side:
+            continue
+        _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
+        doors.append((np.array([cell[1] + 0.5, cell[0] + 0.5]), np.array([dc, dr], float)))
+    bridges = bridge_cells(maze)
+    out: list[NDArray[np.float64]] = []
+    for ring in rings:
+        closed = np.vstack([ring, ring[:1]])
+        keep = np.ones(len(closed), dtype=bool)
+        if bridges.any():  # the outline opens where a bridge crosses it
+            cx = np.clip(np.floor(closed[:, 0]).astype(int), 0, maze.width - 1)
+            cy = np.clip(np.floor(closed[:, 1]).astype(int), 0, maze.height - 1)
+            keep &= ~bridges[cy, cx]
+        for centre, step in doors:  # the door: a corridor a cell wide, out from the end's centre
+            rel = closed - centre
+            along = rel @ step
+            across = np.abs(rel @ np.array([-step[1], step[0]]))
+            keep &= ~((along > 0) & (along < 3.0) & (across < 0.5 * gap))
+        if keep.all():
+            out.append(closed)
+            continue
+        # split into runs of kept points, joining the run that wraps around the start
+        runs: list[list[int]] = []
+        current: list[int] = []
+        for i, k in enumerate(keep):
+            if k:
+                current.append(i)
+            elif current:
+                runs.append(current)
+                current = []
+        if current:
+            if runs and keep[0] and runs[0][0] == 0:
+                runs[0] = current + runs[0][1:]
+            else:
+                runs.append(current)
+        out.extend(closed[run] for run in runs if len(run) >= 2)
+    return out
