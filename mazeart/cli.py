@@ -744,11 +744,9 @@ def _guidance(source: Path, gen: _Options, weights, algorithm: str) -> dict[str,
                              "--regions or --outline smooth")  # fmt: skip
         if gen.preset or is_preset_file(source):
             raise ValueError("--tone reads the picture's tones; give a picture")
-        from mazeart.tone import darkness
+        from mazeart.guide import guidance
 
-        tone = darkness(source, weights.shape[1])
-        full = np.where(weights == mazeart.FORBIDDEN, FREE, weights).astype(np.int32)
-        return {"weights": full, "tone": np.round(tone, 2).tolist()}
+        return guidance(source, weights, tone=True)
     if not (gen.edges or gen.regions or smooth):
         for name in ("segments", "textures"):
             if name in gen.given:
@@ -760,44 +758,20 @@ def _guidance(source: Path, gen: _Options, weights, algorithm: str) -> dict[str,
         raise ValueError("--edges, --regions and --outline smooth need the cells geometry")
     if gen.regions and "algorithm" in gen.given and algorithm != "flow":
         raise ValueError(f"--regions draws its textures with the flow generator, not {algorithm}")
-    from mazeart.guide import close_gaps, region_textures, segment_cells, segment_walls
-    from mazeart.image import figure_coverage, open_image
+    from mazeart.guide import guidance
 
-    img = open_image(source)
-    coverage = figure_coverage(img, threshold=gen.threshold, invert=gen.invert)
-    figure = coverage >= 0.5
-    out: dict[str, Any] = {}
-    if smooth:
-        from mazeart.outline import figure_contours, inside_cells, passable_sides
-
-        rings = figure_contours(coverage, weights.shape)
-        inside = inside_cells(rings, weights.shape)
-        weights = weights.copy()
-        weights[(weights == FREE) & ~inside] = mazeart.FORBIDDEN
-        weights[inside & (weights == mazeart.FORBIDDEN)] = FREE
-        out["weights"] = weights
-        out["outline"] = [np.round(r, 3).tolist() for r in rings]
-        ok_e, ok_s = passable_sides(rings, weights.shape)
-        out["walls"] = (inside & ~ok_e, inside & ~ok_s)
-        if not (gen.edges or gen.regions):
-            return out
-    labels = segment_cells(img, weights.shape, segments=gen.segments, figure=figure)
-    free = weights == FREE
-    if gen.edges:
-        closed = close_gaps(free) & ((weights == FREE) | (weights == mazeart.FORBIDDEN))
-        weights = weights.copy()
-        weights[closed & ~free] = FREE
-        out["weights"] = weights
-        e, s = segment_walls(labels, closed)
-        if "walls" in out:
-            e, s = e | out["walls"][0], s | out["walls"][1]
-        out["walls"] = (e, s)
-        free = closed
-    if gen.regions:
-        textures = [t.strip() for t in gen.textures.split(",")] if gen.textures else None
-        angle, bias, _ = region_textures(labels, free, textures=textures, image=img)
-        out["angle"], out["bias"] = angle, bias
-    return out
+    textures = [t.strip() for t in gen.textures.split(",")] if gen.textures else None
+    return guidance(
+        source,
+        weights,
+        edges=gen.edges,
+        regions=gen.regions,
+        outline="smooth" if smooth else "cells",
+        segments=gen.segments,
+        textures=textures,
+        threshold=gen.threshold,
+        invert=gen.invert,
+    )
 
 
 def _solutions(maze: Maze, draw: _Options, *, want: bool) -> list | None:

@@ -37,6 +37,7 @@ __all__ = [
     "TEXTURES",
     "close_gaps",
     "fidelity",
+    "guidance",
     "region_textures",
     "segment_cells",
     "segment_walls",
@@ -325,3 +326,83 @@ def fidelity(
         "edge_pixels": n_edges,
         "wall_share": round(float(np.count_nonzero(near & inside) / max(1, inside.sum())), 4),
     }
+
+
+def guidance(
+    image: Any,
+    weights: NDArray[np.int32],
+    *,
+    edges: bool = False,
+    regions: bool = False,
+    outline: str = "cells",
+    tone: bool = False,
+    segments: int = 2,
+    textures: Sequence[str] | None = None,
+    threshold: float | None = None,
+    invert: bool = False,
+) -> dict[str, Any]:
+    """Everything the picture adds to a preset made from it, for :func:`mazeart.generate`.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image or path
+    weights : (H, W) ndarray of int32
+        The preset :func:`mazeart.image.weights_from_image` made of ``image``.
+    edges, regions, outline, tone, segments, textures
+        As the command line's ``--edges``, ``--regions``, ``--outline``,
+        ``--tone``, ``--segments`` and ``--textures``.
+    threshold, invert
+        As for :func:`mazeart.image.figure_coverage`.
+
+    Returns
+    -------
+    dict
+        Any of ``weights`` (the preset to carve instead), ``walls`` (for
+        ``generate(walls=...)``), ``angle`` and ``bias`` (options of the ``flow``
+        generator), ``outline`` and ``tone`` (to store in ``maze.meta``).
+    """
+    from mazeart.image import figure_coverage
+    from mazeart.weights import FORBIDDEN, FREE
+
+    if outline not in ("cells", "smooth"):
+        raise ValueError(f"outline must be 'cells' or 'smooth', got {outline!r}")
+    img = image if not isinstance(image, str | os.PathLike) else open_image(image)
+    out: dict[str, Any] = {}
+    if tone:
+        from mazeart.tone import darkness
+
+        dark = darkness(img, weights.shape[1])
+        out["weights"] = np.where(weights == FORBIDDEN, FREE, weights).astype(np.int32)
+        out["tone"] = np.round(dark, 2).tolist()
+        return out
+    coverage = figure_coverage(img, threshold=threshold, invert=invert)
+    if outline == "smooth":
+        from mazeart.outline import figure_contours, inside_cells, passable_sides
+
+        rings = figure_contours(coverage, weights.shape)
+        inside = inside_cells(rings, weights.shape)
+        weights = weights.copy()
+        weights[(weights == FREE) & ~inside] = FORBIDDEN
+        weights[inside & (weights == FORBIDDEN)] = FREE
+        out["weights"] = weights
+        out["outline"] = [np.round(r, 3).tolist() for r in rings]
+        ok_e, ok_s = passable_sides(rings, weights.shape)
+        out["walls"] = (inside & ~ok_e, inside & ~ok_s)
+    if not (edges or regions):
+        return out
+    labels = segment_cells(img, weights.shape, segments=segments, figure=coverage >= 0.5)
+    free = weights == FREE
+    if edges:
+        closed = close_gaps(free) & ((weights == FREE) | (weights == FORBIDDEN))
+        weights = weights.copy()
+        weights[closed & ~free] = FREE
+        out["weights"] = weights
+        e, s = segment_walls(labels, closed)
+        if "walls" in out:
+            e, s = e | out["walls"][0], s | out["walls"][1]
+        out["walls"] = (e, s)
+        free = closed
+    if regions:
+        angle, bias, _ = region_textures(labels, free, textures=textures, image=img)
+        out["angle"], out["bias"] = angle, bias
+    return out

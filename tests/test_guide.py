@@ -158,3 +158,102 @@ def test_silhouette_iou_is_the_grids_quantisation_bound(cells, low, high, horse_
     cols = (np.arange(w) * weights.shape[1] // w).clip(max=weights.shape[1] - 1)
     foot = (weights == FREE)[np.ix_(rows, cols)]
     assert fid["iou"] == pytest.approx((foot & figure).sum() / (foot | figure).sum(), abs=2e-3)
+
+
+# ----------------------------------------------------------------------------- smooth outline
+
+
+def smooth_maze(path, cells, seed=1):
+    from mazeart.guide import guidance
+
+    weights = weights_from_image(path, cells=cells)
+    g = guidance(path, weights, outline="smooth")
+    maze = generate(g["weights"], seed=seed, walls=g["walls"])
+    return maze.replace(meta={**maze.meta, "outline": g["outline"]})
+
+
+def test_smooth_outline_fits_the_picture_and_stays_passable(horse_png):
+    from mazeart.outline import _inside_evenodd, bridge_cells, outline_paths
+
+    maze = smooth_maze(horse_png, 100)
+    plain = generate(weights_from_image(horse_png, cells=100), seed=1)
+    smooth_iou = fidelity(maze, horse_png)["iou"]
+    assert smooth_iou >= 0.97 > fidelity(plain, horse_png)["iou"]
+    rings = [np.asarray(r) for r in maze.meta["outline"]]
+    bridges = bridge_cells(maze)
+    t = np.linspace(0, 1, 9)[:, None]
+    for a, b in maze.links():  # centre -> shared side -> centre stays inside the outline
+        (r0, c0), (r1, c1) = divmod(int(a), maze.width), divmod(int(b), maze.width)
+        if bridges[r0, c0] or bridges[r1, c1]:
+            continue
+        p0, p1 = np.array([c0 + 0.5, r0 + 0.5]), np.array([c1 + 0.5, r1 + 0.5])
+        assert _inside_evenodd(p0 + (p1 - p0) * t, rings).all()
+    # the doors: nothing of the drawn outline crosses the way out of the entrance and exit
+    paths = outline_paths(maze)
+    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
+        step = {1: (0, -1), 2: (1, 0), 4: (0, 1), 8: (-1, 0)}[side]
+        centre = np.array([cell[1] + 0.5, cell[0] + 0.5])
+        way = centre + np.outer(np.linspace(0, 3, 61), step)
+        for path in paths:
+            near = np.min(np.linalg.norm(way[:, None, :] - path[None, :, :], axis=2))
+            assert near > 0.3
+
+
+def test_smooth_outline_drawn_in_svg_and_png(tmp_path, horse_png):
+    import xml.etree.ElementTree as ET
+
+    from mazeart import save
+    from mazeart.export import to_png_image
+
+    maze = smooth_maze(horse_png, 40)
+    svg = tmp_path / "m.svg"
+    save(maze, svg)
+    root = ET.fromstring(svg.read_text())
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.find(f".//{ns}clipPath") is not None
+    assert root.find(f"{ns}g[@id='outline']/{ns}path").get("d").count("L") > 100
+    walls = root.find(f"{ns}g[@id='walls']")
+    assert walls.get("clip-path") == "url(#outline-clip)"
+    img = np.asarray(to_png_image(maze, cell_size=10, margin=1))
+    # ink only inside the outline (give or take the outline's own stroke)
+    from PIL import Image, ImageDraw
+
+    inside = np.zeros(img.shape[:2], bool)
+    for ring in maze.meta["outline"]:
+        layer = Image.new("1", (img.shape[1], img.shape[0]), 0)
+        ImageDraw.Draw(layer).polygon([(10 + x * 10, 10 + y * 10) for x, y in ring], fill=1)
+        inside ^= np.asarray(layer, bool)
+    from mazeart.outline import bridge_cells
+
+    bridges = np.repeat(np.repeat(bridge_cells(maze), 10, axis=0), 10, axis=1)
+    inside[10:-10, 10:-10] |= bridges  # a bridge between islands is drawn as cells
+    grown = ndimage.binary_dilation(inside, iterations=3)
+    ink = img[..., 3] > 0
+    assert not np.any(ink & ~grown)
+    # and it survives a save and load
+    from mazeart.mazefile import dumps, loads
+
+    assert loads(dumps(maze)).meta["outline"] == maze.meta["outline"]
+
+
+def test_tone_reads_as_the_photograph():
+    from PIL import Image, ImageFilter
+
+    from mazeart.export import to_png_image
+    from mazeart.guide import guidance
+
+    camera = SKIMAGE_DATA / "camera.png"
+    weights = weights_from_image(camera, cells=128, threshold=128)
+    g = guidance(camera, weights, tone=True)
+    assert (g["weights"] == FREE).all()
+    maze = generate(g["weights"], seed=1)
+    toned = maze.replace(meta={**maze.meta, "tone": g["tone"]})
+    grey = np.asarray(Image.open(camera).convert("L").resize((64, 64), Image.Resampling.BOX), float)
+
+    def corr(m) -> float:
+        img = to_png_image(m, cell_size=6, margin=0).convert("L")
+        small = img.filter(ImageFilter.GaussianBlur(4)).resize((64, 64), Image.Resampling.BOX)
+        return float(np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1])
+
+    assert corr(toned) >= 0.95  # measured 0.98
+    assert abs(corr(maze)) < 0.3  # the same maze, every wall alike
