@@ -717,7 +717,7 @@ def _make_maze(
             **options,
         )
 
-    carried = {k: guided[k] for k in ("outline", "tone") if guided.get(k)}
+    carried = {k: guided[k] for k in ("outline", "edges", "tone") if guided.get(k)}
     if carried:
         plain_candidate = candidate
 

@@ -36,6 +36,7 @@ from mazeart.maze import Maze
 __all__ = [
     "TEXTURES",
     "close_gaps",
+    "edge_layout",
     "fidelity",
     "guidance",
     "region_textures",
@@ -50,6 +51,28 @@ TEXTURES = ("horizontal", "vertical", "spiral", "vortex", "gradient", "isolines"
 def _rgb(image) -> NDArray[np.float64]:
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
     return np.asarray(img.convert("RGB"), dtype=np.float64) / 255.0
+
+
+def _pixel_labels(
+    image: Any, *, segments: int, figure: NDArray[np.bool_] | None, seed: int
+) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+    """k-means colour cluster of every pixel (CIE Lab), and the pixels that were clustered."""
+    from scipy.cluster.vq import kmeans2
+    from skimage.color import rgb2lab
+
+    if isinstance(segments, bool) or not isinstance(segments, int) or not 2 <= segments <= 12:
+        raise ValueError(f"segments must be an integer from 2 to 12, got {segments!r}")
+    rgb = _rgb(image)
+    lab = rgb2lab(rgb).reshape(-1, 3)
+    mask = np.ones(rgb.shape[:2], bool) if figure is None else np.asarray(figure, bool)
+    pixels = lab[mask.reshape(-1)]
+    if len(pixels) < segments:
+        raise ValueError("the picture has too few figure pixels to segment")
+    rng = np.random.default_rng(seed)
+    sample = pixels[rng.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
+    centroids, _ = kmeans2(sample, segments, minit="++", seed=seed, iter=30)
+    d = ((lab[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
+    return np.argmin(d, axis=1).reshape(rgb.shape[:2]), mask
 
 
 def segment_cells(
@@ -81,22 +104,8 @@ def segment_cells(
         labelled cell's cluster.
     """
     from scipy import ndimage
-    from scipy.cluster.vq import kmeans2
-    from skimage.color import rgb2lab
 
-    if isinstance(segments, bool) or not isinstance(segments, int) or not 2 <= segments <= 12:
-        raise ValueError(f"segments must be an integer from 2 to 12, got {segments!r}")
-    rgb = _rgb(image)
-    lab = rgb2lab(rgb).reshape(-1, 3)
-    mask = np.ones(rgb.shape[:2], bool) if figure is None else np.asarray(figure, bool)
-    pixels = lab[mask.reshape(-1)]
-    if len(pixels) < segments:
-        raise ValueError("the picture has too few figure pixels to segment")
-    rng = np.random.default_rng(seed)
-    sample = pixels[rng.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
-    centroids, _ = kmeans2(sample, segments, minit="++", seed=seed, iter=30)
-    d = ((lab[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
-    labels = np.argmin(d, axis=1).reshape(rgb.shape[:2])
+    labels, mask = _pixel_labels(image, segments=segments, figure=figure, seed=seed)
     rows, cols = shape
     share = np.stack(
         [
@@ -112,6 +121,64 @@ def segment_cells(
         _, (ri, ci) = ndimage.distance_transform_edt(empty, return_indices=True)
         cell = cell[ri, ci]
     return cell
+
+
+def edge_layout(
+    image: Any,
+    free: NDArray[np.bool_],
+    *,
+    segments: int = 2,
+    figure: NDArray[np.bool_] | None = None,
+    seed: int = 0,
+) -> tuple[NDArray[np.int32], list[NDArray[np.float64]]]:
+    """Colour regions as cell labels and their boundaries as smooth curves.
+
+    Each colour cluster's pixel share is blurred a little (a third of a cell);
+    a cell takes the cluster strongest at its centre, and the boundaries are
+    the contours where the strongest cluster changes, kept inside the figure
+    (away from its outline) and lightly smoothed. So a cell lies on the side of
+    every curve its label says: passages within a region never cross a curve.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image or path
+    free : (H, W) ndarray of bool
+        The cells that will hold maze (the grid covers the whole picture).
+    segments, figure, seed
+        As for :func:`segment_cells`.
+
+    Returns
+    -------
+    labels : (H, W) ndarray of int32
+    curves : list of (P, 2) ndarray of float
+        Open polylines of ``(x, y)`` in cell units.
+    """
+    from scipy import ndimage
+    from skimage.measure import approximate_polygon, find_contours
+
+    labels_px, mask = _pixel_labels(image, segments=segments, figure=figure, seed=seed)
+    h, w = labels_px.shape
+    rows, cols = free.shape
+    px = w / cols
+    probs = np.stack(
+        [ndimage.gaussian_filter(((labels_px == j) & mask).astype(float), px / 3)
+         for j in range(segments)]
+    )  # fmt: skip
+    cy = np.minimum(((np.arange(rows) + 0.5) * h / rows).astype(int), h - 1)
+    cx = np.minimum(((np.arange(cols) + 0.5) * w / cols).astype(int), w - 1)
+    cell = np.argmax(probs[:, cy][:, :, cx], axis=0).astype(np.int32)
+    row_of = np.minimum((np.arange(h) * rows / h).astype(int), rows - 1)
+    col_of = np.minimum((np.arange(w) * cols / w).astype(int), cols - 1)
+    inside = ndimage.binary_erosion(free[np.ix_(row_of, col_of)], iterations=max(1, round(px / 4)))
+    curves: list[NDArray[np.float64]] = []
+    for j in range(segments if segments > 2 else 1):
+        others = np.delete(probs, j, axis=0).max(axis=0)
+        for c in find_contours(probs[j] - others, 0.0, mask=inside):
+            xy = np.stack([(c[:, 1] + 0.5) * cols / w, (c[:, 0] + 0.5) * rows / h], axis=1)
+            xy = approximate_polygon(xy, tolerance=0.05)
+            if len(xy) >= 2 and np.linalg.norm(np.diff(xy, axis=0), axis=1).sum() >= 1.0:
+                curves.append(xy)
+    return cell, curves
 
 
 def close_gaps(free: NDArray[np.bool_], *, width: int = 1) -> NDArray[np.bool_]:
@@ -227,27 +294,22 @@ def region_textures(
     return angle, strength, assigned
 
 
-def _nearest_side_is_wall(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_]:
-    """For every pixel of a ``size = (h, w)`` picture laid over the grid: is the cell side
-    nearest to it a wall? (For a ``blocks`` maze: is its block a wall block?)"""
+def _ink(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_]:
+    """Pixels of a ``size = (h, w)`` picture laid over the grid that the drawn walls cover.
+
+    The maze is drawn by the PNG exporter (outline, edge curves and clipping
+    included) at the nearest whole cell size and laid over the picture.
+    """
+    from PIL import Image
+
+    from mazeart.export.png import to_png_image
+
     h, w = size
-    fy = (np.arange(h) + 0.5) * maze.height / h
-    fx = (np.arange(w) + 0.5) * maze.width / w
-    if maze.geometry == "blocks":
-        blocks = maze.blocks(doors=False)[1:-1, 1:-1] == 1
-        rows = np.minimum(fy.astype(int), maze.height - 1)
-        cols = np.minimum(fx.astype(int), maze.width - 1)
-        return blocks[np.ix_(rows, cols)]
-    hor, ver = maze.walls()
-    line_y = np.rint(fy).astype(int)  # nearest horizontal grid line, per row of pixels
-    line_x = np.rint(fx).astype(int)
-    cell_y = np.minimum(fy.astype(int), maze.height - 1)
-    cell_x = np.minimum(fx.astype(int), maze.width - 1)
-    dy = np.abs(fy - line_y)[:, None]
-    dx = np.abs(fx - line_x)[None, :]
-    on_hor = hor[np.ix_(line_y, cell_x)]
-    on_ver = ver[np.ix_(cell_y, line_x)]
-    return np.where(dy <= dx, on_hor, on_ver)
+    cs = max(2, round(min(h / maze.height, w / maze.width)))
+    img = to_png_image(maze, cell_size=cs, margin=0, floor=None, tags=False, line_width=0.15)
+    a = np.asarray(img)
+    ink = (a[..., 3] > 0) & (a[..., :3].astype(int).sum(axis=2) < 200)
+    return np.asarray(Image.fromarray(ink).resize((w, h), Image.Resampling.NEAREST), dtype=bool)
 
 
 def _smooth_footprint(maze: Maze, size: tuple[int, int], rows, cols) -> NDArray[np.bool_]:
@@ -274,6 +336,7 @@ def fidelity(
     invert: bool = False,
     allowed: NDArray[np.bool_] | None = None,
     edges: NDArray[np.bool_] | None = None,
+    tolerance: float = 0.25,
 ) -> dict[str, float]:
     """How faithfully ``maze`` traces ``image``.
 
@@ -290,14 +353,18 @@ def fidelity(
     edges : (h, w) ndarray of bool, optional
         Edge pixels to check, counted wherever they are; default: Canny on
         luminance (sigma 2) inside the maze's footprint.
+    tolerance : float, default 0.25
+        How near (in cells, and at least 1.5 pixels) a pixel must be to drawn
+        wall ink to lie on it: a wall is drawn 0.15 of a cell thick; the rest
+        allows for drawing on whole pixels.
     Returns
     -------
     dict
         ``iou``: footprint IoU of the maze's cells and the figure's pixels;
-        ``edge_share``: share of edge pixels that lie on a wall, i.e. whose
-        nearest cell side is a wall (in a block maze: that fall on a wall
-        block); ``edge_pixels``; ``wall_share``: the same share over every
-        pixel of the maze, the level a maze blind to the edges reaches.
+        ``edge_share``: share of edge pixels that lie on a wall, i.e. within
+        ``tolerance`` of a cell of the ink the maze is drawn with;
+        ``edge_pixels``; ``wall_share``: the same share over every pixel of
+        the maze, the level a maze blind to the edges reaches.
     """
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
     figure = figure_coverage(img, threshold=threshold, invert=invert) >= 0.5
@@ -318,7 +385,11 @@ def fidelity(
         e = canny(lum, sigma=2.0) & inside
     else:  # given edges count wherever they are
         e = np.asarray(edges, bool)
-    near = _nearest_side_is_wall(maze, (h, w))
+    from scipy import ndimage
+
+    ink = _ink(maze, (h, w))
+    cell_px = min(h / maze.height, w / maze.width)
+    near = ndimage.distance_transform_edt(~ink) <= max(1.5, tolerance * cell_px)
     n_edges = int(np.count_nonzero(e))
     return {
         "iou": round(float(iou), 4),
@@ -359,7 +430,7 @@ def guidance(
     dict
         Any of ``weights`` (the preset to carve instead), ``walls`` (for
         ``generate(walls=...)``), ``angle`` and ``bias`` (options of the ``flow``
-        generator), ``outline`` and ``tone`` (to store in ``maze.meta``).
+        generator), ``outline``, ``edges`` and ``tone`` (to store in ``maze.meta``).
     """
     from mazeart.image import figure_coverage
     from mazeart.weights import FORBIDDEN, FREE
@@ -397,6 +468,11 @@ def guidance(
         weights = weights.copy()
         weights[closed & ~free] = FREE
         out["weights"] = weights
+        labels, curves = edge_layout(img, closed, segments=segments, figure=coverage >= 0.5)
+        out["edges"] = {
+            "labels": ["".join("0123456789ab"[v] for v in row) for row in labels],
+            "curves": [np.round(c, 3).tolist() for c in curves],
+        }
         e, s = segment_walls(labels, closed)
         if "walls" in out:
             e, s = e | out["walls"][0], s | out["walls"][1]

@@ -21,6 +21,7 @@ every exporter that draws thin walls can use it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -30,6 +31,8 @@ from mazeart.maze import DIRECTIONS, Maze
 
 __all__ = [
     "bridge_cells",
+    "drawn_sides",
+    "edge_paths",
     "figure_contours",
     "inside_cells",
     "outline_paths",
@@ -288,3 +291,76 @@ def outline_paths(maze: Maze, *, gap: float = 1.0) -> list[NDArray[np.float64]]:
                 runs.append(current)
         out.extend(closed[run] for run in runs if len(run) >= 2)
     return out
+
+
+def drawn_sides(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """The cell sides drawn as walls, with a smooth outline and edge curves taken into account.
+
+    Sides between two maze cells of different colour regions (``maze.meta["edges"]``)
+    are not drawn: the region boundary is drawn as its curve instead
+    (:func:`edge_paths`).
+    """
+    hor, ver = smooth_walls(maze) if _rings(maze) else maze.walls()
+    edges = maze.meta.get("edges")
+    if edges and edges["curves"]:
+        from scipy.spatial import cKDTree
+
+        lab = np.array([[int(ch, 16) for ch in row] for row in edges["labels"]])
+        if lab.shape == maze.shape:
+            m = maze.mask
+            tree = cKDTree(
+                np.vstack([_densify(np.asarray(c, float), 0.1) for c in edges["curves"]])
+            )
+            # a side between two regions gives way to the curve only where the curve runs by it
+            yy, xx = np.nonzero((lab[:-1] != lab[1:]) & m[:-1] & m[1:])
+            near = tree.query(np.stack([xx + 0.5, yy + 1.0], axis=1))[0] < 0.75
+            hor[yy[near] + 1, xx[near]] = False
+            yy, xx = np.nonzero((lab[:, :-1] != lab[:, 1:]) & m[:, :-1] & m[:, 1:])
+            near = tree.query(np.stack([xx + 1.0, yy + 0.5], axis=1))[0] < 0.75
+            ver[yy[near], xx[near] + 1] = False
+    return hor, ver
+
+
+def edge_paths(maze: Maze) -> list[NDArray[np.float64]]:
+    """The colour-region boundaries as polylines, cut where a door passage crosses them."""
+    edges = maze.meta.get("edges")
+    if not edges:
+        return []
+    lab = np.array([[int(ch, 16) for ch in row] for row in edges["labels"]])
+    p = maze.passages
+    doors = []  # centre-to-centre corridors of passages that join different regions
+    for bit, dr, dc in (DIRECTIONS[1], DIRECTIONS[2]):
+        rr, cc = np.nonzero((p & bit) != 0)
+        differ = lab[rr, cc] != lab[rr + dr, cc + dc]
+        for r, c in zip(rr[differ], cc[differ], strict=True):
+            doors.append((np.array([c + 0.5, r + 0.5]), np.array([c + 0.5 + dc, r + 0.5 + dr])))
+    out = []
+    for curve in edges["curves"]:
+        pts = _densify(np.asarray(curve, dtype=float), 0.1)
+        keep = np.ones(len(pts), dtype=bool)
+        for a, b in doors:
+            ab = b - a
+            t = np.clip(((pts - a) @ ab) / (ab @ ab), 0.0, 1.0)
+            d = np.linalg.norm(pts - (a + t[:, None] * ab), axis=1)
+            keep &= d > 0.5
+        run: list[int] = []
+        for i, k in enumerate(keep):
+            if k:
+                run.append(i)
+            else:
+                if len(run) >= 2:
+                    out.append(pts[run])
+                run = []
+        if len(run) >= 2:
+            out.append(pts[run])
+    return out
+
+
+def _densify(pts: NDArray[np.float64], step: float) -> NDArray[np.float64]:
+    """The polyline with extra points so no segment is longer than ``step``."""
+    out = [pts[:1]]
+    for a, b in itertools.pairwise(pts):
+        n = max(1, int(np.ceil(np.linalg.norm(b - a) / step)))
+        t = np.arange(1, n + 1)[:, None] / n
+        out.append(a + (b - a) * t)
+    return np.vstack(out)

@@ -125,10 +125,10 @@ def wall_runs(maze: Maze, *, doors: bool = True, smooth: bool = True) -> NDArray
         ``x0, y0, x1, y1`` on the grid lines (cell corners), horizontal
         segments first (top to bottom), then vertical ones (left to right).
     """
-    if smooth and maze.meta.get("outline"):
-        from mazeart.outline import smooth_walls
+    if smooth and (maze.meta.get("outline") or maze.meta.get("edges")):
+        from mazeart.outline import drawn_sides
 
-        hor, ver = smooth_walls(maze)
+        hor, ver = drawn_sides(maze)
     else:
         hor, ver = maze.walls(doors=doors)
     hy, hx0, hx1 = _runs(hor)

@@ -131,6 +131,12 @@ def to_png_image(
                           joint="curve")  # fmt: skip
         else:
             draw = ImageDraw.Draw(img)
+        if maze.meta.get("edges"):  # colour-region boundaries, drawn as the curves they are
+            from mazeart.outline import edge_paths
+
+            for path in edge_paths(maze):
+                draw.line([(m + x * cs, m + y * cs) for x, y in path], fill=wall, width=t,
+                          joint="curve")  # fmt: skip
     else:
         blocks = maze.blocks()
         colours = np.array([_rgba(st.background), _rgba(st.wall), _rgba(st.floor)], np.uint8)

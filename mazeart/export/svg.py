@@ -203,6 +203,21 @@ def to_svg(
             )
         else:
             out.append(_layer("walls", stroke, f'<path d="{d}"/>'))
+        if maze.meta.get("edges"):  # colour-region boundaries, drawn as the curves they are
+            from mazeart.outline import edge_paths
+
+            ed = "".join(
+                "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in path)
+                for path in edge_paths(maze)
+            )
+            out.append(
+                _layer(
+                    "edges",
+                    f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
+                    f'stroke-linecap="round" stroke-linejoin="round"',
+                    f'<path d="{ed}"/>',
+                )
+            )
     else:
         blocks = maze.blocks()  # framed: block (r, c) of the grid is at [r + 1, c + 1]
         if st.floor:
