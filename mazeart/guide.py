@@ -91,7 +91,8 @@ def segment_cells(
     shape : (int, int)
         Grid ``(rows, cols)`` (as made by :func:`mazeart.image.weights_from_image`).
     segments : int, default 2
-        Colour clusters (k of k-means).
+        Colour clusters (k of k-means); 1 makes every cell one colour, so that
+        ``--regions`` gives each separate part of the figure its own texture.
     figure : (h, w) ndarray of bool, optional
         Pixels to cluster (default: every pixel).
     seed : int
@@ -105,6 +106,8 @@ def segment_cells(
     """
     from scipy import ndimage
 
+    if segments == 1:  # one colour: the regions are the figure's separate parts
+        return np.zeros(shape, np.int32)
     labels, mask = _pixel_labels(image, segments=segments, figure=figure, seed=seed)
     rows, cols = shape
     share = np.stack(
@@ -461,6 +464,8 @@ def guidance(
         out["walls"] = (inside & ~ok_e, inside & ~ok_s)
     if not (edges or regions):
         return out
+    if edges and segments < 2:
+        raise ValueError("--edges needs at least 2 colour segments")
     labels = segment_cells(img, weights.shape, segments=segments, figure=coverage >= 0.5)
     free = weights == FREE
     if edges:

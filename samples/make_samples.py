@@ -124,6 +124,36 @@ def games() -> None:
     print("level.tmj (+ level.tiles.png): the game level as a Tiled map")
 
 
+def art() -> None:
+    """Image-guided mazes: edges, regions, a smooth outline, tone."""
+    from mazeart.guide import guidance
+
+    def guided(src, out, *, cells, seed, algorithm="weighted-dfs", **how):
+        weights = mazeart.weights_from_image(src, cells=cells)
+        g = guidance(src, weights, **how)
+        options = {"angle": g["angle"], "bias": g["bias"]} if "angle" in g else {}
+        maze = mazeart.generate(
+            g.get("weights", weights),
+            seed=seed,
+            algorithm="flow" if options else algorithm,
+            walls=g.get("walls"),
+            **options,
+        )
+        extra = {k: g[k] for k in ("outline", "edges", "tone") if k in g}
+        maze = maze.replace(meta={**maze.meta, **extra})
+        size = 6 if max(maze.shape) > 90 else 8
+        mazeart.save(maze, HERE / out, cell_size=size if "tone" not in g else 5)
+        print(f"{out}: {maze.width} x {maze.height} grid, {maze.n_cells} cells")
+
+    guided(HERE / "logo.png", "logo-edges.png", cells=80, seed=1, edges=True)
+    guided(HERE / "logo.png", "logo-regions.png", cells=80, seed=1, regions=True,
+           textures=["horizontal", "vertical"])  # fmt: skip
+    guided(SKIMAGE_DATA / "coins.png", "coins-regions.png", cells=100, seed=1, regions=True,
+           segments=1)  # fmt: skip
+    guided(HERE / "horse.png", "horse-smooth.png", cells=60, seed=2, outline="smooth")
+    guided(SKIMAGE_DATA / "camera.png", "camera-tone.png", cells=128, seed=1, tone=True)
+
+
 def main() -> None:
     inputs()
     make("horse.png", "horse-maze.svg", cells=100, seed=2026, size="180mm")
@@ -144,6 +174,7 @@ def main() -> None:
     algorithm_sheet()
     puzzles()
     games()
+    art()
 
 
 if __name__ == "__main__":
