@@ -79,6 +79,17 @@ def _layer(name: str, attrs: str, body: str) -> str:
     return f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}" {attrs}>{body}</g>'
 
 
+def _curves_layer(name: str, paths, st: Style, cs: float) -> str:
+    """A layer of open polylines (cell units) stroked like the walls: outline, edge curves."""
+    d = "".join("M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in path) for path in paths)
+    return _layer(
+        name,
+        f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
+        f'stroke-linecap="round" stroke-linejoin="round"',
+        f'<path d="{d}"/>',
+    )
+
+
 def to_svg(
     maze: Maze,
     *,
@@ -172,18 +183,7 @@ def to_svg(
             )
             out.append(_layer("walls", stroke + ' clip-path="url(#outline-clip)"',
                               f'<path d="{d}"/>'))  # fmt: skip
-            od = "".join(
-                "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in path)
-                for path in outline_paths(maze)
-            )
-            out.append(
-                _layer(
-                    "outline",
-                    f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
-                    f'stroke-linecap="round" stroke-linejoin="round"',
-                    f'<path d="{od}"/>',
-                )
-            )
+            out.append(_curves_layer("outline", outline_paths(maze), st, cs))
         elif maze.meta.get("tone"):  # wall ink follows the picture's darkness
             from mazeart.tone import tone_walls
 
@@ -206,18 +206,7 @@ def to_svg(
         if maze.meta.get("edges"):  # colour-region boundaries, drawn as the curves they are
             from mazeart.outline import edge_paths
 
-            ed = "".join(
-                "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in path)
-                for path in edge_paths(maze)
-            )
-            out.append(
-                _layer(
-                    "edges",
-                    f'fill="none" stroke="{st.wall}" stroke-width="{_num(st.line_width * cs)}" '
-                    f'stroke-linecap="round" stroke-linejoin="round"',
-                    f'<path d="{ed}"/>',
-                )
-            )
+            out.append(_curves_layer("edges", edge_paths(maze), st, cs))
     else:
         blocks = maze.blocks()  # framed: block (r, c) of the grid is at [r + 1, c + 1]
         if st.floor:
