@@ -317,17 +317,16 @@ def _ink(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_]:
 
 def _smooth_footprint(maze: Maze, size: tuple[int, int], rows, cols) -> NDArray[np.bool_]:
     """Pixels of the drawn maze inside a smooth outline: owned cells clipped to the contour."""
-    from PIL import Image, ImageDraw
+    from skimage.draw import polygon2mask
 
     from mazeart.outline import owners
 
     h, w = size
     inside = np.zeros((h, w), dtype=bool)
-    for ring in maze.meta["outline"]:
-        layer = Image.new("1", (w, h), 0)
-        pts = [(x * w / maze.width, y * h / maze.height) for x, y in ring]
-        ImageDraw.Draw(layer).polygon(pts, fill=1)
-        inside ^= np.asarray(layer, dtype=bool)
+    for ring in maze.meta["outline"]:  # a pixel is inside when its centre is
+        r = np.asarray(ring, dtype=float)
+        rc = np.stack([r[:, 1] * h / maze.height - 0.5, r[:, 0] * w / maze.width - 0.5], axis=1)
+        inside ^= polygon2mask((h, w), rc)
     return (owners(maze) >= 0)[np.ix_(rows, cols)] & inside
 
 
