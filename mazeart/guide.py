@@ -371,8 +371,9 @@ def fidelity(
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
     figure = figure_coverage(img, threshold=threshold, invert=invert) >= 0.5
     h, w = figure.shape
-    rows = np.minimum((np.arange(h) * maze.height / h).astype(int), maze.height - 1)
-    cols = np.minimum((np.arange(w) * maze.width / w).astype(int), maze.width - 1)
+    # each pixel belongs to the cell its centre falls in
+    rows = np.minimum(((np.arange(h) + 0.5) * maze.height / h).astype(int), maze.height - 1)
+    cols = np.minimum(((np.arange(w) + 0.5) * maze.width / w).astype(int), maze.width - 1)
     cells = maze.mask if allowed is None else maze.mask & allowed
     foot = cells[np.ix_(rows, cols)]
     if maze.meta.get("outline") and maze.geometry == "cells":

@@ -156,8 +156,8 @@ def test_silhouette_iou_is_the_grids_quantisation_bound(cells, low, high, horse_
     # independently: IoU of the free cells laid over the pixels equals the maze's
     figure = figure_coverage(horse_png) >= 0.5
     h, w = figure.shape
-    rows = (np.arange(h) * weights.shape[0] // h).clip(max=weights.shape[0] - 1)
-    cols = (np.arange(w) * weights.shape[1] // w).clip(max=weights.shape[1] - 1)
+    rows = ((2 * np.arange(h) + 1) * weights.shape[0] // (2 * h)).clip(max=weights.shape[0] - 1)
+    cols = ((2 * np.arange(w) + 1) * weights.shape[1] // (2 * w)).clip(max=weights.shape[1] - 1)
     foot = (weights == FREE)[np.ix_(rows, cols)]
     assert fid["iou"] == pytest.approx((foot & figure).sum() / (foot | figure).sum(), abs=2e-3)
 
