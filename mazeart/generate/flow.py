@@ -17,7 +17,6 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._rng import kernel_state, uniform
 from mazeart.generate._common import CellGrid, carve
 from mazeart.generate._forest import find, union
 from mazeart.generate._registry import register
@@ -53,26 +52,12 @@ def direction_field(shape: tuple[int, int], direction: str, *, centre=None) -> N
 
 
 @njit(cache=True)
-def _flow(free, stride, passages, state, keys_e, keys_s, order):
-    n = free.size
+def _join_in_order(n, stride, passages, edges, order):
+    """Kruskal's union-find over walls already sorted by key (``2c`` east, ``2c + 1`` south)."""
     parent = np.arange(n)
     rank = np.zeros(n, np.int8)
-    m = 0
-    edges = np.empty(2 * n, np.int64)
-    keys = np.empty(2 * n, np.float64)
-    for c in range(n):
-        if free[c]:
-            if free[c + 1]:
-                edges[m] = 2 * c
-                keys[m] = keys_e[c] + uniform(state)
-                m += 1
-            if free[c + stride]:
-                edges[m] = 2 * c + 1
-                keys[m] = keys_s[c] + uniform(state)
-                m += 1
-    idx = np.argsort(keys[:m], kind="mergesort")
-    for j in range(m):
-        e = edges[idx[j]]
+    for j in range(edges.size):
+        e = edges[j]
         a = e >> 1
         if e & 1:
             b = a + stride
@@ -138,6 +123,13 @@ def flow(
     east[:, :-1] = (cos[:, :-1] * strength[:, :-1] + cos[:, 1:] * strength[:, 1:]) / 2
     south = np.zeros(shape)
     south[:-1] = (sin[:-1] * strength[:-1] + sin[1:] * strength[1:]) / 2
-    state = kernel_state(rng)
-    _flow(g.flat_free, g.stride, g.passages, state, -_framed(east), -_framed(south), g.order)
+    free = g.flat_free
+    cells = np.flatnonzero(free)
+    walls_e = cells[free[cells + 1]]
+    walls_s = cells[free[cells + g.stride]]
+    edges = np.concatenate([2 * walls_e, 2 * walls_s + 1])
+    keys = np.concatenate([-_framed(east)[walls_e], -_framed(south)[walls_s]])
+    keys += rng.random(len(keys))
+    edges = edges[np.argsort(keys.astype(np.float32))]
+    _join_in_order(free.size, g.stride, g.passages, edges, g.order)
     return g.maze()
