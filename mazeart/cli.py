@@ -616,8 +616,12 @@ def _algorithm_options(algorithm: str, extra: list[str]) -> dict[str, object]:
                 raise ValueError(f"--{name} takes no value")
             options[key[3:] if negated else key] = not negated
             continue
+        if algo.options.get(key, "") is None:  # an array option, for the library only
+            key = "\0"
         if key not in algo.options:
-            offered = ", ".join("--" + o.replace("_", "-") for o in algo.options)
+            offered = ", ".join(
+                "--" + o.replace("_", "-") for o, v in algo.options.items() if v is not None
+            )
             takes = f"its options: {offered}" if offered else "it takes no options"
             raise ValueError(f"no such option --{name} for algorithm {algo.name} ({takes})")
         if not eq:
@@ -1268,8 +1272,9 @@ def algorithms_command() -> None:
         uniform = "uniform" if algo.uniform else "biased"
         typer.echo(f"{algo.name:<{width}}  {algo.description}")
         typer.echo(f"{'':<{width}}  geometries: {', '.join(algo.geometries)}; {uniform}")
-        if algo.options:
-            opts = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in algo.options.items())
+        shown = {k: v for k, v in algo.options.items() if v is not None}  # arrays: library only
+        if shown:
+            opts = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in shown.items())
             typer.echo(f"{'':<{width}}  options: {opts}")
 
 

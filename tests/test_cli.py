@@ -272,3 +272,22 @@ def test_difficulty_presets_and_best_of(tmp_path, horse_png):
     assert_clean_failure(res, mentions="--best-of")
     info = json.loads(run_cli("info", horse_png, "--difficulty", "easy", "--json").stdout)
     assert info["algorithm"] == "prim"
+
+
+def test_progress_bars_on_a_terminal(tmp_path, horse_png):
+    pexpect = pytest.importorskip("pexpect")
+    import sys
+
+    for args, label in (
+        ([str(horse_png), "-o", str(tmp_path / "m.svg"), "--best-of", "4"], "best of 4"),
+        (["book", str(horse_png), "-o", str(tmp_path / "b.pdf"), "--count", "3"], "book"),
+    ):
+        child = pexpect.spawn(
+            sys.executable, ["-m", "mazeart", *args, "--cells", "20", "--seed", "1"],
+            dimensions=(24, 80), encoding="utf-8", timeout=120,
+        )  # fmt: skip
+        child.expect(label + r" \[#+")  # the bar, filling
+        child.expect("wrote")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0

@@ -77,7 +77,18 @@ _PIPELINE_KEYWORDS = ("geometry", "rooms")
 """Keywords the pipeline passes itself; the others are the algorithm's options."""
 
 _GENERATE_KEYWORDS = frozenset(
-    {"algorithm", "seed", "entrance", "exit", "islands", "prune", "braid", "place", "report"}
+    {
+        "algorithm",
+        "seed",
+        "entrance",
+        "exit",
+        "islands",
+        "prune",
+        "braid",
+        "place",
+        "walls",
+        "report",
+    }
 )
 """Names :func:`mazeart.generate` takes itself, so no algorithm option may use them."""
 
