@@ -670,7 +670,7 @@ def _make_maze(
             return preset_values[name]
         return gen.values[name]
 
-    algorithm = pick("algorithm")
+    algorithm = "flow" if gen.regions else pick("algorithm")
     options = _algorithm_options(algorithm, extra)
     braid = pick("braid")
     if not 0 <= braid <= 1:
@@ -687,9 +687,8 @@ def _make_maze(
         preset=gen.preset,
         colour_rooms=gen.colour_rooms,
     )
-    guided = _guidance(source, gen, weights, algorithm)
+    guided = _guidance(source, gen, weights, pick("algorithm"), options.pop("bias", None))
     if guided.get("angle") is not None:
-        algorithm = "flow"
         options = {**options, "angle": guided["angle"], "bias": guided["bias"]}
     if guided.get("weights") is not None:
         weights = guided["weights"]
@@ -721,7 +720,7 @@ def _make_maze(
             **options,
         )
 
-    carried = {k: guided[k] for k in ("outline", "edges", "tone") if guided.get(k)}
+    carried = {key: guided[key] for key in ("outline", "edges", "tone") if guided.get(key)}
     if carried:
         plain_candidate = candidate
 
@@ -739,7 +738,9 @@ def _make_maze(
     return _Made(maze, reports[kept], candidates=k, index=kept)
 
 
-def _guidance(source: Path, gen: _Options, weights, algorithm: str) -> dict[str, Any]:
+def _guidance(
+    source: Path, gen: _Options, weights, algorithm: str, bias: float | None = None
+) -> dict[str, Any]:
     """What --edges and --regions read from the picture: walls, a texture field, the weights."""
     smooth = gen.outline is Outline.smooth
     if gen.tone:
@@ -775,6 +776,7 @@ def _guidance(source: Path, gen: _Options, weights, algorithm: str) -> dict[str,
         textures=textures,
         threshold=gen.threshold,
         invert=gen.invert,
+        bias=0.9 if bias is None else bias,
     )
 
 

@@ -414,6 +414,7 @@ def guidance(
     textures: Sequence[str] | None = None,
     threshold: float | None = None,
     invert: bool = False,
+    bias: float = 0.9,
 ) -> dict[str, Any]:
     """Everything the picture adds to a preset made from it, for :func:`mazeart.generate`.
 
@@ -427,6 +428,8 @@ def guidance(
         ``--tone``, ``--segments`` and ``--textures``.
     threshold, invert
         As for :func:`mazeart.image.figure_coverage`.
+    bias : float, default 0.9
+        How strongly ``regions`` textures are followed (0 to 1).
 
     Returns
     -------
@@ -484,6 +487,6 @@ def guidance(
         out["walls"] = (e, s)
         free = closed
     if regions:
-        angle, bias, _ = region_textures(labels, free, textures=textures, image=img)
-        out["angle"], out["bias"] = angle, bias
+        angle, strength, _ = region_textures(labels, free, textures=textures, image=img, bias=bias)
+        out["angle"], out["bias"] = angle, strength
     return out
