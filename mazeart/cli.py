@@ -687,7 +687,8 @@ def _make_maze(
         preset=gen.preset,
         colour_rooms=gen.colour_rooms,
     )
-    guided = _guidance(source, gen, weights, pick("algorithm"), options.pop("bias", None))
+    regions_bias = options.pop("bias", None) if gen.regions else None
+    guided = _guidance(source, gen, weights, pick("algorithm"), regions_bias)
     if guided.get("angle") is not None:
         options = {**options, "angle": guided["angle"], "bias": guided["bias"]}
     if guided.get("weights") is not None:
