@@ -31,6 +31,7 @@ from mazeart.maze import DIRECTIONS, Maze
 
 __all__ = [
     "bridge_cells",
+    "clip_segments",
     "drawn_sides",
     "edge_paths",
     "figure_contours",
@@ -364,3 +365,51 @@ def _densify(pts: NDArray[np.float64], step: float) -> NDArray[np.float64]:
         t = np.arange(1, n + 1)[:, None] / n
         out.append(a + (b - a) * t)
     return np.vstack(out)
+
+
+def clip_segments(segs: NDArray, rings: Sequence[NDArray[np.float64]]) -> NDArray[np.float64]:
+    """The parts of axis-parallel segments that lie inside the rings (even-odd rule).
+
+    For exporters without a clipping path (PDF): each distinct horizontal (or
+    vertical) line is crossed with every ring edge once, and the segments on it
+    keep what falls between alternate crossings.
+
+    Parameters
+    ----------
+    segs : (K, 4) array_like
+        ``x0, y0, x1, y1`` with ``y0 == y1`` or ``x0 == x1``.
+    rings : sequence of (P, 2) ndarray
+
+    Returns
+    -------
+    (M, 4) ndarray of float
+    """
+    segs = np.asarray(segs, dtype=float).reshape(-1, 4)
+    if not rings or not len(segs):
+        return segs
+    a = np.vstack(rings)
+    b = np.vstack([np.roll(np.asarray(r, float), -1, axis=0) for r in rings])
+    out: list[tuple[float, float, float, float]] = []
+    for axis in (1, 0):  # 1: horizontal segments (constant y); 0: vertical (constant x)
+        mine = (
+            segs[segs[:, axis] == segs[:, axis + 2]]
+            if axis == 1
+            else segs[(segs[:, 0] == segs[:, 2]) & (segs[:, 1] != segs[:, 3])]
+        )
+        along = 1 - axis  # the coordinate that varies along the segment
+        for level in np.unique(mine[:, axis]):
+            on = mine[mine[:, axis] == level]
+            pa, pb = a[:, axis], b[:, axis]
+            hit = ((pa <= level) & (pb > level)) | ((pb <= level) & (pa > level))
+            t = (level - pa[hit]) / (pb[hit] - pa[hit])
+            cross = np.sort(a[hit, along] + t * (b[hit, along] - a[hit, along]))
+            for seg in on:
+                lo, hi = sorted((seg[along], seg[along + 2]))
+                for c0, c1 in zip(cross[0::2], cross[1::2], strict=False):
+                    u0, u1 = max(lo, c0), min(hi, c1)
+                    if u1 > u0:
+                        if axis == 1:
+                            out.append((u0, level, u1, level))
+                        else:
+                            out.append((level, u0, level, u1))
+    return np.asarray(out, dtype=float).reshape(-1, 4)

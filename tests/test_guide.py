@@ -259,3 +259,39 @@ def test_tone_reads_as_the_photograph():
 
     assert corr(toned) >= 0.95  # measured 0.98
     assert abs(corr(maze)) < 0.3  # the same maze, every wall alike
+
+
+def test_clip_segments_keeps_exactly_the_inside_parts():
+    from mazeart.outline import _inside_evenodd, clip_segments
+
+    t = np.linspace(0, 2 * np.pi, 60, endpoint=False)
+    outer = np.stack([10.13 + 8 * np.cos(t), 10.07 + 6 * np.sin(t)], axis=1)
+    hole = np.stack([10.13 + 3 * np.cos(t), 10.07 + 2 * np.sin(t)], axis=1)  # off the grid lines
+    rng = np.random.default_rng(0)
+    segs = []
+    for _ in range(300):
+        a, b = sorted(rng.integers(0, 21, 2))
+        level = rng.integers(0, 21)
+        segs.append((a, level, b, level) if rng.random() < 0.5 else (level, a, level, b))
+    clipped = clip_segments(np.array(segs, float), [outer, hole])
+    inside_len = sum(np.hypot(x1 - x0, y1 - y0) for x0, y0, x1, y1 in clipped)
+    # the same by sampling every segment finely
+    sampled = 0.0
+    for x0, y0, x1, y1 in segs:
+        n = 2000
+        pts = np.stack([np.linspace(x0, x1, n), np.linspace(y0, y1, n)], axis=1)
+        sampled += np.hypot(x1 - x0, y1 - y0) * _inside_evenodd(pts, [outer, hole]).mean()
+    assert inside_len == pytest.approx(sampled, rel=0.01)
+    mids = np.stack([(clipped[:, 0] + clipped[:, 2]) / 2, (clipped[:, 1] + clipped[:, 3]) / 2], 1)
+    assert _inside_evenodd(mids, [outer, hole]).all()
+
+
+def test_smooth_outline_in_the_pdf(tmp_path, horse_png):
+    from pypdf import PdfReader
+
+    from mazeart.export.pdf import to_pdf_bytes
+
+    maze = smooth_maze(horse_png, 40)
+    pdf = tmp_path / "m.pdf"
+    pdf.write_bytes(to_pdf_bytes(maze))
+    assert len(PdfReader(pdf).pages) == 2

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
@@ -162,11 +163,35 @@ class _Document:
         pdf.set_draw_color(*_rgb(st.wall))
         pdf.set_fill_color(*_rgb(st.wall))
         if maze.geometry == "cells":
+            curves = []
+            if maze.meta.get("outline") or maze.meta.get("edges"):
+                from mazeart.outline import bridge_cells, clip_segments, edge_paths, outline_paths
+
+                runs = wall_runs(maze)
+                rings = [np.asarray(r, float) for r in maze.meta.get("outline") or []]
+                if rings:  # no clipping path here: cut the walls to the outline instead
+                    bridges = bridge_cells(maze)
+                    squares = [np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float)
+                               for r, c in zip(*np.nonzero(bridges), strict=True)]  # fmt: skip
+                    runs = np.vstack(
+                        [clip_segments(runs, rings)] + [clip_segments(runs, [q]) for q in squares]
+                    )
+                    curves += outline_paths(maze)
+                curves += edge_paths(maze)
+            else:
+                runs = wall_runs(maze)
             with pdf.local_context(
                 stroke_cap_style="square", line_width=max(st.line_width * cell, 0.1)
             ):
-                for x0, y0, x1, y1 in wall_runs(maze, smooth=False):
+                for x0, y0, x1, y1 in runs:
                     pdf.line(ox + x0 * cell, oy + y0 * cell, ox + x1 * cell, oy + y1 * cell)
+            with pdf.local_context(
+                stroke_cap_style="round",
+                stroke_join_style="round",
+                line_width=max(st.line_width * cell, 0.1),
+            ):
+                for path in curves:
+                    pdf.polyline([(ox + x * cell, oy + y * cell) for x, y in path])
         else:
             blocks = maze.blocks() == 1
             rows, a, b = _runs(blocks)
