@@ -309,7 +309,7 @@ _GENERATION: list[tuple[str, Any, Any]] = [
             Outline,
             typer.Option(
                 help="Draw the figure's outer wall as cell sides, or as the picture's smooth "
-                "contour (SVG, PNG).",
+                "contour (SVG, PNG, PDF).",
                 rich_help_panel=_ART,
             ),
         ],
