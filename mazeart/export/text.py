@@ -42,11 +42,9 @@ def to_ascii(maze: Maze, *, wall: str = "#", floor: str = " ", doors: bool = Tru
     if maze.geometry == "cells":
         open_ = maze.raster()
         at = lambda r, c: (2 * r + 1, 2 * c + 1)  # noqa: E731
-        reach = 1
     else:
         open_ = maze.blocks(doors=False) == 2
         at = lambda r, c: (r + 1, c + 1)  # noqa: E731
-        reach = 1
     chars = np.where(open_, floor, wall).astype("<U1")
     # Ground outside the figure stays blank rather than solid wall.
     if maze.geometry == "cells":
@@ -76,7 +74,7 @@ def to_ascii(maze: Maze, *, wall: str = "#", floor: str = " ", doors: bool = Tru
         chars[pos] = "X" if maze.entrance == maze.exit else mark
         if doors and side:
             _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
-            chars[pos[0] + dr * reach, pos[1] + dc * reach] = floor
+            chars[pos[0] + dr, pos[1] + dc] = floor  # the outline position in front
     return "\n".join("".join(row).rstrip() for row in chars) + "\n"
 
 
