@@ -41,8 +41,6 @@ PAGE_SIZES: dict[str, tuple[float, float]] = {
 _CUSTOM = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*x\s*(\d+(?:\.\d+)?)\s*(mm|cm|in)?\s*$", re.I)
 _UNIT_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4}
 
-_PDF_OPTIONS = ("page", "page_margin", "title", "footer", "answer", "landscape")
-
 
 def page_size(page: str, *, landscape: bool = False) -> tuple[float, float]:
     """Page ``(width, height)`` in mm from a name (``A4``, ``letter``, ...) or ``WxH[mm|cm|in]``.
@@ -244,11 +242,6 @@ class _Document:
 
     def output(self) -> bytes:
         return bytes(self.pdf.output())
-
-
-def _split_options(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    page = {k: options.pop(k) for k in _PDF_OPTIONS if k in options}
-    return page, options
 
 
 def _caption(maze: Maze) -> str:
