@@ -1,4 +1,4 @@
-"""Compiled flood fill on grids: the 4-connected parts of a mask."""
+"""Compiled flood fills on grids: the 4-connected parts of a mask, and the parts of a maze graph."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-__all__ = ["label_mask"]
+__all__ = ["label_mask", "label_passages"]
 
 
 @njit(cache=True)
@@ -32,6 +32,41 @@ def _label_framed(mask, stride):
                     labels[nb] = count
                     queue[tail] = nb
                     tail += 1
+    return labels, count
+
+
+@njit(cache=True)
+def label_passages(passages, mask, stride):
+    """Label the parts of ``mask`` cells joined by passages, on flat arrays.
+
+    ``passages`` holds the N=1 E=2 S=4 W=8 bits of a grid with rows of length
+    ``stride`` (framed or not: a passage never leads off the grid). Cells join
+    only if both are in ``mask``. Returns ``(labels, n)``: ``0`` outside the
+    mask, ``1..n`` per part in reading order of each part's first cell.
+    """
+    n = passages.size
+    labels = np.zeros(n, np.int32)
+    queue = np.empty(n, np.int64)
+    steps = (-stride, 1, stride, -1)
+    count = 0
+    for start in range(n):
+        if not mask[start] or labels[start] != 0:
+            continue
+        count += 1
+        labels[start] = count
+        queue[0] = start
+        head, tail = 0, 1
+        while head < tail:
+            cur = queue[head]
+            head += 1
+            bits = passages[cur]
+            for k in range(4):
+                if bits & (1 << k):
+                    nb = cur + steps[k]
+                    if mask[nb] and labels[nb] == 0:
+                        labels[nb] = count
+                        queue[tail] = nb
+                        tail += 1
     return labels, count
 
 

@@ -49,6 +49,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numba import njit
 
+from mazeart._graph import label_passages
 from mazeart.maze import Maze
 
 __all__ = ["DIFFICULTIES", "TARGETS", "Metrics", "best_of", "measure"]
@@ -81,39 +82,6 @@ class Metrics:
     def to_dict(self) -> dict[str, int | float | str]:
         """The metrics as a plain dict (JSON-ready)."""
         return asdict(self)
-
-
-@njit(cache=True)
-def _components(passages, width, allowed):
-    """Label the parts of ``allowed`` cells joined by passages; returns (labels, sizes)."""
-    n = passages.size
-    label = np.full(n, -1, np.int64)
-    sizes = np.zeros(n, np.int64)
-    stack = np.empty(n, np.int64)
-    steps = (-width, 1, width, -1)
-    count = 0
-    for s in range(n):
-        if not allowed[s] or label[s] >= 0:
-            continue
-        label[s] = count
-        stack[0] = s
-        top = 1
-        size = 0
-        while top > 0:
-            top -= 1
-            cur = stack[top]
-            size += 1
-            bits = passages[cur]
-            for k in range(4):
-                if bits & (1 << k):
-                    nb = cur + steps[k]
-                    if allowed[nb] and label[nb] < 0:
-                        label[nb] = count
-                        stack[top] = nb
-                        top += 1
-        sizes[count] = size
-        count += 1
-    return label, sizes[:count]
 
 
 @njit(cache=True)
@@ -199,18 +167,16 @@ def measure(maze: Maze) -> Metrics:
         Solution fields are 0 when the maze has no entrance/exit or they are
         not joined.
     """
+    from mazeart.shape import degrees
     from mazeart.solve import solve
 
     p = maze.passages.reshape(-1)
     w = maze.width
     mask = maze.mask.reshape(-1)
-    deg = ((p & 1).astype(np.int8) + ((p >> 1) & 1) + ((p >> 2) & 1) + ((p >> 3) & 1)).astype(
-        np.int8
-    )
+    deg = degrees(maze).reshape(-1)
     cells = int(mask.sum())
     n_pass = maze.n_passages
-    _, part_sizes = _components(p, w, mask)
-    parts = int(part_sizes.size)
+    parts = int(label_passages(p, mask, w)[1])
     local = mask & ~maze.room_mask.reshape(-1)
     ends = np.zeros(mask.size, dtype=bool)
     for cell in (maze.entrance, maze.exit):
@@ -221,7 +187,8 @@ def measure(maze: Maze) -> Metrics:
     stop = ends | ~local
     lengths = _dead_end_lengths(p, w, deg, stop, dead) if dead.size else np.zeros(0, np.int64)
     straight = local & (deg == 2) & ((p == 5) | (p == 10))
-    _, corridor_sizes = _components(p, w, local & (deg <= 2))
+    corridors, n_corridors = label_passages(p, local & (deg <= 2), w)
+    corridor_sizes = np.bincount(corridors, minlength=n_corridors + 1)[1:]
 
     sol_len, tort, decisions, difficulty = 0, 0.0, 0, 0.0
     if maze.entrance is not None and maze.exit is not None:

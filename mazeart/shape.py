@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from mazeart._graph import label_passages
 from mazeart.maze import DIRECTIONS, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
@@ -189,43 +190,6 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
 
 
 @njit(cache=True)
-def _pieces(passages, mask, stride):
-    """Label the pieces of the maze graph (cells joined by passages) on a framed grid."""
-    n = passages.size
-    labels = np.zeros(n, np.int32)
-    queue = np.empty(n, np.int64)
-    count = 0
-    for start in range(n):
-        if not mask[start] or labels[start] != 0:
-            continue
-        count += 1
-        labels[start] = count
-        queue[0] = start
-        head, tail = 0, 1
-        while head < tail:
-            cur = queue[head]
-            head += 1
-            bits = passages[cur]
-            if bits & 1 and labels[cur - stride] == 0:
-                labels[cur - stride] = count
-                queue[tail] = cur - stride
-                tail += 1
-            if bits & 2 and labels[cur + 1] == 0:
-                labels[cur + 1] = count
-                queue[tail] = cur + 1
-                tail += 1
-            if bits & 4 and labels[cur + stride] == 0:
-                labels[cur + stride] = count
-                queue[tail] = cur + stride
-                tail += 1
-            if bits & 8 and labels[cur - 1] == 0:
-                labels[cur - 1] = count
-                queue[tail] = cur - 1
-                tail += 1
-    return labels, count
-
-
-@njit(cache=True)
 def _voronoi(sources, ground, stride):
     """Multi-source BFS over ground cells: nearest source piece, distance, parent."""
     n = sources.size
@@ -351,7 +315,7 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     rooms = _framed(maze.room_mask, False).reshape(-1)
     mask = _framed(maze.mask, False).reshape(-1)
     passages = _framed(maze.passages, np.uint8(0)).reshape(-1)
-    pieces, n = _pieces(passages, mask, stride)
+    pieces, n = label_passages(passages, mask, stride)
     report.parts = int(n)
     if n <= 1:
         return maze
