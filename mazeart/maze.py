@@ -46,6 +46,7 @@ __all__ = [
     "DIRECTIONS",
     "GEOMETRIES",
     "OPPOSITE",
+    "STEP",
     "E",
     "Maze",
     "N",
@@ -62,6 +63,9 @@ DIRECTIONS: tuple[tuple[int, int, int], ...] = ((N, -1, 0), (E, 0, 1), (S, 1, 0)
 
 OPPOSITE = {N: S, E: W, S: N, W: E}
 """The side a passage arrives on, for each side it leaves by."""
+
+STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
+"""``(d_row, d_col)`` of each side bit."""
 
 GEOMETRIES = ("cells", "blocks")
 """Valid values of :attr:`Maze.geometry`."""
@@ -364,6 +368,15 @@ class Maze:
         """Side through which the exit opens to the outside (0 when it cannot)."""
         return self.door_side(self.exit, prefer="SENW")
 
+    @property
+    def end_doors(self) -> list[tuple[Cell, int]]:
+        """``(cell, side)`` of the entrance and the exit where they open to the outside."""
+        return [
+            (cell, side)
+            for cell, side in ((self.entrance, self.entrance_side), (self.exit, self.exit_side))
+            if cell is not None and side
+        ]
+
     @cached_property
     def room_mask(self) -> NDArray[np.bool_]:
         """Cells that belong to a room.
@@ -425,10 +438,7 @@ class Maze:
         ver = left | right
         ver[:, 1:-1] &= ~((p[:, :-1] & E) != 0)
         if doors:
-            for cell, side in ((self.entrance, self.entrance_side), (self.exit, self.exit_side)):
-                if cell is None or not side:
-                    continue
-                r, c = cell
+            for (r, c), side in self.end_doors:
                 if side == N:
                     hor[r, c] = False
                 elif side == S:
@@ -465,13 +475,48 @@ class Maze:
         out[near] = 1
         out[1:-1, 1:-1][self.mask] = 2
         if doors:
-            for cell, side in ((self.entrance, self.entrance_side), (self.exit, self.exit_side)):
-                if cell is None or not side:
-                    continue
-                r, c = cell
-                dr, dc = {N: (-1, 0), E: (0, 1), S: (1, 0), W: (0, -1)}[side]
+            for (r, c), side in self.end_doors:
+                dr, dc = STEP[side]
                 out[r + 1 + dr, c + 1 + dc] = 2
         return out
+
+    def picture(self, *, doors: bool = True) -> NDArray[np.int8]:
+        """The maze as blocks, whatever its geometry: ``0`` ground, ``1`` wall, ``2`` floor.
+
+        A ``blocks`` maze gives :meth:`blocks`; a ``cells`` maze gives its
+        :meth:`raster` with the positions not next to any maze cell left as
+        ground. Cell ``(r, c)`` is at :meth:`picture_position`.
+
+        Parameters
+        ----------
+        doors : bool, default True
+            Open the outline in front of the entrance and the exit.
+
+        Returns
+        -------
+        ndarray of int8
+            ``(2H + 1, 2W + 1)`` for ``cells``, ``(H + 2, W + 2)`` for ``blocks``.
+        """
+        if self.geometry == "blocks":
+            return self.blocks(doors=doors)
+        open_ = self.raster()
+        cells = np.zeros((open_.shape[0] + 2, open_.shape[1] + 2), dtype=bool)
+        cells[2:-1:2, 2:-1:2] = self.mask
+        near = np.zeros_like(open_)
+        for dr in (0, 1, 2):
+            for dc in (0, 1, 2):
+                near |= cells[dr : dr + open_.shape[0], dc : dc + open_.shape[1]]
+        out = np.where(open_, 2, np.where(near, 1, 0)).astype(np.int8)
+        if doors:
+            for (r, c), side in self.end_doors:
+                dr, dc = STEP[side]
+                out[2 * r + 1 + dr, 2 * c + 1 + dc] = 2
+        return out
+
+    def picture_position(self, cell: Cell) -> Cell:
+        """Where cell ``(row, col)`` sits in :meth:`picture`."""
+        r, c = cell
+        return (2 * r + 1, 2 * c + 1) if self.geometry == "cells" else (r + 1, c + 1)
 
     def raster(self) -> NDArray[np.bool_]:
         """The classic block raster of the maze graph.

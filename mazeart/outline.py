@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart.maze import DIRECTIONS, STEP, Maze
 
 __all__ = [
     "bridge_cells",
@@ -190,12 +190,11 @@ def owners(maze: Maze) -> NDArray[np.int64]:
     if not rings:
         return own
     # the cells in front of the entrance and exit belong to them: the way out stays open
-    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
-        if cell is not None and side:
-            _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
-            rr, cc = cell[0] + dr, cell[1] + dc
-            if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
-                own[rr, cc] = cell[0] * w + cell[1]
+    for cell, side in maze.end_doors:
+        dr, dc = STEP[side]
+        rr, cc = cell[0] + dr, cell[1] + dc
+        if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
+            own[rr, cc] = cell[0] * w + cell[1]
     overlap = _cell_overlap(rings, maze.shape)
     for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
         for _, dr, dc in (DIRECTIONS[0], DIRECTIONS[3], DIRECTIONS[2], DIRECTIONS[1]):
@@ -254,10 +253,8 @@ def outline_paths(maze: Maze, *, gap: float = 1.0) -> list[NDArray[np.float64]]:
     """
     rings = _rings(maze)
     doors = []  # (centre, outward unit step) of each end with a door
-    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
-        if cell is None or not side:
-            continue
-        _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
+    for cell, side in maze.end_doors:
+        dr, dc = STEP[side]
         doors.append((np.array([cell[1] + 0.5, cell[0] + 0.5]), np.array([dc, dr], float)))
     bridges = bridge_cells(maze)
     out: list[NDArray[np.float64]] = []

@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._io import existing_file
-from mazeart.maze import DIRECTIONS
+from mazeart.maze import DIRECTIONS, STEP
 from mazeart.weights import DOOR, FORBIDDEN, MAX_ROOMS, ROOM, is_free, validate_weights
 
 __all__ = [
@@ -58,7 +58,6 @@ __all__ = [
 ]
 
 _SIDES = {"N": 1, "E": 2, "S": 4, "W": 8}
-_STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
 _LETTER = {v: k for k, v in _SIDES.items()}
 
 
@@ -73,7 +72,7 @@ class Door:
     @property
     def outside(self) -> tuple[int, int]:
         """The maze cell the door opens onto."""
-        dr, dc = _STEP[self.side]
+        dr, dc = STEP[self.side]
         return self.row + dr, self.col + dc
 
     def __str__(self) -> str:
@@ -213,7 +212,7 @@ def _door_side(room: Room, cell: tuple[int, int], free: NDArray[np.bool_]) -> in
     """First side (N, E, S, W) of an edge cell that opens onto a free cell."""
     h, w = free.shape
     for side in room.edge_sides(cell):
-        dr, dc = _STEP[side]
+        dr, dc = STEP[side]
         rr, cc = cell[0] + dr, cell[1] + dc
         if 0 <= rr < h and 0 <= cc < w and free[rr, cc]:
             return side
@@ -378,7 +377,7 @@ def colour_rooms(
         marked, candidates = [], []
         for cell in room.cells:
             for side in room.edge_sides(cell):
-                dr, dc = _STEP[side]
+                dr, dc = STEP[side]
                 rr, cc = cell[0] + dr, cell[1] + dc
                 if 0 <= rr < h and 0 <= cc < wd and free[rr, cc]:
                     candidates.append((cell, side))

@@ -38,7 +38,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from mazeart._graph import label_passages
-from mazeart.maze import DIRECTIONS, E, Maze, N, S, W, passages_from_links
+from mazeart.maze import DIRECTIONS, STEP, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -54,7 +54,6 @@ __all__ = [
     "respect_walls",
 ]
 
-_STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
 _OPP = {N: S, S: N, E: W, W: E}
 
 
@@ -141,7 +140,7 @@ def _closes_square(mask: NDArray[np.bool_], r: int, c: int) -> bool:
 
 
 def _open(p: NDArray[np.uint8], a: tuple[int, int], side: int) -> None:
-    dr, dc = _STEP[side]
+    dr, dc = STEP[side]
     p[a] |= side
     p[a[0] + dr, a[1] + dc] |= _OPP[side]
 
@@ -176,7 +175,7 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
             mask[r, c] = region[r, c] = True
         for r, c in room.cells:
             for side in (E, S):
-                dr, dc = _STEP[side]
+                dr, dc = STEP[side]
                 if (r + dr, c + dc) in room:
                     _open(p, (r, c), side)
         for d in room.doors:
@@ -427,7 +426,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
         stubs = []
         for r, c in zip(*np.nonzero(mask & (deg == 1) & ~keep), strict=True):
             side = int(p[r, c])
-            dr, dc = _STEP[side]
+            dr, dc = STEP[side]
             if deg[r + dr, c + dc] >= 3:
                 stubs.append((int(r), int(c), side, r + dr, c + dc))
         if not stubs:

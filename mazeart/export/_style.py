@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart.maze import STEP, Maze
 
 __all__ = [
     "PATH_COLOURS",
@@ -158,7 +158,7 @@ def solution_polyline(maze: Maze, path: NDArray[np.intp]) -> NDArray[np.float64]
     for end, side in ((0, maze.entrance_side), (-1, maze.exit_side)):
         if not side or len(pts) == 0:
             continue
-        _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
+        dr, dc = STEP[side]
         x, y = pts[end]
         outer = (x + dc * reach, y + dr * reach)
         if end == 0:

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart.maze import STEP, Maze
 
 __all__ = ["PAGE_SIZES", "page_size", "to_pdf_bytes", "write_book", "write_pdf"]
 
@@ -221,7 +221,7 @@ class _Document:
             r, c = cell_rc
             cx, cy = ox + (c + 0.5) * cell, oy + (r + 0.5) * cell
             if side:
-                _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
+                dr, dc = STEP[side]
                 # the door's outer edge, then a cell further out
                 ex, ey = cx + dc * (reach + 0.15) * cell, cy + dr * (reach + 0.15) * cell
                 base = 0.8 * cell

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart.maze import Maze
 
 __all__ = ["to_ascii", "write_ascii"]
 
@@ -39,42 +39,17 @@ def to_ascii(maze: Maze, *, wall: str = "#", floor: str = " ", doors: bool = Tru
     """
     if len(wall) != 1 or len(floor) != 1:
         raise ValueError("wall and floor must be one character each")
-    if maze.geometry == "cells":
-        open_ = maze.raster()
-        at = lambda r, c: (2 * r + 1, 2 * c + 1)  # noqa: E731
-    else:
-        open_ = maze.blocks(doors=False) == 2
-        at = lambda r, c: (r + 1, c + 1)  # noqa: E731
-    chars = np.where(open_, floor, wall).astype("<U1")
-    # Ground outside the figure stays blank rather than solid wall.
-    if maze.geometry == "cells":
-        outside = np.ones_like(open_)
-        outside[1::2, 1::2] = ~maze.mask
-        grown = np.zeros((open_.shape[0] + 2, open_.shape[1] + 2), dtype=bool)
-        grown[1:-1, 1:-1] = ~outside
-        near = np.zeros_like(open_)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                near |= grown[1 + dr : grown.shape[0] - 1 + dr, 1 + dc : grown.shape[1] - 1 + dc]
-        chars[~near] = " "
-    else:
-        chars[maze.blocks(doors=False) == 0] = " "
+    pic = maze.picture(doors=doors)
+    chars = np.array([" ", wall, floor], dtype="<U1")[pic]  # ground stays blank
+    at = maze.picture_position
     for room in maze.rooms:
         for r, c in room.cells:
-            chars[at(r, c)] = "."
+            chars[at((r, c))] = "."
     for (r, c), kind in maze.tags.items():
-        chars[at(r, c)] = kind[:1].lower() or "?"
-    for cell, side, mark in (
-        (maze.entrance, maze.entrance_side, "S"),
-        (maze.exit, maze.exit_side, "E"),
-    ):
-        if cell is None:
-            continue
-        pos = at(*cell)
-        chars[pos] = "X" if maze.entrance == maze.exit else mark
-        if doors and side:
-            _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
-            chars[pos[0] + dr, pos[1] + dc] = floor  # the outline position in front
+        chars[at((r, c))] = kind[:1].lower() or "?"
+    for cell, mark in ((maze.entrance, "S"), (maze.exit, "E")):
+        if cell is not None:
+            chars[at(cell)] = "X" if maze.entrance == maze.exit else mark
     return "\n".join("".join(row).rstrip() for row in chars) + "\n"
 
 

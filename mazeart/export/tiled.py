@@ -32,13 +32,12 @@ from typing import Any
 import numpy as np
 
 from mazeart._io import atomic_write
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart.maze import STEP, Maze
 
 __all__ = ["tiled_map", "write_tiled"]
 
 TILED_VERSION = "1.10"
 _SIDE = {1: "N", 2: "E", 4: "S", 8: "W"}
-_STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
 
 
 def _prop(name: str, value: Any) -> dict[str, Any]:
@@ -60,35 +59,6 @@ def _coord(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def _tiles(maze: Maze) -> tuple[np.ndarray, int]:
-    """The gid grid and the raster scale (raster units per cell step)."""
-    if maze.geometry == "cells":
-        open_ = maze.raster()
-        near = np.zeros((open_.shape[0] + 2, open_.shape[1] + 2), dtype=bool)
-        cells = np.zeros_like(open_)
-        cells[1::2, 1::2] = maze.mask
-        for dr in (0, 1, 2):
-            for dc in (0, 1, 2):
-                near[dr : dr + open_.shape[0], dc : dc + open_.shape[1]] |= cells
-        inside = near[1:-1, 1:-1]
-        gid = np.where(open_, 2, np.where(inside, 1, 0))
-        # open the outline in front of the entrance and the exit
-        for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
-            if cell is not None and side:
-                dr, dc = _STEP[side]
-                gid[2 * cell[0] + 1 + dr, 2 * cell[1] + 1 + dc] = 2
-        return gid.astype(np.int64), 2
-    blocks = maze.blocks()
-    return np.array([0, 1, 2], dtype=np.int64)[blocks], 1
-
-
-def _pos(maze: Maze, r: float, c: float, scale: int) -> tuple[float, float]:
-    """Raster (row, col) of maze cell (r, c)."""
-    if scale == 2:
-        return 2 * r + 1, 2 * c + 1
-    return r + 1, c + 1
-
-
 def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.png") -> dict:
     """The maze as a Tiled JSON map (a dict ready for ``json.dump``).
 
@@ -106,7 +76,9 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
     """
     if isinstance(tile_size, bool) or not isinstance(tile_size, int) or tile_size < 1:
         raise ValueError(f"tile size must be a positive integer, got {tile_size!r}")
-    gid, scale = _tiles(maze)
+    gid = maze.picture().astype(np.int64)  # gid 0 ground, 1 wall, 2 floor
+    scale = 2 if maze.geometry == "cells" else 1  # picture positions per cell step
+    at = maze.picture_position
     rows, cols = gid.shape
     ts = tile_size
     objects: list[dict[str, Any]] = []
@@ -129,7 +101,7 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
 
     for cell, kind in ((maze.entrance, "entrance"), (maze.exit, "exit")):
         if cell is not None:
-            add(kind, kind, *_pos(maze, *cell, scale), row=cell[0], col=cell[1])
+            add(kind, kind, *at(cell), row=cell[0], col=cell[1])
     for i, room in enumerate(maze.rooms, start=1):
         cells = np.array(room.cells)
         r0, c0 = cells.min(axis=0)
@@ -149,17 +121,17 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
                     merged.append((r, c, r, c))
             spans = merged
         for ra, ca, rb, cb in spans:
-            y, x = _pos(maze, ra, ca, scale)
-            y1, x1 = _pos(maze, rb, cb, scale)
+            y, x = at((int(ra), int(ca)))
+            y1, x1 = at((int(rb), int(cb)))
             add("room", room.name, y, x, y1 - y + 1, x1 - x + 1, room=i, kind=room.kind,
                 row=int(ra), col=int(ca))  # fmt: skip
         for d in room.doors:
-            dr, dc = _STEP[d.side]
-            y, x = _pos(maze, d.row, d.col, scale)
+            dr, dc = STEP[d.side]
+            y, x = at((d.row, d.col))
             add("door", f"{room.name} door", y + dr * (scale - 1), x + dc * (scale - 1),
                 room=i, side=_SIDE[d.side], row=d.row, col=d.col)  # fmt: skip
     for (r, c), kind in sorted(maze.tags.items()):
-        add(kind, kind, *_pos(maze, r, c, scale), row=r, col=c)
+        add(kind, kind, *at((r, c)), row=r, col=c)
     meta = {
         "algorithm": str(maze.meta.get("algorithm", "")),
         "geometry": maze.geometry,

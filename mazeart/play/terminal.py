@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart.maze import Maze
 from mazeart.play.game import Game, record_time
 
 __all__ = ["PlayResult", "play"]
@@ -45,26 +45,6 @@ class PlayResult:
     quit: bool = False
 
 
-def _picture(maze: Maze) -> tuple[np.ndarray, int, int]:
-    """Block picture (0 ground, 1 wall, 2 floor), and the offset and scale of maze cells in it."""
-    if maze.geometry == "cells":
-        open_ = maze.raster()
-        pic = np.where(open_, 2, 1).astype(np.int8)
-        cells = np.zeros_like(open_)
-        cells[1::2, 1::2] = maze.mask
-        near = np.zeros((pic.shape[0] + 2, pic.shape[1] + 2), dtype=bool)
-        for dr in (0, 1, 2):
-            for dc in (0, 1, 2):
-                near[dr : dr + pic.shape[0], dc : dc + pic.shape[1]] |= cells
-        pic[~near[1:-1, 1:-1]] = 0
-        for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
-            if cell is not None and side:
-                _, dr, dc = next(d for d in DIRECTIONS if d[0] == side)
-                pic[2 * cell[0] + 1 + dr, 2 * cell[1] + 1 + dc] = 2
-        return pic, 1, 2
-    return maze.blocks(doors=True).astype(np.int8), 1, 1
-
-
 def _view_start(player: int, size: int, view: int) -> int:
     """First row/column shown so the player stays in view (centred, clamped to the picture)."""
     if size <= view:
@@ -72,19 +52,20 @@ def _view_start(player: int, size: int, view: int) -> int:
     return int(min(max(player - view // 2, 0), size - view))
 
 
-def _draw(scr, game: Game, pic: np.ndarray, off: int, scale: int, status: str, note: str) -> None:
+def _draw(scr, game: Game, pic: np.ndarray, status: str, note: str) -> None:
     scr.erase()
     height, width = scr.getmaxyx()
     view_h, view_w = max(height - 2, 1), max(width // 2, 1)
     maze = game.maze
-    pr, pc = off + scale * game.position[0], off + scale * game.position[1]
+    at = maze.picture_position
+    pr, pc = at(game.position)
     top = _view_start(pr, pic.shape[0], view_h)
     left = _view_start(pc, pic.shape[1], view_w)
     marks = {}
     for (r, c), kind in maze.tags.items():
-        marks[(off + scale * r, off + scale * c)] = kind[:1].lower()
-    marks[(off + scale * maze.entrance[0], off + scale * maze.entrance[1])] = "S"
-    marks[(off + scale * maze.exit[0], off + scale * maze.exit[1])] = "E"
+        marks[at((r, c))] = kind[:1].lower()
+    marks[at(maze.entrance)] = "S"
+    marks[at(maze.exit)] = "E"
     for y in range(min(view_h, pic.shape[0] - top)):
         row = pic[top + y]
         for x in range(min(view_w, pic.shape[1] - left)):
@@ -118,7 +99,7 @@ def _run(scr, levels: Iterator[Maze], count: int | None, result: PlayResult, bes
     scr.timeout(100)
     for number, maze in enumerate(levels, start=1):
         game = Game(maze)
-        pic, off, scale = _picture(maze)
+        pic = maze.picture()
         total = f"/{count}" if count else ""
         help_line = "arrows or WASD move, q quits"
         while not game.won:
@@ -126,7 +107,7 @@ def _run(scr, levels: Iterator[Maze], count: int | None, result: PlayResult, bes
                 f"mazeart  level {number}{total}  {game.elapsed:6.1f} s  "
                 f"({maze.width}x{maze.height})"
             )
-            _draw(scr, game, pic, off, scale, status, help_line)
+            _draw(scr, game, pic, status, help_line)
             key = scr.getch()
             if key in _QUIT:
                 result.quit = True
@@ -142,7 +123,7 @@ def _run(scr, levels: Iterator[Maze], count: int | None, result: PlayResult, bes
         )
         after = "press a key to finish" if last else "press a key for the next maze, q quits"
         scr.timeout(-1)
-        _draw(scr, game, pic, off, scale, message, after)
+        _draw(scr, game, pic, message, after)
         key = scr.getch()
         scr.timeout(100)
         if last:
