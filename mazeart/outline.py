@@ -130,38 +130,36 @@ def _distance_to_rings(points: NDArray[np.float64], rings: Sequence[NDArray]) ->
     return best
 
 
+def _inside_by(
+    points: NDArray[np.float64], rings: Sequence[NDArray[np.float64]], margin: float
+) -> NDArray[np.bool_]:
+    """Points inside the rings (even-odd) and at least ``margin`` from every ring."""
+    inside = _inside_evenodd(points, rings)
+    if margin > 0 and inside.any():
+        inside[inside] = _distance_to_rings(points[inside], rings) >= margin
+    return inside
+
+
 def inside_cells(
     rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = _MARGIN
 ) -> NDArray[np.bool_]:
     """Cells whose centre lies inside the rings, at least ``margin`` cells from them."""
-    rows, cols = shape
-    yy, xx = np.mgrid[0:rows, 0:cols]
-    centres = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5], axis=1).astype(float)
-    inside = _inside_evenodd(centres, rings)
-    if margin > 0 and inside.any():
-        d = np.full(len(centres), np.inf)
-        d[inside] = _distance_to_rings(centres[inside], rings)
-        inside &= d >= margin
-    return inside.reshape(shape)
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(float)
+    centres = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5], axis=1)
+    return _inside_by(centres, rings, margin).reshape(shape)
 
 
 def passable_sides(
     rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = 0.1
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Whether the midpoint of each cell's east and south side lies inside the rings."""
-    rows, cols = shape
-    yy, xx = np.mgrid[0:rows, 0:cols].astype(float)
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(float)
     east = np.stack([(xx + 1.0).ravel(), (yy + 0.5).ravel()], axis=1)
     south = np.stack([(xx + 0.5).ravel(), (yy + 1.0).ravel()], axis=1)
-    out = []
-    for pts in (east, south):
-        ok = _inside_evenodd(pts, rings)
-        if ok.any():
-            d = np.full(len(pts), np.inf)
-            d[ok] = _distance_to_rings(pts[ok], rings)
-            ok &= d >= margin
-        out.append(ok.reshape(shape))
-    return out[0], out[1]
+    return (
+        _inside_by(east, rings, margin).reshape(shape),
+        _inside_by(south, rings, margin).reshape(shape),
+    )
 
 
 def _cell_overlap(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) -> NDArray:
