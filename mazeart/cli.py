@@ -642,6 +642,7 @@ class _Made:
     report: ShapeReport
     candidates: int = 1
     index: int = 0  # which candidate was kept
+    weights: Any = None  # the preset read from the source (before any image guidance)
 
 
 def _make_maze(
@@ -688,6 +689,7 @@ def _make_maze(
         colour_rooms=gen.colour_rooms,
     )
     regions_bias = options.pop("bias", None) if gen.regions else None
+    preset_weights = weights
     guided = _guidance(source, gen, weights, pick("algorithm"), regions_bias)
     if guided.get("angle") is not None:
         options = {**options, "angle": guided["angle"], "bias": guided["bias"]}
@@ -731,12 +733,12 @@ def _make_maze(
 
     if k == 1:
         maze = candidate(0)
-        return _Made(maze, reports[0])
+        return _Made(maze, reports[0], weights=preset_weights)
     target = gen.difficulty.value if gen.difficulty is not None else "hard"
     progress = _Progress(f"best of {k}", k, quiet=quiet)
     maze, _ = best_of(candidate, k, target=target, progress=progress)
     kept = maze.meta["seed"] - (seed + index * k)
-    return _Made(maze, reports[kept], candidates=k, index=kept)
+    return _Made(maze, reports[kept], candidates=k, index=kept, weights=preset_weights)
 
 
 def _guidance(
@@ -1034,18 +1036,8 @@ def info_command(
     }
     if not is_maze_file(source) and not (gen.preset or is_preset_file(source)):
         from mazeart.guide import fidelity
-        from mazeart.image import weights_from_image
 
-        allowed = (
-            weights_from_image(
-                source,
-                cells=maze.width,
-                threshold=gen.threshold,
-                invert=gen.invert,
-                coverage=gen.coverage,
-            )
-            == FREE
-        )
+        allowed = made.weights != mazeart.FORBIDDEN  # the picture's cells (bridges aside)
         if allowed.shape == maze.shape:
             fid = fidelity(
                 maze, source, threshold=gen.threshold, invert=gen.invert, allowed=allowed
