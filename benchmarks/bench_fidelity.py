@@ -1,0 +1,127 @@
+"""Fidelity of image-guided mazes: the numbers behind the README's table. Run from the repo root:
+
+    python benchmarks/bench_fidelity.py
+
+- footprint IoU of silhouettes (horse, samples/word.png, an "@" glyph) at 50, 100 and 200 cells,
+  with cell staircases and with ``--outline smooth``;
+- ``--edges`` on scikit-image's logo: share of the S-curve's centre line on walls, and the same
+  for a maze blind to it;
+- ``--regions`` on the logo: share of east-west passages in each half;
+- ``--tone`` on scikit-image's camera: correlation of a blurred render with the photograph.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import skimage.data
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from scipy import ndimage
+from skimage.morphology import skeletonize
+
+import mazeart
+from mazeart.export import to_png_image
+from mazeart.guide import fidelity, guidance, segment_cells
+from mazeart.image import figure_coverage, weights_from_image
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(skimage.data.__file__).parent
+LOGO = REPO / "samples" / "logo.png"
+
+
+def guided(src, cells: int, seed: int = 1, **how):
+    weights = weights_from_image(src, cells=cells)
+    g = guidance(src, weights, **how)
+    options = {"angle": g["angle"], "bias": g["bias"]} if "angle" in g else {}
+    maze = mazeart.generate(
+        g.get("weights", weights),
+        seed=seed,
+        algorithm="flow" if options else "weighted-dfs",
+        walls=g.get("walls"),
+        **options,
+    )
+    extra = {k: g[k] for k in ("outline", "edges", "tone") if k in g}
+    return maze.replace(meta={**maze.meta, **extra}), weights, g
+
+
+def silhouettes(glyph: Path) -> None:
+    print("footprint IoU, cells / smooth outline")
+    for src in (REPO / "samples" / "horse.png", REPO / "samples" / "word.png", glyph):
+        row = []
+        for cells in (50, 100, 200):
+            weights = weights_from_image(src, cells=cells)
+            plain = mazeart.generate(weights, seed=1)
+            smooth, _, _ = guided(src, cells, outline="smooth")
+            a = fidelity(plain, src, allowed=weights == mazeart.FREE)["iou"]
+            b = fidelity(smooth, src)["iou"]
+            row.append(f"{cells}: {a:.3f} / {b:.3f}")
+        print(f"  {src.name:<10} " + "; ".join(row))
+
+
+def s_curve() -> np.ndarray:
+    rgb = np.asarray(Image.open(LOGO).convert("RGB")).astype(int)
+    figure = figure_coverage(LOGO) >= 0.5
+    disk = ndimage.binary_fill_holes(ndimage.binary_closing(figure, iterations=6))
+    white = ndimage.binary_erosion(disk, iterations=8) & (rgb.min(axis=2) > 200)
+    lab, _ = ndimage.label(white)
+    return skeletonize(lab == np.argmax(np.bincount(lab.ravel())[1:]) + 1)
+
+
+def edges() -> None:
+    curve = s_curve()
+    print(f"--edges on the logo: S-curve centre line ({curve.sum()} px) on walls")
+    for cells in (50, 80, 100):
+        for seed in (1, 2):
+            maze, weights, _ = guided(LOGO, cells, seed, edges=True)
+            blind = mazeart.generate(weights, seed=seed)
+            a = fidelity(maze, LOGO, edges=curve)["edge_share"]
+            b = fidelity(blind, LOGO, edges=curve)["edge_share"]
+            print(f"  {cells} cells, seed {seed}: {a:.3f} (blind maze {b:.3f})")
+
+
+def regions() -> None:
+    maze, weights, _ = guided(LOGO, 80, regions=True, textures=["horizontal", "vertical"])
+    labels = segment_cells(LOGO, weights.shape, figure=figure_coverage(LOGO) >= 0.5)
+    free = weights == mazeart.FREE
+    shares = []
+    for value in np.unique(labels[free]):
+        cells = free & (labels == value)
+        e = np.count_nonzero((maze.passages & 2)[cells])
+        s = np.count_nonzero((maze.passages & 4)[cells])
+        shares.append(e / max(e + s, 1))
+    print(
+        "--regions on the logo: east-west share per half " + ", ".join(f"{x:.2f}" for x in shares)
+    )
+
+
+def tone() -> None:
+    camera = DATA / "camera.png"
+    maze, _, _ = guided(camera, 128, tone=True)
+    grey = np.asarray(Image.open(camera).convert("L").resize((64, 64), Image.Resampling.BOX), float)
+
+    def corr(m) -> float:
+        img = to_png_image(m, cell_size=6, margin=0).convert("L")
+        small = img.filter(ImageFilter.GaussianBlur(4)).resize((64, 64), Image.Resampling.BOX)
+        return float(np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1])
+
+    even = maze.replace(meta={k: v for k, v in maze.meta.items() if k != "tone"})
+    print(f"--tone on the camera: r = {corr(maze):.3f} (even walls: r = {corr(even):.3f})")
+
+
+def main() -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        glyph = Path(tmp) / "at.png"
+        img = Image.new("L", (600, 600), 255)
+        ImageDraw.Draw(img).text((40, -60), "@", font=ImageFont.load_default(size=560), fill=0)
+        img.save(glyph)
+        silhouettes(glyph)
+    edges()
+    regions()
+    tone()
+
+
+if __name__ == "__main__":
+    main()
