@@ -1,23 +1,32 @@
 """mazeart: pictures in, mazes out.
 
 >>> import mazeart
->>> maze = mazeart.generate(mazeart.preset_from_text("....\\n.##.\\n...."), seed=3)
+>>> made = mazeart.make("samples/horse.png", cells=40, rng=3)  # doctest: +SKIP
+>>> mazeart.save(made, "horse.svg", solution=True)  # doctest: +SKIP
+
+>>> maze = mazeart.generate(mazeart.preset_from_text("....\\n.##.\\n...."), rng=3)
 >>> maze.n_cells
 10
 
-The pipeline is image → weights → generate → Maze → solve / measure / export:
-:func:`weights_from_image`, :func:`generate`, :class:`Maze`, :func:`solve`,
-:func:`measure` and :func:`save` (any format; ``.json`` is a saved maze that
-:func:`load_maze` reads back).
+The pipeline is image → weights → generate → Maze → solve / measure / export.
+:func:`make` runs all of it from a source and the command line's options, and
+:func:`save` writes the result in any format; each stage is also a function of
+its own: :func:`weights_from_image`, :func:`generate`, :class:`Maze`,
+:func:`solve`, :func:`measure`, :func:`load_maze`.
+
+Errors a user can cause are :class:`MazeartError` (a :class:`ValueError`) with
+one line that names the problem; wrong types raise :class:`TypeError`.
 """
 
 from mazeart import rooms, shape, tags
 from mazeart.analyze import Metrics, best_of, measure
-from mazeart.export import EXPORT_FORMATS, save
+from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
+from mazeart.export import EXPORT_FORMATS
 from mazeart.generate import ALGORITHMS, default_endpoints, generate
 from mazeart.image import weights_from_image
-from mazeart.maze import Maze
+from mazeart.maze import Guide, Maze
 from mazeart.mazefile import load_maze, save_maze
+from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
 from mazeart.rooms import Door, Room, load_rooms
 from mazeart.shape import braid, connect, prune_dead_ends
 from mazeart.solve import distances, random_paths, solve
@@ -41,8 +50,14 @@ __all__ = [
     "FREE",
     "PATH",
     "Door",
+    "FileFormatError",
+    "Guide",
+    "InvalidMazeError",
+    "Made",
     "Maze",
+    "MazeartError",
     "Metrics",
+    "NoPathError",
     "Room",
     "__version__",
     "best_of",
@@ -54,6 +69,10 @@ __all__ = [
     "load_maze",
     "load_preset",
     "load_rooms",
+    "make",
+    "make_book",
+    "make_many",
+    "make_preset",
     "measure",
     "place_tags",
     "preset_from_text",

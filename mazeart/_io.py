@@ -7,16 +7,21 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+from mazeart.errors import FileFormatError, MazeartError
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 
 def existing_file(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a Path, or a one-line ValueError if it is missing or a directory."""
     p = Path(path)
     if not p.exists():
-        raise ValueError(f"{p}: no such file")
+        raise MazeartError(f"{p}: no such file")
     if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not {what}")
+        raise MazeartError(f"{p}: is a directory, not {what}")
     return p
 
 
@@ -41,9 +46,9 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     dest = Path(path)
     parent = dest.parent if str(dest.parent) else Path(".")
     if not parent.is_dir():
-        raise ValueError(f"cannot write {dest}: directory {parent} does not exist")
+        raise MazeartError(f"cannot write {dest}: directory {parent} does not exist")
     if dest.is_dir():
-        raise ValueError(f"cannot write {dest}: it is a directory")
+        raise MazeartError(f"cannot write {dest}: it is a directory")
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -59,3 +64,35 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def open_image(path: str | os.PathLike[str]) -> Image:
+    """Open and fully decode an image file, with one-line errors for bad input.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    PIL.Image.Image
+        The decoded image (pixel data loaded, file closed).
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, is not an image, or its data is truncated or corrupt.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    p = existing_file(path, "an image")
+    try:
+        with Image.open(p) as img:
+            img.load()
+            return img
+    except UnidentifiedImageError:
+        raise FileFormatError(f"{p}: not an image (Pillow cannot identify it)") from None
+    except Image.DecompressionBombError as exc:
+        raise FileFormatError(f"{p}: image is too large to decode safely ({exc})") from None
+    except (OSError, SyntaxError, ValueError, EOFError):
+        raise FileFormatError(f"{p}: the image data is truncated or corrupt") from None

@@ -10,9 +10,17 @@ same maze.
 
 from __future__ import annotations
 
+import numbers
+from typing import Any
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
+
+from mazeart.errors import MazeartError
+
+RngLike = int | np.integer | np.random.Generator | None
+"""What an ``rng`` argument accepts: an int seed, a Generator, or None for fresh entropy."""
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,6 +29,36 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+
+
+def as_generator(rng: Any) -> np.random.Generator:
+    """The :class:`numpy.random.Generator` an ``rng`` argument stands for.
+
+    Every public function that draws random numbers takes one ``rng`` argument
+    (scikit-image's and SPEC 7's convention): an ``int`` seed, a Generator
+    (used as is), or ``None`` for fresh entropy.
+
+    Raises
+    ------
+    TypeError
+        For anything else (a float, a bool, a string, ...).
+    MazeartError
+        For a negative seed.
+    """
+    if rng is None or isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    if isinstance(rng, bool) or not isinstance(rng, numbers.Integral):
+        raise TypeError(
+            f"rng must be an int seed or a numpy.random.Generator, got {type(rng).__name__}"
+        )
+    if rng < 0:
+        raise MazeartError(f"a seed must be a non-negative integer, got {rng}")
+    return np.random.default_rng(int(rng))
+
+
+def fresh_seed() -> int:
+    """A new seed from the operating system's entropy (recorded, so the maze can be made again)."""
+    return int(np.random.default_rng().integers(0, 2**31))
 
 
 def kernel_state(rng: np.random.Generator) -> NDArray[np.uint64]:
@@ -35,9 +73,9 @@ def kernel_state(rng: np.random.Generator) -> NDArray[np.uint64]:
     (1,) ndarray of uint64
         Mutable state to pass to a kernel.
     """
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return rng.integers(0, np.iinfo(np.uint64).max, size=1, dtype=np.uint64, endpoint=True)
+    return as_generator(rng).integers(
+        0, np.iinfo(np.uint64).max, size=1, dtype=np.uint64, endpoint=True
+    )
 
 
 @njit(inline="always", cache=True)

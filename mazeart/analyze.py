@@ -45,14 +45,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from mazeart._graph import label_passages
+from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze
 
-__all__ = ["DIFFICULTIES", "TARGETS", "Metrics", "best_of", "measure"]
+__all__ = ["DIFFICULTIES", "TARGETS", "Best", "Metrics", "best_of", "measure"]
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,16 @@ deep wrong turns (the highest mean :attr:`Metrics.difficulty` of the registered
 generators on open grids). Larger grids are harder whatever the algorithm.
 """
 
+
+class Best(NamedTuple):
+    """The candidate :func:`best_of` kept."""
+
+    index: int
+    """Which candidate it was (the argument ``candidates`` was called with)."""
+    maze: Maze
+    metrics: Metrics
+
+
 TARGETS = ("easy", "medium", "hard")
 """What :func:`best_of` can aim for."""
 
@@ -254,7 +266,7 @@ def best_of(
     *,
     target: str = "hard",
     progress: Callable[[int], None] | None = None,
-) -> tuple[Maze, Metrics]:
+) -> Best:
     """Make ``count`` candidate mazes and keep the one that best fits ``target``.
 
     Parameters
@@ -272,12 +284,11 @@ def best_of(
 
     Returns
     -------
-    (Maze, Metrics)
+    Best
+        ``(index, maze, metrics)`` of the kept candidate.
     """
-    if target not in TARGETS:
-        raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"best-of needs a positive number of candidates, got {count!r}")
+    check_choice(target, "target", TARGETS)
+    count = check_int(count, "the number of candidates")
     made: list[tuple[Maze, Metrics]] = []
     for i in range(count):
         maze = candidates(i)
@@ -291,4 +302,4 @@ def best_of(
         pick = int(np.argmin(scores))
     else:
         pick = int(np.argmin(np.abs(scores - scores.mean())))
-    return made[pick]
+    return Best(pick, *made[pick])

@@ -30,7 +30,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._io import atomic_write
-from mazeart.generate._common import _RECORDING
+from mazeart.errors import MazeartError
+from mazeart.generate._carve import _RECORDING
 from mazeart.maze import Maze, passages_from_links
 
 __all__ = ["Carving", "Recording", "carve_frames", "to_gif", "write_gif"]
@@ -68,7 +69,7 @@ class Recording:
             If no generator ran while recording.
         """
         if not self.carvings:
-            raise ValueError("nothing was generated while recording")
+            raise MazeartError("nothing was generated while recording")
         return self.carvings[index]
 
 
@@ -96,16 +97,16 @@ def carve_frames(maze: Maze, carving: Carving, *, count: int = 60) -> list[Maze]
         Intermediate frames carry no rooms or tags; the last is ``maze``.
     """
     if isinstance(count, bool) or not isinstance(count, int) or count < 2:
-        raise ValueError(f"an animation needs at least 2 frames, got {count!r}")
+        raise MazeartError(f"an animation needs at least 2 frames, got {count!r}")
     kind, times = carving
     if kind != maze.geometry:
-        raise ValueError(f"the carving is of a {kind} maze, the maze is {maze.geometry}")
+        raise MazeartError(f"the carving is of a {kind} maze, the maze is {maze.geometry}")
     out: list[Maze] = []
     m = maze.mask
     if kind == "cells":
         east_t, south_t = times["east"], times["south"]
         if east_t.shape != maze.shape:
-            raise ValueError("the carving does not match the maze's grid")
+            raise MazeartError("the carving does not match the maze's grid")
         fe = (maze.passages & 2) != 0
         fs = (maze.passages & 4) != 0
         both_e = np.zeros_like(m)
@@ -126,12 +127,13 @@ def carve_frames(maze: Maze, carving: Carving, *, count: int = 60) -> list[Maze]
                     entrance=maze.entrance,
                     exit=maze.exit,
                     meta=maze.meta,
+                    guide=maze.guide,
                 )
             )
     else:
         block_t = times["blocks"]
         if block_t.shape != maze.shape:
-            raise ValueError("the carving does not match the maze's grid")
+            raise MazeartError("the carving does not match the maze's grid")
         for t in _ticks(block_t, count - 1):
             part = m & (block_t > 0) & (block_t <= t)
             east = np.zeros_like(part)

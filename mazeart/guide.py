@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart.errors import MazeartError, check_choice
 from mazeart.image import figure_coverage, open_image, resample_coverage
-from mazeart.maze import Maze
+from mazeart.maze import Guide, Maze
 
 __all__ = [
     "TEXTURES",
+    "Guidance",
     "close_gaps",
     "edge_layout",
     "fidelity",
@@ -61,13 +64,13 @@ def _pixel_labels(
     from skimage.color import rgb2lab
 
     if isinstance(segments, bool) or not isinstance(segments, int) or not 2 <= segments <= 12:
-        raise ValueError(f"segments must be an integer from 2 to 12, got {segments!r}")
+        raise MazeartError(f"segments must be an integer from 2 to 12, got {segments!r}")
     rgb = _rgb(image)
     lab = rgb2lab(rgb).reshape(-1, 3)
     mask = np.ones(rgb.shape[:2], bool) if figure is None else np.asarray(figure, bool)
     pixels = lab[mask.reshape(-1)]
     if len(pixels) < segments:
-        raise ValueError("the picture has too few figure pixels to segment")
+        raise MazeartError("the picture has too few figure pixels to segment")
     rng = np.random.default_rng(seed)
     sample = pixels[rng.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
     centroids, _ = kmeans2(sample, segments, minit="++", seed=seed, iter=30)
@@ -117,7 +120,7 @@ def segment_cells(
         ]
     )
     if share.shape[1:] != (rows, cols):
-        raise ValueError(f"the grid {shape} does not match the picture's aspect")
+        raise MazeartError(f"the grid {shape} does not match the picture's aspect")
     cell = np.argmax(share, axis=0).astype(np.int32)
     empty = share.max(axis=0) < 0.05
     if empty.any() and not empty.all():
@@ -261,7 +264,9 @@ def region_textures(
     chosen = list(textures) if textures else list(TEXTURES[:6])
     bad = [t for t in chosen if t not in TEXTURES]
     if bad:
-        raise ValueError(f"unknown texture(s) {', '.join(bad)} (choose from {', '.join(TEXTURES)})")
+        raise MazeartError(
+            f"unknown texture(s) {', '.join(bad)} (choose from {', '.join(TEXTURES)})"
+        )
     shape = free.shape
     regions = np.zeros(shape, np.int64)
     count = 0
@@ -281,7 +286,7 @@ def region_textures(
         assigned.append((int(sizes[idx]), texture))
         if texture in ("gradient", "isolines"):
             if image is None:
-                raise ValueError(f"the {texture} texture needs the picture")
+                raise MazeartError(f"the {texture} texture needs the picture")
             if lum is None:
                 smooth = ndimage.gaussian_filter(_luminance_cells(image, shape), 1.5)
                 gy, gx = np.gradient(smooth)
@@ -323,8 +328,7 @@ def _smooth_footprint(maze: Maze, size: tuple[int, int], rows, cols) -> NDArray[
 
     h, w = size
     inside = np.zeros((h, w), dtype=bool)
-    for ring in maze.meta["outline"]:  # a pixel is inside when its centre is
-        r = np.asarray(ring, dtype=float)
+    for r in maze.guide.outline:  # a pixel is inside when its centre is
         rc = np.stack([r[:, 1] * h / maze.height - 0.5, r[:, 0] * w / maze.width - 0.5], axis=1)
         inside ^= polygon2mask((h, w), rc)
     return (owners(maze) >= 0)[np.ix_(rows, cols)] & inside
@@ -376,7 +380,7 @@ def fidelity(
     cols = np.minimum(((np.arange(w) + 0.5) * maze.width / w).astype(int), maze.width - 1)
     cells = maze.mask if allowed is None else maze.mask & allowed
     foot = cells[np.ix_(rows, cols)]
-    if maze.meta.get("outline") and maze.geometry == "cells":
+    if maze.guide.outline and maze.geometry == "cells":
         foot = _smooth_footprint(maze, (h, w), rows, cols)
     union = np.count_nonzero(foot | figure)
     iou = np.count_nonzero(foot & figure) / union if union else 1.0
@@ -402,6 +406,29 @@ def fidelity(
     }
 
 
+@dataclass(frozen=True, eq=False)
+class Guidance:
+    """What a picture adds to a preset made from it (see :func:`guidance`).
+
+    Attributes
+    ----------
+    weights : (H, W) ndarray of int32
+        The preset to carve (the input one, or changed by the outline or edges).
+    walls : (east, south) pair of (H, W) ndarray of bool, or None
+        Walls for ``generate(walls=...)``.
+    angle, bias : (H, W) ndarray of float, or None
+        Options of the ``flow`` generator (``regions``).
+    guide : Guide
+        What the drawing needs: outline, edge labels and curves, tone map.
+    """
+
+    weights: NDArray[np.int32]
+    walls: tuple[NDArray[np.bool_], NDArray[np.bool_]] | None = None
+    angle: NDArray[np.float64] | None = None
+    bias: NDArray[np.float64] | None = None
+    guide: Guide = field(default_factory=Guide)
+
+
 def guidance(
     image: Any,
     weights: NDArray[np.int32],
@@ -415,7 +442,7 @@ def guidance(
     threshold: float | None = None,
     invert: bool = False,
     bias: float = 0.9,
-) -> dict[str, Any]:
+) -> Guidance:
     """Everything the picture adds to a preset made from it, for :func:`mazeart.generate`.
 
     Parameters
@@ -433,60 +460,55 @@ def guidance(
 
     Returns
     -------
-    dict
-        Any of ``weights`` (the preset to carve instead), ``walls`` (for
-        ``generate(walls=...)``), ``angle`` and ``bias`` (options of the ``flow``
-        generator), ``outline``, ``edges`` and ``tone`` (to store in ``maze.meta``).
+    Guidance
     """
     from mazeart.image import figure_coverage
     from mazeart.weights import FORBIDDEN, FREE
 
-    if outline not in ("cells", "smooth"):
-        raise ValueError(f"outline must be 'cells' or 'smooth', got {outline!r}")
+    check_choice(outline, "outline", ("cells", "smooth"))
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
-    out: dict[str, Any] = {}
     if tone:
         from mazeart.tone import darkness
 
         dark = darkness(img, weights.shape[1])
-        out["weights"] = np.where(weights == FORBIDDEN, FREE, weights).astype(np.int32)
-        out["tone"] = np.round(dark, 2).tolist()
-        return out
+        carved = np.where(weights == FORBIDDEN, FREE, weights).astype(np.int32)
+        return Guidance(carved, guide=Guide(tone=np.round(dark.astype(np.float64), 2)))
     coverage = figure_coverage(img, threshold=threshold, invert=invert)
+    rings: list[NDArray[np.float64]] = []
+    walls = None
     if outline == "smooth":
         from mazeart.outline import figure_contours, inside_cells, passable_sides
 
-        rings = figure_contours(coverage, weights.shape)
-        inside = inside_cells(rings, weights.shape)
+        raw = figure_contours(coverage, weights.shape)
+        rings = [np.round(r, 3) for r in raw]
+        inside = inside_cells(raw, weights.shape)
         weights = weights.copy()
         weights[(weights == FREE) & ~inside] = FORBIDDEN
         weights[inside & (weights == FORBIDDEN)] = FREE
-        out["weights"] = weights
-        out["outline"] = [np.round(r, 3).tolist() for r in rings]
-        ok_e, ok_s = passable_sides(rings, weights.shape)
-        out["walls"] = (inside & ~ok_e, inside & ~ok_s)
+        ok_e, ok_s = passable_sides(raw, weights.shape)
+        walls = (inside & ~ok_e, inside & ~ok_s)
     if not (edges or regions):
-        return out
+        return Guidance(weights, walls=walls, guide=Guide(outline=tuple(rings)))
     if edges and segments < 2:
-        raise ValueError("--edges needs at least 2 colour segments")
+        raise MazeartError("--edges needs at least 2 colour segments")
     labels = segment_cells(img, weights.shape, segments=segments, figure=coverage >= 0.5)
     free = weights == FREE
+    edge_labels = None
+    curves: list[NDArray[np.float64]] = []
     if edges:
         closed = close_gaps(free) & ((weights == FREE) | (weights == FORBIDDEN))
         weights = weights.copy()
         weights[closed & ~free] = FREE
-        out["weights"] = weights
-        labels, curves = edge_layout(img, closed, segments=segments, figure=coverage >= 0.5)
-        out["edges"] = {
-            "labels": ["".join("0123456789ab"[v] for v in row) for row in labels],
-            "curves": [np.round(c, 3).tolist() for c in curves],
-        }
+        labels, found = edge_layout(img, closed, segments=segments, figure=coverage >= 0.5)
+        edge_labels = labels.astype(np.int8)
+        curves = [np.round(c, 3) for c in found]
         e, s = segment_walls(labels, closed)
-        if "walls" in out:
-            e, s = e | out["walls"][0], s | out["walls"][1]
-        out["walls"] = (e, s)
+        if walls is not None:
+            e, s = e | walls[0], s | walls[1]
+        walls = (e, s)
         free = closed
+    angle = strength = None
     if regions:
         angle, strength, _ = region_textures(labels, free, textures=textures, image=img, bias=bias)
-        out["angle"], out["bias"] = angle, strength
-    return out
+    guide = Guide(outline=tuple(rings), edge_labels=edge_labels, edge_curves=tuple(curves))
+    return Guidance(weights, walls=walls, angle=angle, bias=strength, guide=guide)

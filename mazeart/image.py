@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._io import existing_file
+from mazeart._io import open_image
+from mazeart.errors import MazeartError
 from mazeart.weights import FORBIDDEN, FREE
 
 if TYPE_CHECKING:
@@ -51,38 +52,6 @@ _ALPHA_MIN_SHARE = 0.005
 A few soft corner pixels (common in exported PNGs) do not make a cut-out."""
 
 
-def open_image(path: str | os.PathLike[str]) -> Image:
-    """Open and fully decode an image file, with one-line errors for bad input.
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    PIL.Image.Image
-        The decoded image (pixel data loaded, file closed).
-
-    Raises
-    ------
-    ValueError
-        If the file is missing, is not an image, or its data is truncated or corrupt.
-    """
-    from PIL import Image, UnidentifiedImageError
-
-    p = existing_file(path, "an image")
-    try:
-        with Image.open(p) as img:
-            img.load()
-            return img
-    except UnidentifiedImageError:
-        raise ValueError(f"{p}: not an image (Pillow cannot identify it)") from None
-    except Image.DecompressionBombError as exc:
-        raise ValueError(f"{p}: image is too large to decode safely ({exc})") from None
-    except (OSError, SyntaxError, ValueError, EOFError):
-        raise ValueError(f"{p}: the image data is truncated or corrupt") from None
-
-
 def _has_alpha(img: Image) -> bool:
     return img.mode in _ALPHA_MODES or (img.mode == "P" and "transparency" in img.info)
 
@@ -98,7 +67,7 @@ def _luminance(img: Image) -> NDArray[np.float32]:
         arr = np.asarray(img, dtype=np.float64)
         finite = np.isfinite(arr)
         if not finite.any():
-            raise ValueError("the image holds no finite pixel values")
+            raise MazeartError("the image holds no finite pixel values")
         lo, hi = float(arr[finite].min()), float(arr[finite].max())
         if mode == "I" and lo >= 0 and hi <= 65535:
             lo, hi = 0.0, (255.0 if hi <= 255 else 65535.0)
@@ -133,7 +102,7 @@ def otsu_threshold(values: NDArray[np.floating], *, bins: int = 256) -> float:
     v = np.asarray(values, dtype=np.float64).ravel()
     lo, hi = float(v.min()), float(v.max())
     if hi <= lo:
-        raise ValueError("Otsu's threshold needs at least two distinct values")
+        raise MazeartError("Otsu's threshold needs at least two distinct values")
     hist, edges = np.histogram(v, bins=bins, range=(lo, hi))
     centers = (edges[:-1] + edges[1:]) / 2.0
     hist = hist.astype(np.float64)
@@ -186,14 +155,14 @@ def figure_coverage(
     lum = _luminance(img)
     if threshold is None:
         if float(lum.max() - lum.min()) < 1e-6:
-            raise ValueError(
+            raise MazeartError(
                 "the image is a single flat tone: nothing separates figure from ground "
                 "(give a threshold)"
             )
         t = otsu_threshold(lum)
     else:
         if not 0.0 <= float(threshold) <= 255.0:
-            raise ValueError(f"threshold must be between 0 and 255, got {threshold}")
+            raise MazeartError(f"threshold must be between 0 and 255, got {threshold}")
         t = float(threshold) / 255.0
     dark = lum <= t
     # The ground is the tone that surrounds the picture: the one most present on its border.
@@ -224,7 +193,7 @@ def resample_coverage(coverage: NDArray[np.floating], cells: int) -> NDArray[np.
     from PIL import Image
 
     if isinstance(cells, bool) or not isinstance(cells, int | np.integer) or cells < 1:
-        raise ValueError(f"cells must be a positive integer, got {cells!r}")
+        raise MazeartError(f"cells must be a positive integer, got {cells!r}")
     h, w = coverage.shape
     rows = max(1, round(int(cells) * h / w))
     src = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32))
@@ -274,7 +243,7 @@ def weights_from_image(
     ((33, 40), True)
     """
     if not 0.0 < float(coverage) <= 1.0:
-        raise ValueError(f"coverage must be in (0, 1], got {coverage}")
+        raise MazeartError(f"coverage must be in (0, 1], got {coverage}")
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
     cov = resample_coverage(figure_coverage(img, threshold=threshold, invert=invert), cells)
     # A hair of tolerance so that a cell exactly half covered counts at coverage=0.5

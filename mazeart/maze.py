@@ -21,10 +21,15 @@ A maze lives on an ``(H, W)`` grid of cells.
 - ``region`` — ``(H, W) ndarray of bool``: the cells the preset allowed. For
   ``cells`` it equals ``mask``; for ``blocks`` it also holds the wall blocks.
 - ``entrance`` / ``exit`` — ``(row, col)`` cells or ``None``.
-- ``meta`` — ``dict``: algorithm, seed, geometry, parameters.
+- ``meta`` — read-only mapping: provenance (algorithm, seed, geometry, options).
 - ``rooms`` — :class:`~mazeart.rooms.Room` s: open areas of maze cells, walled
   but for their doors.
-- ``tags`` — ``{(row, col): kind}``: subtypes of path cells (spawn, loot, ...).
+- ``tags`` — read-only ``{(row, col): kind}``: subtypes of path cells (spawn, loot, ...).
+- ``guide`` — :class:`Guide`: what a picture adds to the drawing (a smooth
+  outline, colour-region labels and curves, a tone map); empty otherwise.
+
+A Maze is immutable: its arrays are read-only, its mappings are read-only
+views, and :meth:`Maze.replace` makes a changed copy.
 
 :meth:`Maze.raster` gives the classic ``(2H+1, 2W+1)`` block raster (odd/odd are
 cells, the rest walls or passages), and :meth:`Maze.from_raster` reads one back.
@@ -33,14 +38,17 @@ cells, the rest walls or passages), and :meth:`Maze.from_raster` reads one back.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-if TYPE_CHECKING:
-    from mazeart.rooms import Room
+from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W, label_mask
+from mazeart.errors import InvalidMazeError
+from mazeart.rooms import Room
 
 __all__ = [
     "DIRECTIONS",
@@ -48,30 +56,141 @@ __all__ = [
     "OPPOSITE",
     "STEP",
     "E",
+    "Guide",
     "Maze",
     "N",
     "S",
     "W",
+    "freeze",
     "passages_from_links",
+    "thaw",
 ]
-
-N, E, S, W = 1, 2, 4, 8
-"""Passage bits: north (row - 1), east (col + 1), south (row + 1), west (col - 1)."""
-
-DIRECTIONS: tuple[tuple[int, int, int], ...] = ((N, -1, 0), (E, 0, 1), (S, 1, 0), (W, 0, -1))
-"""``(bit, d_row, d_col)`` for the four sides, in the order N, E, S, W."""
-
-OPPOSITE = {N: S, E: W, S: N, W: E}
-"""The side a passage arrives on, for each side it leaves by."""
-
-STEP = {bit: (dr, dc) for bit, dr, dc in DIRECTIONS}
-"""``(d_row, d_col)`` of each side bit."""
 
 GEOMETRIES = ("cells", "blocks")
 """Valid values of :attr:`Maze.geometry`."""
 
 Geometry = Literal["cells", "blocks"]
 Cell = tuple[int, int]
+
+
+def freeze(value: Any) -> Any:
+    """A read-only deep copy of JSON-like data: mappings become read-only views, lists tuples.
+
+    >>> frozen = freeze({"options": {"select": "mix"}, "sizes": [1, 2]})
+    >>> frozen["sizes"], type(frozen["options"]).__name__
+    ((1, 2), 'mappingproxy')
+    """
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Plain ``dict`` and ``list`` again from :func:`freeze` d data (for JSON)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _frozen_array(a: ArrayLike, dtype: Any, what: str, ndim: int) -> NDArray:
+    arr = np.array(a, dtype=dtype, order="C", copy=True)
+    if arr.ndim != ndim:
+        raise InvalidMazeError(f"{what} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        raise InvalidMazeError(f"{what} holds values that are not finite")
+    arr.flags.writeable = False
+    return arr
+
+
+def _polylines(items: Any, what: str, least: int) -> tuple[NDArray[np.float64], ...]:
+    out = []
+    for item in items or ():
+        line = _frozen_array(item, np.float64, what, 2)
+        if line.shape[1] != 2 or len(line) < least:
+            raise InvalidMazeError(f"{what} must be at least {least} (x, y) points")
+        out.append(line)
+    return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class Guide:
+    """What a picture adds to how a maze is drawn (see :mod:`mazeart.guide`).
+
+    All coordinates are in cell units, ``x`` across and ``y`` down, so cell
+    ``(r, c)`` spans ``[c, c + 1] x [r, r + 1]``. Arrays are read-only copies.
+
+    Attributes
+    ----------
+    outline : tuple of (P, 2) ndarray of float
+        Closed rings of the figure's smooth contour (``--outline smooth``); the
+        outer wall is drawn along them instead of along cell sides.
+    edge_labels : (H, W) ndarray of int8, or None
+        The colour region of every cell (``--edges``).
+    edge_curves : tuple of (P, 2) ndarray of float
+        The boundaries between colour regions as open polylines (``--edges``).
+    tone : (H, W) ndarray of float, or None
+        The picture's darkness per cell, 0 white to 1 black (``--tone``): walls
+        are drawn as thick as it is dark under them.
+    """
+
+    outline: tuple[NDArray[np.float64], ...] = ()
+    edge_labels: NDArray[np.int8] | None = None
+    edge_curves: tuple[NDArray[np.float64], ...] = ()
+    tone: NDArray[np.float64] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "outline", _polylines(self.outline, "an outline ring", 3))
+        set_(self, "edge_curves", _polylines(self.edge_curves, "an edge curve", 2))
+        if self.edge_labels is not None:
+            labels = np.asarray(self.edge_labels)
+            if not np.issubdtype(labels.dtype, np.integer) or labels.size == 0:
+                raise InvalidMazeError("edge labels must be a non-empty grid of integers")
+            if labels.min() < 0 or labels.max() > 35:
+                raise InvalidMazeError("edge labels must be integers from 0 to 35")
+            set_(self, "edge_labels", _frozen_array(labels, np.int8, "edge labels", 2))
+        if self.tone is not None:
+            tone = _frozen_array(self.tone, np.float64, "the tone map", 2)
+            if tone.size and (tone.min() < 0 or tone.max() > 1):
+                raise InvalidMazeError("the tone map must hold values from 0 to 1")
+            set_(self, "tone", tone)
+
+    def __bool__(self) -> bool:
+        return bool(self.outline or self.edge_curves) or (
+            self.edge_labels is not None or self.tone is not None
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Guide):
+            return NotImplemented
+
+        def same(a: Any, b: Any) -> bool:
+            if a is None or b is None:
+                return a is None and b is None
+            return a.shape == b.shape and bool(np.array_equal(a, b))
+
+        return (
+            len(self.outline) == len(other.outline)
+            and len(self.edge_curves) == len(other.edge_curves)
+            and all(same(a, b) for a, b in zip(self.outline, other.outline, strict=True))
+            and all(same(a, b) for a, b in zip(self.edge_curves, other.edge_curves, strict=True))
+            and same(self.edge_labels, other.edge_labels)
+            and same(self.tone, other.tone)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def check(self, shape: tuple[int, int]) -> None:
+        """Raise :class:`InvalidMazeError` unless the per-cell maps fit a grid of ``shape``."""
+        for name, grid in (("edge labels", self.edge_labels), ("tone map", self.tone)):
+            if grid is not None and grid.shape != shape:
+                raise InvalidMazeError(f"the {name} are {grid.shape}, the grid {shape}")
 
 
 def passages_from_links(east: ArrayLike, south: ArrayLike) -> NDArray[np.uint8]:
@@ -91,9 +210,9 @@ def passages_from_links(east: ArrayLike, south: ArrayLike) -> NDArray[np.uint8]:
     e = np.asarray(east, dtype=bool)
     s = np.asarray(south, dtype=bool)
     if e.shape != s.shape or e.ndim != 2:
-        raise ValueError("east and south must be two-dimensional and of equal shape")
+        raise InvalidMazeError("east and south must be two-dimensional and of equal shape")
     if e[:, -1].any() or s[-1, :].any():
-        raise ValueError("a passage leads off the grid")
+        raise InvalidMazeError("a passage leads off the grid")
     eb = e.view(np.uint8)
     sb = s.view(np.uint8)
     p = eb << np.uint8(1)  # E
@@ -122,7 +241,7 @@ def _as_cell(value: Any, name: str) -> Cell | None:
         r, c = value
         return int(r), int(c)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (row, col) pair, got {value!r}") from None
+        raise InvalidMazeError(f"{name} must be a (row, col) pair, got {value!r}") from None
 
 
 class Maze:
@@ -142,19 +261,33 @@ class Maze:
     entrance, exit : (int, int), optional
         Start and goal cells; must be maze cells.
     meta : mapping, optional
-        Free-form metadata (algorithm, seed, parameters, ...).
+        Provenance (algorithm, seed, options, ...): JSON-like data, kept as a
+        read-only copy.
     rooms : sequence of Room, optional
         Rooms; their cells must be maze cells joined to each other inside and
         to the outside only through their doors.
     tags : mapping of (int, int) to str, optional
         Tag kind per maze cell.
+    guide : Guide, optional
+        What a picture adds to the drawing (outline, edges, tone).
 
     Raises
     ------
-    ValueError
+    InvalidMazeError
         If the arrays disagree in shape or the passages are not a valid maze
         layout (asymmetric, leading off the grid or out of the mask).
     """
+
+    mask: NDArray[np.bool_]
+    passages: NDArray[np.uint8]
+    geometry: Geometry
+    region: NDArray[np.bool_]
+    entrance: Cell | None
+    exit: Cell | None
+    meta: Mapping[str, Any]
+    rooms: tuple[Room, ...]
+    tags: Mapping[Cell, str]
+    guide: Guide
 
     def __init__(
         self,
@@ -168,44 +301,64 @@ class Maze:
         meta: Mapping[str, Any] | None = None,
         rooms: Sequence[Room] = (),
         tags: Mapping[Cell, str] | None = None,
+        guide: Guide | None = None,
     ) -> None:
         m = _owned(mask, bool)
         p = np.asarray(passages)
         if m.ndim != 2 or m.size == 0:
-            raise ValueError(f"mask must be a non-empty 2-D array, got shape {m.shape}")
+            raise InvalidMazeError(f"mask must be a non-empty 2-D array, got shape {m.shape}")
         if p.shape != m.shape:
-            raise ValueError(f"passages shape {p.shape} differs from mask shape {m.shape}")
+            raise InvalidMazeError(f"passages shape {p.shape} differs from mask shape {m.shape}")
         if not np.issubdtype(p.dtype, np.integer) or (p.size and (p.min() < 0 or p.max() > 15)):
-            raise ValueError("passages must hold 4-bit integers (N=1, E=2, S=4, W=8)")
+            raise InvalidMazeError("passages must hold 4-bit integers (N=1, E=2, S=4, W=8)")
         p = _owned(p, np.uint8)
         if geometry not in GEOMETRIES:
-            raise ValueError(f"geometry must be one of {', '.join(GEOMETRIES)}; got {geometry!r}")
+            raise InvalidMazeError(
+                f"geometry must be one of {', '.join(GEOMETRIES)}; got {geometry!r}"
+            )
         reg = m if region is None else _owned(region, bool)
         if reg.shape != m.shape:
-            raise ValueError(f"region shape {reg.shape} differs from mask shape {m.shape}")
+            raise InvalidMazeError(f"region shape {reg.shape} differs from mask shape {m.shape}")
         if np.any(m & ~reg):
-            raise ValueError("every maze cell must lie inside the region")
+            raise InvalidMazeError("every maze cell must lie inside the region")
         _check_passages(m, p)
-        self.mask = m
-        self.passages = p
-        self.geometry: Geometry = geometry
-        self.region = reg
-        self.entrance = _as_cell(entrance, "entrance")
-        self.exit = _as_cell(exit, "exit")
+        for arr in (m, p, reg):
+            arr.flags.writeable = False
+        set_ = object.__setattr__
+        set_(self, "mask", m)
+        set_(self, "passages", p)
+        set_(self, "geometry", geometry)
+        set_(self, "region", reg)
+        set_(self, "entrance", _as_cell(entrance, "entrance"))
+        set_(self, "exit", _as_cell(exit, "exit"))
         for name, cell in (("entrance", self.entrance), ("exit", self.exit)):
             if cell is not None and not self.is_cell(cell):
-                raise ValueError(f"{name} {cell} is not a maze cell")
-        self.meta: dict[str, Any] = dict(meta or {})
-        self.rooms: tuple[Room, ...] = tuple(rooms)
+                raise InvalidMazeError(f"{name} {cell} is not a maze cell")
+        if meta is not None and not isinstance(meta, Mapping):
+            raise TypeError(f"meta must be a mapping, got {type(meta).__name__}")
+        set_(self, "meta", freeze(meta or {}))
+        set_(self, "rooms", tuple(rooms))
+        if not all(isinstance(room, Room) for room in self.rooms):
+            raise TypeError("rooms must be Room objects (see mazeart.Room)")
         _check_rooms(m, p, self.rooms)
-        self.tags: dict[Cell, str] = {}
+        cells: dict[Cell, str] = {}
         for cell, kind in (tags or {}).items():
-            cell = _as_cell(cell, "a tag's cell")
-            if not self.is_cell(cell):
-                raise ValueError(f"tag {kind!r} at {cell} is not on a maze cell")
-            self.tags[cell] = str(kind)
-        for arr in (self.mask, self.passages, self.region):
-            arr.flags.writeable = False
+            at = _as_cell(cell, "a tag's cell")
+            if at is None or not self.is_cell(at):
+                raise InvalidMazeError(f"tag {kind!r} at {cell} is not on a maze cell")
+            cells[at] = str(kind)
+        set_(self, "tags", MappingProxyType(cells))
+        guide = Guide() if guide is None else guide
+        if not isinstance(guide, Guide):
+            raise TypeError(f"guide must be a Guide, got {type(guide).__name__}")
+        guide.check(m.shape)
+        set_(self, "guide", guide)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Maze is immutable (use maze.replace({name}=...))")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("a Maze is immutable")
 
     # ------------------------------------------------------------------ basics
 
@@ -263,10 +416,11 @@ class Maze:
             "meta": self.meta,
             "rooms": self.rooms,
             "tags": self.tags,
+            "guide": self.guide,
         }
         unknown = set(changes) - set(fields)
         if unknown:
-            raise ValueError(f"unknown Maze field(s): {', '.join(sorted(unknown))}")
+            raise TypeError(f"unknown Maze field(s): {', '.join(sorted(unknown))}")
         fields.update(changes)
         return Maze(**fields)
 
@@ -298,6 +452,7 @@ class Maze:
             and self.meta == other.meta
             and self.rooms == other.rooms
             and self.tags == other.tags
+            and self.guide == other.guide
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -321,7 +476,6 @@ class Maze:
         -------
         (H, W) ndarray of bool
         """
-        from mazeart._graph import label_mask
 
         ground = np.pad(~self.region, 1, constant_values=True)
         labels, _ = label_mask(ground)
@@ -541,17 +695,22 @@ class Maze:
         raster: ArrayLike,
         *,
         geometry: Geometry = "cells",
+        region: ArrayLike | None = None,
         entrance: Cell | None = None,
         exit: Cell | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> Maze:
         """Read a ``(2H+1, 2W+1)`` raster back into a Maze (inverse of :meth:`raster`).
 
+        The weighted DFS carves ``cells`` mazes this way: as blocks on the lattice
+        of cells and the slots between them, read back with ``lattice == PATH``.
+
         Parameters
         ----------
         raster : (2H + 1, 2W + 1) array_like of bool
-            True is open.
-        geometry, entrance, exit, meta
+            True is open: odd/odd positions are cells, the positions between two
+            open cells are passages; the frame and the corners are ignored.
+        geometry, region, entrance, exit, meta
             As for :class:`Maze`.
 
         Returns
@@ -560,7 +719,9 @@ class Maze:
         """
         r = np.asarray(raster, dtype=bool)
         if r.ndim != 2 or r.shape[0] % 2 == 0 or r.shape[1] % 2 == 0 or min(r.shape) < 3:
-            raise ValueError(f"a maze raster has odd sides of at least 3, got shape {r.shape}")
+            raise InvalidMazeError(
+                f"a maze raster has odd sides of at least 3, got shape {r.shape}"
+            )
         mask = r[1::2, 1::2]
         h, w = mask.shape
         east = np.zeros((h, w), dtype=bool)
@@ -571,35 +732,18 @@ class Maze:
             mask,
             passages_from_links(east, south),
             geometry=geometry,
+            region=region,
             entrance=entrance,
             exit=exit,
             meta=meta,
         )
 
-    def to_text(self, *, wall: str = "#", path: str = " ") -> str:
-        """ASCII drawing of the raster, with ``S`` at the entrance and ``E`` at the exit.
-
-        ``X`` marks a cell that is both (a one-cell maze).
-
-        Returns
-        -------
-        str
-            ``2H + 1`` lines of ``2W + 1`` characters.
-        """
-        r = self.raster()
-        chars = np.where(r, path, wall).astype("<U1")
-        if self.entrance is not None:
-            chars[2 * self.entrance[0] + 1, 2 * self.entrance[1] + 1] = "S"
-        if self.exit is not None:
-            same = self.exit == self.entrance
-            chars[2 * self.exit[0] + 1, 2 * self.exit[1] + 1] = "X" if same else "E"
-        return "\n".join("".join(row) for row in chars) + "\n"
-
     @classmethod
     def from_text(cls, text: str, *, meta: Mapping[str, Any] | None = None) -> Maze:
         """Read an ASCII raster (``#`` wall, anything else open; ``S``/``E``/``X`` mark the ends).
 
-        Common indentation is removed and short lines are padded with wall.
+        The inverse of :func:`mazeart.export.text.to_ascii` for a maze on a full
+        rectangle. Common indentation is removed and short lines are padded with wall.
 
         Returns
         -------
@@ -609,17 +753,17 @@ class Maze:
 
         lines = [ln.rstrip("\n") for ln in textwrap.dedent(text).strip("\n").splitlines()]
         if not lines:
-            raise ValueError("the text maze is empty")
+            raise InvalidMazeError("the text maze is empty")
         width = max(len(ln) for ln in lines)
         grid = np.array([list(ln.ljust(width, "#")) for ln in lines])
         entrance = exit_ = None
         for ch in ("S", "E", "X"):
             rr, cc = np.nonzero(grid == ch)
             if len(rr) > 1:
-                raise ValueError(f"the text maze marks {ch!r} more than once")
+                raise InvalidMazeError(f"the text maze marks {ch!r} more than once")
             if len(rr) == 1:
                 if rr[0] % 2 == 0 or cc[0] % 2 == 0:
-                    raise ValueError(f"{ch!r} must sit on a cell (odd row and column)")
+                    raise InvalidMazeError(f"{ch!r} must sit on a cell (odd row and column)")
                 cell = (int(rr[0]) // 2, int(cc[0]) // 2)
                 if ch in "SX":
                     entrance = cell
@@ -635,26 +779,26 @@ def _check_rooms(mask: NDArray[np.bool_], p: NDArray[np.uint8], rooms: Sequence[
         doors = {(d.row, d.col): d.side for d in room.doors}
         for r, c in room.cells:
             if not (0 <= r < h and 0 <= c < w) or not mask[r, c]:
-                raise ValueError(f"room {room.name!r}: cell ({r}, {c}) is not a maze cell")
+                raise InvalidMazeError(f"room {room.name!r}: cell ({r}, {c}) is not a maze cell")
             for bit, dr, dc in DIRECTIONS:
                 inside = (r + dr, c + dc) in room
                 is_open = bool(p[r, c] & bit)
                 if inside and not is_open:
-                    raise ValueError(f"room {room.name!r} is not open inside at ({r}, {c})")
+                    raise InvalidMazeError(f"room {room.name!r} is not open inside at ({r}, {c})")
                 if not inside and is_open and doors.get((r, c)) != bit:
-                    raise ValueError(
+                    raise InvalidMazeError(
                         f"room {room.name!r} has an opening that is no door at ({r}, {c})"
                     )
         for (r, c), side in doors.items():
             if not p[r, c] & side:
-                raise ValueError(f"room {room.name!r}: door ({r}, {c}) is closed")
+                raise InvalidMazeError(f"room {room.name!r}: door ({r}, {c}) is closed")
 
 
 def _check_passages(mask: NDArray[np.bool_], p: NDArray[np.uint8]) -> None:
     if np.any(p & ~(mask.view(np.uint8) * np.uint8(15))):
-        raise ValueError("a cell outside the mask has passages")
+        raise InvalidMazeError("a cell outside the mask has passages")
     if np.any(p[0, :] & N) or np.any(p[-1, :] & S) or np.any(p[:, 0] & W) or np.any(p[:, -1] & E):
-        raise ValueError("a passage leads off the grid")
+        raise InvalidMazeError("a passage leads off the grid")
     # E of a cell must match W of its east neighbour; S must match N of the one below.
     if np.any(((p[:, :-1] >> 1) ^ (p[:, 1:] >> 3)) & 1) or np.any(((p[:-1] >> 2) ^ p[1:]) & 1):
-        raise ValueError("passages are not symmetric between neighbouring cells")
+        raise InvalidMazeError("passages are not symmetric between neighbouring cells")

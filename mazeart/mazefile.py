@@ -2,9 +2,9 @@
 
 The same file is the game-level export (``-o level.json``) and the input of
 ``mazeart solve``, ``mazeart info`` and every exporter. Its JSON Schema ships
-in the package (:func:`schema`, ``mazeart/schema/maze-1.schema.json``).
+in the package (:func:`schema`, ``mazeart/schema/maze-2.schema.json``).
 
-Layout (version 1)::
+Layout (version 2)::
 
     {
      "format": "mazeart-maze",
@@ -20,8 +20,16 @@ Layout (version 1)::
      "rooms": [{"name": "hall", "kind": "arena",
                 "cells": [[r, c], ...], "doors": [[r, c, "N"], ...]}],
      "tags": [[r, c, "loot"], ...],
+     "guide": {                           // what a picture adds to the drawing, each key
+      "outline": [[[x, y], ...], ...],    //   optional: smooth outline rings (cell units),
+      "edge_labels": ["0011", ...],       //   colour region per cell (0-9 a-z),
+      "edge_curves": [[[x, y], ...], ...],//   region boundaries,
+      "tone": [[0.25, ...], ...]          //   darkness per cell
+     },
      "meta": {"algorithm": "...", "seed": 7, ...}
     }
+
+Version 1 files (the picture's data inside ``meta``) are read as well.
 
 Writing is deterministic (fixed key order, rows and records one per line), so
 save → load → save gives the same bytes. Loading checks everything a
@@ -39,8 +47,10 @@ from typing import Any
 
 import numpy as np
 
+from mazeart._graph import SIDE_BIT, SIDE_LETTER
 from mazeart._io import atomic_write, existing_file
-from mazeart.maze import Maze
+from mazeart.errors import FileFormatError, InvalidMazeError
+from mazeart.maze import Guide, Maze, thaw
 
 __all__ = [
     "FORMAT",
@@ -56,14 +66,15 @@ __all__ = [
 FORMAT = "mazeart-maze"
 """Value of the ``"format"`` key that marks a saved maze."""
 
-VERSION = 1
+VERSION = 2
 """The format version this module writes (and the newest it reads)."""
 
-_SIDE_LETTER = {1: "N", 2: "E", 4: "S", 8: "W"}
-_LETTER_SIDE = {v: k for k, v in _SIDE_LETTER.items()}
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _KEYS = ("format", "version", "geometry", "rows", "cols", "entrance", "exit", "grid", "rooms",
-         "tags", "meta")  # fmt: skip
+         "tags", "guide", "meta")  # fmt: skip
+_GUIDE_KEYS = ("outline", "edge_labels", "edge_curves", "tone")
 
 
 def schema() -> dict[str, Any]:
@@ -73,7 +84,7 @@ def schema() -> dict[str, Any]:
     -------
     dict
     """
-    text = resources.files("mazeart").joinpath("schema/maze-1.schema.json").read_text("utf-8")
+    text = resources.files("mazeart").joinpath("schema/maze-2.schema.json").read_text("utf-8")
     return json.loads(text)
 
 
@@ -101,15 +112,15 @@ def dumps(maze: Maze) -> str:
             "name": room.name,
             "kind": room.kind,
             "cells": [list(cell) for cell in room.cells],
-            "doors": [[d.row, d.col, _SIDE_LETTER[d.side]] for d in room.doors],
+            "doors": [[d.row, d.col, SIDE_LETTER[d.side]] for d in room.doors],
         }
         for room in maze.rooms
     ]
     tags = [[r, c, kind] for (r, c), kind in sorted(maze.tags.items())]
     try:
-        meta = _compact(maze.meta)
+        meta = _compact(thaw(maze.meta))
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"the maze's metadata cannot be saved as JSON: {exc}") from None
+        raise FileFormatError(f"the maze's metadata cannot be saved as JSON: {exc}") from None
     end = lambda cell: None if cell is None else list(cell)  # noqa: E731
     head = {
         "format": FORMAT,
@@ -132,9 +143,67 @@ def dumps(maze: Maze) -> str:
             lines.append(" ],")
         else:
             lines.append(f' "{key}": [],')
+    guide = _guide_doc(maze.guide)
+    if guide:
+        lines.append(' "guide": {')
+        lines.append(",\n".join(f"  {json.dumps(k)}: {_compact(v)}" for k, v in guide.items()))
+        lines.append(" },")
+    else:
+        lines.append(' "guide": {},')
     lines.append(f' "meta": {meta}')
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _guide_doc(guide: Guide) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    if guide.outline:
+        doc["outline"] = [ring.tolist() for ring in guide.outline]
+    if guide.edge_labels is not None:
+        doc["edge_labels"] = ["".join(_BASE36[v] for v in row) for row in guide.edge_labels]
+    if guide.edge_curves:
+        doc["edge_curves"] = [curve.tolist() for curve in guide.edge_curves]
+    if guide.tone is not None:
+        doc["tone"] = guide.tone.tolist()
+    return doc
+
+
+def _guide(doc: Any) -> Guide:
+    if not isinstance(doc, dict) or set(doc) - set(_GUIDE_KEYS):
+        raise FileFormatError(f'"guide" must be an object with keys from {", ".join(_GUIDE_KEYS)}')
+    labels = doc.get("edge_labels")
+    if labels is not None:
+        if not isinstance(labels, list) or not all(
+            isinstance(row, str) and row and set(row) <= set(_BASE36) for row in labels
+        ):
+            raise FileFormatError('"edge_labels" must be rows of region codes 0-9 a-z')
+        if len({len(row) for row in labels}) != 1:
+            raise FileFormatError('"edge_labels" rows must be of one length')
+        labels = [[_BASE36.index(ch) for ch in row] for row in labels]
+    try:
+        return Guide(
+            outline=doc.get("outline") or (),
+            edge_labels=labels,
+            edge_curves=doc.get("edge_curves") or (),
+            tone=doc.get("tone"),
+        )
+    except (TypeError, ValueError) as exc:
+        raise FileFormatError(f'"guide": {exc}') from None
+
+
+def _v1_guide(meta: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 kept the picture's data in ``meta``: the version 2 ``guide`` of it."""
+    doc: dict[str, Any] = {}
+    if meta.get("outline"):
+        doc["outline"] = meta.pop("outline")
+    edges = meta.pop("edges", None)
+    if isinstance(edges, dict):
+        doc["edge_labels"] = edges.get("labels")
+        doc["edge_curves"] = edges.get("curves")
+    if meta.get("tone") is not None:
+        doc["tone"] = meta.pop("tone")
+    meta.pop("outline", None)
+    return doc
 
 
 def _cell(value: Any, what: str, *, null: bool = False) -> tuple[int, int] | None:
@@ -145,7 +214,7 @@ def _cell(value: Any, what: str, *, null: bool = False) -> tuple[int, int] | Non
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise ValueError(f"{what} must be a [row, col] pair of integers, got {value!r}")
+        raise FileFormatError(f"{what} must be a [row, col] pair of integers, got {value!r}")
     return value[0], value[1]
 
 
@@ -153,27 +222,27 @@ def _rooms(items: Any) -> list:
     from mazeart.rooms import Door, Room
 
     if not isinstance(items, list):
-        raise ValueError('"rooms" must be a list')
+        raise FileFormatError('"rooms" must be a list')
     out = []
     for i, item in enumerate(items):
         what = f"room {i + 1}"
         if not isinstance(item, dict) or set(item) - {"name", "kind", "cells", "doors"}:
-            raise ValueError(f"{what} must have only the keys name, kind, cells, doors")
+            raise FileFormatError(f"{what} must have only the keys name, kind, cells, doors")
         name, kind = item.get("name", "room"), item.get("kind", "room")
         if not isinstance(name, str) or not isinstance(kind, str):
-            raise ValueError(f"{what}: name and kind must be strings")
+            raise FileFormatError(f"{what}: name and kind must be strings")
         cells = item.get("cells")
         if not isinstance(cells, list) or not cells:
-            raise ValueError(f"{what}: cells must be a non-empty list of [row, col]")
+            raise FileFormatError(f"{what}: cells must be a non-empty list of [row, col]")
         doors = item.get("doors")
         if not isinstance(doors, list):
-            raise ValueError(f"{what}: doors must be a list of [row, col, side]")
+            raise FileFormatError(f"{what}: doors must be a list of [row, col, side]")
         parsed_doors = []
         for d in doors:
-            if not (isinstance(d, list) and len(d) == 3 and d[2] in _LETTER_SIDE):
-                raise ValueError(f"{what}: a door must be [row, col, N|E|S|W], got {d!r}")
+            if not (isinstance(d, list) and len(d) == 3 and d[2] in SIDE_BIT):
+                raise FileFormatError(f"{what}: a door must be [row, col, N|E|S|W], got {d!r}")
             r, c = _cell(d[:2], f"{what}: a door's cell")  # type: ignore[misc]
-            parsed_doors.append(Door(r, c, _LETTER_SIDE[d[2]]))
+            parsed_doors.append(Door(r, c, SIDE_BIT[d[2]]))
         out.append(
             Room(
                 cells=tuple(_cell(c, f"{what}: a cell") for c in cells),  # type: ignore[misc]
@@ -205,33 +274,35 @@ def loads(text: str | bytes) -> Maze:
     try:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"not valid JSON ({exc})") from None
+        raise FileFormatError(f"not valid JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f'not a saved maze (no "format": "{FORMAT}")')
+        raise FileFormatError(f'not a saved maze (no "format": "{FORMAT}")')
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ValueError(f"bad format version {version!r}")
+        raise FileFormatError(f"bad format version {version!r}")
     if version > VERSION:
-        raise ValueError(
+        raise FileFormatError(
             f"saved by a newer mazeart (format version {version}; this one reads {VERSION})"
         )
+    if version == 1:
+        doc.setdefault("guide", _v1_guide(doc["meta"]) if isinstance(doc.get("meta"), dict) else {})
     missing = [k for k in _KEYS if k not in doc]
     if missing:
-        raise ValueError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
+        raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
     extra = sorted(set(doc) - set(_KEYS))
     if extra:
-        raise ValueError(f"unknown key(s) in the saved maze: {', '.join(extra)}")
+        raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(extra)}")
     rows, cols = doc["rows"], doc["cols"]
     for name, v in (("rows", rows), ("cols", cols)):
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise ValueError(f'"{name}" must be a positive integer, got {v!r}')
+            raise FileFormatError(f'"{name}" must be a positive integer, got {v!r}')
     grid = doc["grid"]
     if not isinstance(grid, list) or len(grid) != rows:
-        raise ValueError(f'"grid" must be a list of {rows} row strings')
+        raise FileFormatError(f'"grid" must be a list of {rows} row strings')
     raw = np.empty((rows, cols), dtype=np.uint8)
     for i, row in enumerate(grid):
         if not isinstance(row, str) or len(row) != cols or not row.isascii():
-            raise ValueError(f"grid row {i} must be a string of {cols} characters")
+            raise FileFormatError(f"grid row {i} must be a string of {cols} characters")
         raw[i] = np.frombuffer(row.encode("ascii"), dtype=np.uint8)
     lut = np.full(256, 255, dtype=np.uint8)
     lut[_HEX] = np.arange(16, dtype=np.uint8)
@@ -241,7 +312,7 @@ def loads(text: str | bytes) -> Maze:
     bad = np.argwhere(code == 255)
     if len(bad):
         r, c = bad[0]
-        raise ValueError(
+        raise FileFormatError(
             f"grid row {r}, column {c}: {chr(raw[r, c])!r} is not a cell code (0-9 a-f # .)"
         )
     mask = code < 16
@@ -249,23 +320,24 @@ def loads(text: str | bytes) -> Maze:
     passages = np.where(mask, code, 0).astype(np.uint8)
     geometry = doc["geometry"]
     if geometry not in ("cells", "blocks"):
-        raise ValueError(f'"geometry" must be "cells" or "blocks", got {geometry!r}')
+        raise FileFormatError(f'"geometry" must be "cells" or "blocks", got {geometry!r}')
     if geometry == "cells" and np.any(region & ~mask):
-        raise ValueError("a cells maze has no wall blocks ('#') in its grid")
+        raise FileFormatError("a cells maze has no wall blocks ('#') in its grid")
     tags = doc["tags"]
     if not isinstance(tags, list):
-        raise ValueError('"tags" must be a list of [row, col, kind]')
+        raise FileFormatError('"tags" must be a list of [row, col, kind]')
     tag_map: dict[tuple[int, int], str] = {}
     for t in tags:
         if not (isinstance(t, list) and len(t) == 3 and isinstance(t[2], str)):
-            raise ValueError(f"a tag must be [row, col, kind], got {t!r}")
+            raise FileFormatError(f"a tag must be [row, col, kind], got {t!r}")
         cell = _cell(t[:2], "a tag's cell")
         if cell in tag_map:
-            raise ValueError(f"two tags on cell {cell}")
+            raise FileFormatError(f"two tags on cell {cell}")
         tag_map[cell] = t[2]  # type: ignore[index]
     meta = doc["meta"]
     if not isinstance(meta, dict):
-        raise ValueError('"meta" must be an object')
+        raise FileFormatError('"meta" must be an object')
+    guide = _guide(doc["guide"])
     try:
         return Maze(
             mask,
@@ -277,9 +349,10 @@ def loads(text: str | bytes) -> Maze:
             meta=meta,
             rooms=_rooms(doc["rooms"]),
             tags=tag_map,
+            guide=guide,
         )
     except ValueError as exc:
-        raise ValueError(f"not a valid maze: {exc}") from None
+        raise InvalidMazeError(f"not a valid maze: {exc}") from None
 
 
 def save_maze(maze: Maze, path: str | os.PathLike[str]) -> Path:
@@ -307,7 +380,7 @@ def load_maze(path: str | os.PathLike[str]) -> Maze:
     try:
         return loads(p.read_bytes())
     except ValueError as exc:
-        raise ValueError(f"{p}: {exc}") from None
+        raise FileFormatError(f"{p}: {exc}") from None
 
 
 def is_maze_file(path: str | os.PathLike[str]) -> bool:

@@ -14,9 +14,9 @@ at half coverage, lightly smoothed), in cell units. The pieces fit as follows:
   them, clipped to the contour; the contour is drawn as the outer wall, with a
   gap at the entrance and at the exit (:func:`outline_paths`).
 
-The contour travels with the maze in ``maze.meta["outline"]`` (a list of
-``[[x, y], ...]`` rings in cell units, ``x`` across), so saved mazes keep it and
-every exporter that draws thin walls can use it.
+The contour travels with the maze in ``maze.guide.outline`` (rings of ``(x, y)``
+points in cell units, ``x`` across), so saved mazes keep it and every exporter
+that draws thin walls can use it.
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def owners(maze: Maze) -> NDArray[np.int64]:
 
 
 def _rings(maze: Maze) -> list[NDArray[np.float64]]:
-    return [np.asarray(r, dtype=float) for r in maze.meta.get("outline") or []]
+    return list(maze.guide.outline)
 
 
 def smooth_walls(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
@@ -292,21 +292,18 @@ def outline_paths(maze: Maze, *, gap: float = 1.0) -> list[NDArray[np.float64]]:
 def drawn_sides(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """The cell sides drawn as walls, with a smooth outline and edge curves taken into account.
 
-    Sides between two maze cells of different colour regions (``maze.meta["edges"]``)
+    Sides between two maze cells of different colour regions (``maze.guide.edge_labels``)
     are not drawn: the region boundary is drawn as its curve instead
     (:func:`edge_paths`).
     """
     hor, ver = smooth_walls(maze) if _rings(maze) else maze.walls()
-    edges = maze.meta.get("edges")
-    if edges and edges["curves"]:
+    lab, curves = maze.guide.edge_labels, maze.guide.edge_curves
+    if lab is not None and curves:
         from scipy.spatial import cKDTree
 
-        lab = np.array([[int(ch, 16) for ch in row] for row in edges["labels"]])
         if lab.shape == maze.shape:
             m = maze.mask
-            tree = cKDTree(
-                np.vstack([_densify(np.asarray(c, float), 0.1) for c in edges["curves"]])
-            )
+            tree = cKDTree(np.vstack([_densify(c, 0.1) for c in curves]))
             # a side between two regions gives way to the curve only where the curve runs by it
             yy, xx = np.nonzero((lab[:-1] != lab[1:]) & m[:-1] & m[1:])
             near = tree.query(np.stack([xx + 0.5, yy + 1.0], axis=1))[0] < 0.75
@@ -319,10 +316,9 @@ def drawn_sides(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
 
 def edge_paths(maze: Maze) -> list[NDArray[np.float64]]:
     """The colour-region boundaries as polylines, cut where a door passage crosses them."""
-    edges = maze.meta.get("edges")
-    if not edges:
+    lab, curves = maze.guide.edge_labels, maze.guide.edge_curves
+    if lab is None:
         return []
-    lab = np.array([[int(ch, 16) for ch in row] for row in edges["labels"]])
     p = maze.passages
     doors = []  # centre-to-centre corridors of passages that join different regions
     for bit, dr, dc in (DIRECTIONS[1], DIRECTIONS[2]):
@@ -331,8 +327,8 @@ def edge_paths(maze: Maze) -> list[NDArray[np.float64]]:
         for r, c in zip(rr[differ], cc[differ], strict=True):
             doors.append((np.array([c + 0.5, r + 0.5]), np.array([c + 0.5 + dc, r + 0.5 + dr])))
     out = []
-    for curve in edges["curves"]:
-        pts = _densify(np.asarray(curve, dtype=float), 0.1)
+    for curve in curves:
+        pts = _densify(curve, 0.1)
         keep = np.ones(len(pts), dtype=bool)
         for a, b in doors:
             ab = b - a

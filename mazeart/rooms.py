@@ -45,8 +45,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._graph import DIRECTIONS, SIDE_BIT, SIDE_LETTER, STEP
 from mazeart._io import existing_file
-from mazeart.maze import DIRECTIONS, STEP
+from mazeart.errors import MazeartError
 from mazeart.weights import DOOR, FORBIDDEN, MAX_ROOMS, ROOM, is_free, validate_weights
 
 __all__ = [
@@ -56,9 +57,6 @@ __all__ = [
     "rooms_from_weights",
     "stamp_rooms",
 ]
-
-_SIDES = {"N": 1, "E": 2, "S": 4, "W": 8}
-_LETTER = {v: k for k, v in _SIDES.items()}
 
 
 @dataclass(frozen=True)
@@ -76,7 +74,7 @@ class Door:
         return self.row + dr, self.col + dc
 
     def __str__(self) -> str:
-        return f"({self.row}, {self.col}) {_LETTER.get(self.side, '?')}"
+        return f"({self.row}, {self.col}) {SIDE_LETTER.get(self.side, '?')}"
 
 
 @dataclass(frozen=True)
@@ -125,17 +123,17 @@ class Room:
 
 def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int | None]]]:
     if not isinstance(spec, dict):
-        raise ValueError(f"room {index + 1} must be a table of keys, got {type(spec).__name__}")
+        raise MazeartError(f"room {index + 1} must be a table of keys, got {type(spec).__name__}")
     name = str(spec.get("name", f"room {index + 1}"))
     kind = str(spec.get("kind", "room"))
     unknown = set(spec) - {"name", "kind", "rect", "mask", "origin", "doors"}
     if unknown:
-        raise ValueError(f"room {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise MazeartError(f"room {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
     try:
         if "rect" in spec:
             r0, c0, h, w = (int(v) for v in spec["rect"])
             if h < 1 or w < 1:
-                raise ValueError(f"room {name!r}: rect height and width must be at least 1")
+                raise MazeartError(f"room {name!r}: rect height and width must be at least 1")
             cells = [(r0 + i, c0 + j) for i in range(h) for j in range(w)]
         elif "mask" in spec:
             r0, c0 = (int(v) for v in spec.get("origin", (0, 0)))
@@ -149,7 +147,7 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
                 if ch in "#xX@"
             ]
         else:
-            raise ValueError(f"room {name!r} needs a 'rect' or a 'mask'")
+            raise MazeartError(f"room {name!r} needs a 'rect' or a 'mask'")
         doors = []
         for d in spec.get("doors", []):
             d = list(d)
@@ -157,16 +155,18 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
                 raise ValueError
             side = None
             if len(d) == 3:
-                side = _SIDES.get(str(d[2]).upper())
+                side = SIDE_BIT.get(str(d[2]).upper())
                 if side is None:
-                    raise ValueError(f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}")
+                    raise MazeartError(
+                        f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}"
+                    )
             doors.append((int(d[0]), int(d[1]), side))
     except (TypeError, ValueError) as exc:
         if str(exc).startswith("room "):
             raise
-        raise ValueError(f"room {name!r}: malformed rect, mask, origin or doors") from None
+        raise MazeartError(f"room {name!r}: malformed rect, mask, origin or doors") from None
     if not cells:
-        raise ValueError(f"room {name!r} has no cells")
+        raise MazeartError(f"room {name!r} has no cells")
     return Room(tuple(cells), (), name=name, kind=kind), doors
 
 
@@ -193,16 +193,16 @@ def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
         elif p.suffix.lower() == ".json":
             data = json.loads(p.read_text(encoding="utf-8"))
         else:
-            raise ValueError(f"{p}: a rooms file must be .json or .toml")
+            raise MazeartError(f"{p}: a rooms file must be .json or .toml")
     except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{p}: not valid {p.suffix[1:].upper()}: {exc}") from None
+        raise MazeartError(f"{p}: not valid {p.suffix[1:].upper()}: {exc}") from None
     specs = data.get("rooms") if isinstance(data, dict) else data
     if not isinstance(specs, list) or not specs:
-        raise ValueError(f"{p}: no rooms found (expected a 'rooms' list)")
+        raise MazeartError(f"{p}: no rooms found (expected a 'rooms' list)")
     try:
         return [_parse_room(spec, i) for i, spec in enumerate(specs)]
     except ValueError as exc:
-        raise ValueError(f"{p}: {exc}") from None
+        raise MazeartError(f"{p}: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- grid
@@ -246,44 +246,44 @@ def stamp_rooms(
     w = validate_weights(weights).copy()
     h, wd = w.shape
     if len(specs) > MAX_ROOMS:
-        raise ValueError(f"at most {MAX_ROOMS} rooms fit in the weight matrix")
+        raise MazeartError(f"at most {MAX_ROOMS} rooms fit in the weight matrix")
     owner = np.zeros((h, wd), dtype=np.int32)
     free = is_free(w)
     rooms = []
     for i, (room, raw_doors) in enumerate(specs, start=1):
         for r, c in room.cells:
             if not (0 <= r < h and 0 <= c < wd):
-                raise ValueError(
+                raise MazeartError(
                     f"room {room.name!r} lies outside the {wd} x {h} grid (cell {r}, {c})"
                 )
             if owner[r, c]:
                 other = rooms[owner[r, c] - 1].name
-                raise ValueError(f"rooms {other!r} and {room.name!r} overlap at ({r}, {c})")
+                raise MazeartError(f"rooms {other!r} and {room.name!r} overlap at ({r}, {c})")
         if not raw_doors:
-            raise ValueError(f"room {room.name!r} has no door")
+            raise MazeartError(f"room {room.name!r} has no door")
         doors = []
         for r, c, side in raw_doors:
             if isinstance(side, str):
-                if side.upper() not in _SIDES:
-                    raise ValueError(f"room {room.name!r}: door side must be N, E, S or W")
-                side = _SIDES[side.upper()]
+                if side.upper() not in SIDE_BIT:
+                    raise MazeartError(f"room {room.name!r}: door side must be N, E, S or W")
+                side = SIDE_BIT[side.upper()]
             cell = (r, c)
             if cell not in room or not room.edge_sides(cell):
-                raise ValueError(f"door ({r}, {c}) of room {room.name!r} is not on its edge")
+                raise MazeartError(f"door ({r}, {c}) of room {room.name!r} is not on its edge")
             if side is None:
                 side = _door_side(room, cell, free)
                 if side is None:
-                    raise ValueError(
+                    raise MazeartError(
                         f"door ({r}, {c}) of room {room.name!r} opens onto no maze cell"
                     )
             elif side not in room.edge_sides(cell):
-                raise ValueError(
-                    f"door ({r}, {c}) {_LETTER[side]} of room {room.name!r} opens into the room"
+                raise MazeartError(
+                    f"door ({r}, {c}) {SIDE_LETTER[side]} of room {room.name!r} opens into the room"
                 )
             door = Door(r, c, side)
             orr, occ = door.outside
             if not (0 <= orr < h and 0 <= occ < wd) or not free[orr, occ]:
-                raise ValueError(f"door {door} of room {room.name!r} opens onto no maze cell")
+                raise MazeartError(f"door {door} of room {room.name!r} opens onto no maze cell")
             doors.append(door)
         rows, cols = np.array(room.cells).T
         owner[rows, cols] = i
@@ -298,7 +298,7 @@ def stamp_rooms(
     for room in rooms:
         for d in room.doors:
             if not free[d.outside]:
-                raise ValueError(f"door {d} of room {room.name!r} opens onto no maze cell")
+                raise MazeartError(f"door {d} of room {room.name!r} opens onto no maze cell")
     return w, rooms
 
 
@@ -328,13 +328,13 @@ def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
         for r, c in zip(*np.nonzero(w == DOOR + i), strict=True):
             cell = (int(r), int(c))
             if not room.edge_sides(cell):
-                raise ValueError(f"door ({r}, {c}) of {room.name} is not on its edge")
+                raise MazeartError(f"door ({r}, {c}) of {room.name} is not on its edge")
             side = _door_side(room, cell, free)
             if side is None:
-                raise ValueError(f"door ({r}, {c}) of {room.name} opens onto no maze cell")
+                raise MazeartError(f"door ({r}, {c}) of {room.name} opens onto no maze cell")
             doors.append(Door(cell[0], cell[1], side))
         if not doors:
-            raise ValueError(f"{room.name} has no door")
+            raise MazeartError(f"{room.name} has no door")
         rooms.append(Room(room.cells, tuple(doors), name=room.name))
     return rooms
 

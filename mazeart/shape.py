@@ -37,7 +37,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from mazeart._graph import label_passages
+from mazeart._graph import label_passages, spanning_edges
+from mazeart._rng import RngLike, as_generator
+from mazeart.errors import MazeartError, check_number
 from mazeart.maze import DIRECTIONS, STEP, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
@@ -164,14 +166,14 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
     if not rooms:
         return maze
     if maze.geometry != "cells":
-        raise ValueError("rooms need the cells geometry")
+        raise MazeartError("rooms need the cells geometry")
     mask = maze.mask.copy()
     region = maze.region.copy()
     p = maze.passages.copy()
     for room in rooms:
         for r, c in room.cells:
             if maze.mask[r, c]:
-                raise ValueError(f"room {room.name!r} overlaps carved maze at ({r}, {c})")
+                raise MazeartError(f"room {room.name!r} overlaps carved maze at ({r}, {c})")
             mask[r, c] = region[r, c] = True
         for r, c in room.cells:
             for side in (E, S):
@@ -180,7 +182,7 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
                     _open(p, (r, c), side)
         for d in room.doors:
             if not mask[d.outside]:
-                raise ValueError(f"door {d} of room {room.name!r} opens onto no maze cell")
+                raise MazeartError(f"door {d} of room {room.name!r} opens onto no maze cell")
             _open(p, (d.row, d.col), d.side)
     return maze.replace(mask=mask, region=region, passages=p, rooms=(*maze.rooms, *rooms))
 
@@ -340,20 +342,14 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
         label, dist, parent = _voronoi(sources, ground, stride)
         meet = _meetings(label, dist, ground, stride)
         # Kruskal over pieces: cheapest meeting per pair, then cheapest pairs first.
-        order = np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))
-        uf = list(range(n + 1))
-
-        def find(x: int) -> int:
-            while uf[x] != x:
-                uf[x] = uf[uf[x]]
-                x = uf[x]
-            return x
-
-        for a, b, length, u, v in meet[order]:
-            ra, rb = find(int(a)), find(int(b))
-            if ra == rb:
-                continue
-            uf[rb] = ra
+        ordered = meet[np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))]
+        kept = spanning_edges(
+            n + 1,
+            np.ascontiguousarray(ordered[:, 0]),
+            np.ascontiguousarray(ordered[:, 1]),
+            np.zeros(len(ordered), np.bool_),
+        )
+        for _a, _b, length, u, v in ordered[kept]:
             chain_u = [int(u)]
             while parent[chain_u[-1]] >= 0:
                 chain_u.append(int(parent[chain_u[-1]]))
@@ -367,8 +363,7 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
                 join(x, y)
             report.bridges += 1
             report.bridge_cells += int(length)
-        roots = {find(i) for i in range(1, n + 1)}
-        report.unreachable = len(roots) - 1
+        report.unreachable = n - 1 - int(np.count_nonzero(kept))
     else:
         path = mask.copy()
         piece = pieces.copy()
@@ -445,7 +440,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
 
 
 def braid(
-    maze: Maze, fraction: float, rng: np.random.Generator, *, report: ShapeReport | None = None
+    maze: Maze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
 ) -> Maze:
     """Remove a share of the dead ends by opening a wall at each, creating loops.
 
@@ -462,15 +457,15 @@ def braid(
     maze : Maze
     fraction : float
         Share of dead ends to remove, 0 to 1.
-    rng : numpy.random.Generator
+    rng : int or numpy.random.Generator, optional
+        Seed or Generator (fresh entropy when omitted).
     report : ShapeReport, optional
 
     Returns
     -------
     Maze
     """
-    if not 0.0 <= float(fraction) <= 1.0:
-        raise ValueError(f"braid fraction must be between 0 and 1, got {fraction}")
+    fraction = check_number(fraction, "braid fraction", low=0.0, high=1.0)
     report = report if report is not None else ShapeReport()
     rooms = maze.room_mask
     ends = dead_ends(maze)
@@ -485,6 +480,7 @@ def braid(
     deg = degrees(maze).astype(np.int64)
     cells = np.argwhere(ends)
     removed = 0
+    rng = as_generator(rng)
     for i in rng.permutation(len(cells)):
         if removed >= target:
             break
@@ -540,31 +536,11 @@ def braid(
     return out
 
 
-@njit(cache=True)
-def _rejoin(n, pa, pb, stage):
-    """Union-find over pairs in order: stage 0 always opens, later stages only join sets."""
-    parent = np.arange(n)
-    out = np.zeros(pa.size, np.bool_)
-    for i in range(pa.size):
-        a = pa[i]
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        b = pb[i]
-        while parent[b] != b:
-            parent[b] = parent[parent[b]]
-            b = parent[b]
-        if stage[i] == 0 or a != b:
-            parent[b] = a
-            out[i] = True
-    return out
-
-
 def respect_walls(
     maze: Maze,
     east: NDArray[np.bool_],
     south: NDArray[np.bool_],
-    rng: np.random.Generator,
+    rng: RngLike = None,
     *,
     report: ShapeReport | None = None,
 ) -> Maze:
@@ -582,7 +558,7 @@ def respect_walls(
     east, south : (H, W) ndarray of bool
         ``east[r, c]`` walls ``(r, c)`` from ``(r, c + 1)``; ``south[r, c]`` walls it
         from ``(r + 1, c)`` (see :func:`mazeart.guide.segment_walls`).
-    rng : numpy.random.Generator
+    rng : int or numpy.random.Generator, optional
     report : ShapeReport, optional
         Gets ``walls_cut`` and ``doors``.
 
@@ -591,11 +567,12 @@ def respect_walls(
     Maze
     """
     if maze.geometry != "cells":
-        raise ValueError("extra walls need the cells geometry")
+        raise MazeartError("extra walls need the cells geometry")
     east = np.asarray(east, bool)
     south = np.asarray(south, bool)
     if east.shape != maze.shape or south.shape != maze.shape:
-        raise ValueError(f"walls must have the maze's shape {maze.shape}")
+        raise MazeartError(f"walls must have the maze's shape {maze.shape}")
+    rng = as_generator(rng)
     h, w = maze.shape
     m = maze.mask
     room = maze.room_mask
@@ -631,7 +608,7 @@ def respect_walls(
     pb = np.concatenate([s[1] for s in stages]).astype(np.int64)
     st = np.concatenate([s[2] for s in stages])
     horizontal = np.concatenate([s[3] for s in stages])
-    opened = _rejoin(h * w, pa, pb, st)
+    opened = spanning_edges(h * w, pa, pb, st == 0)
     new_e = np.zeros(h * w, bool)
     new_s = np.zeros(h * w, bool)
     new_e[pa[opened & horizontal]] = True

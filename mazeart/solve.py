@@ -30,7 +30,8 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from mazeart._rng import below, kernel_state
+from mazeart._rng import RngLike, as_generator, below, kernel_state
+from mazeart.errors import MazeartError, NoPathError, check_int
 from mazeart.maze import DIRECTIONS, Maze
 
 __all__ = ["SOLVERS", "dead_end_filling", "distances", "random_paths", "solve", "wall_follower"]
@@ -305,10 +306,10 @@ def _ends(maze: Maze, start, goal) -> tuple[int, int]:
     start = maze.entrance if start is None else tuple(start)
     goal = maze.exit if goal is None else tuple(goal)
     if start is None or goal is None:
-        raise ValueError("the maze has no entrance or exit to solve between")
+        raise NoPathError("the maze has no entrance or exit to solve between")
     for cell in (start, goal):
         if not maze.is_cell(cell):
-            raise ValueError(f"{cell} is not a maze cell")
+            raise MazeartError(f"{cell} is not a maze cell")
     return start[0] * maze.width + start[1], goal[0] * maze.width + goal[1]
 
 
@@ -327,7 +328,7 @@ def distances(maze: Maze, source: tuple[int, int]) -> NDArray[np.int32]:
         Steps along passages; ``-1`` where unreachable or not maze.
     """
     if not maze.is_cell(source):
-        raise ValueError(f"{tuple(source)} is not a maze cell")
+        raise MazeartError(f"{tuple(source)} is not a maze cell")
     r, c = source
     d = _bfs(maze.passages.reshape(-1), maze.width, r * maze.width + c)
     return d.reshape(maze.shape)
@@ -391,7 +392,7 @@ def wall_follower(
         without having reached the goal: the goal is not on its wall.
     """
     if hand not in ("left", "right"):
-        raise ValueError(f"hand must be 'left' or 'right', got {hand!r}")
+        raise MazeartError(f"hand must be 'left' or 'right', got {hand!r}")
     a, b = _ends(maze, start, goal)
     src = divmod(a, maze.width)
     door = maze.door_side(src)
@@ -400,7 +401,7 @@ def wall_follower(
     flat = maze.passages.reshape(-1)
     walk, reached = _follow_wall(flat, maze.width, a, b, heading, turns)
     if not reached:
-        raise ValueError(
+        raise MazeartError(
             f"the {hand}-hand wall follower went round without reaching "
             f"{divmod(b, maze.width)}: the goal is not on the wall it follows "
             f"(the maze has loops or the goal lies inside)"
@@ -441,7 +442,7 @@ def solve(
         the method is unknown, or the wall follower fails.
     """
     if method not in SOLVERS:
-        raise ValueError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
+        raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
     a, b = _ends(maze, start, goal)
     flat = maze.passages.reshape(-1)
     w = maze.width
@@ -481,7 +482,7 @@ def _prune_to(passages: NDArray[np.uint8], alive: NDArray[np.bool_], width: int)
 def random_paths(
     maze: Maze,
     count: int,
-    rng: np.random.Generator,
+    rng: RngLike = None,
     *,
     start: tuple[int, int] | None = None,
     goal: tuple[int, int] | None = None,
@@ -498,7 +499,8 @@ def random_paths(
     maze : Maze
     count : int
         Paths wanted (at least 1).
-    rng : numpy.random.Generator
+    rng : int or numpy.random.Generator, optional
+        Seed or Generator (fresh entropy when omitted).
     start, goal : (int, int), optional
         Default to the entrance and exit.
     tries : int, optional
@@ -510,17 +512,18 @@ def random_paths(
         Distinct paths, in the order found; fewer than ``count`` when the maze
         has fewer (a perfect maze has exactly one).
     """
-    if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 1:
-        raise ValueError(f"the number of paths must be a positive integer, got {count!r}")
+    count = check_int(count, "the number of paths")
+    if tries is not None:
+        tries = check_int(tries, "tries")
     a, b = _ends(maze, start, goal)
     flat = maze.passages.reshape(-1)
-    state = kernel_state(rng)
+    state = kernel_state(as_generator(rng))
     found: list[NDArray[np.intp]] = []
     keys: set[bytes] = set()
     for _ in range(20 * count if tries is None else tries):
         stack = _random_dfs(flat, maze.width, a, b, state)
         if stack.size == 0:
-            raise ValueError(f"no path joins {divmod(a, maze.width)} and {divmod(b, maze.width)}")
+            raise NoPathError(f"no path joins {divmod(a, maze.width)} and {divmod(b, maze.width)}")
         key = stack.tobytes()
         if key in keys:
             continue

@@ -31,6 +31,8 @@ from collections.abc import Callable, Mapping
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._rng import RngLike, as_generator
+from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 from mazeart.shape import dead_ends, degrees
 from mazeart.weights import MAX_TAG_KIND, TAG
@@ -67,7 +69,7 @@ def register_tag(name: str, code: int, *, colour: str = "#7f7f7f", rule: Rule | 
         ``rule(maze, count, rng, taken) -> cells``; default: spread over any cells.
     """
     if not 1 <= code <= MAX_TAG_KIND or code in TAG_KINDS.values():
-        raise ValueError(f"tag code must be a new number from 1 to {MAX_TAG_KIND}, got {code}")
+        raise MazeartError(f"tag code must be a new number from 1 to {MAX_TAG_KIND}, got {code}")
     TAG_KINDS[name] = code
     TAG_COLOURS[name] = colour
     if rule is not None:
@@ -109,17 +111,17 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
                 continue
             name, eq, count = part.partition("=")
             if not eq:
-                raise ValueError(f"--place items look like kind=count, got {part!r}")
+                raise MazeartError(f"--place items look like kind=count, got {part!r}")
             try:
                 items.append((name.strip(), int(count)))
             except ValueError:
-                raise ValueError(f"--place count for {name.strip()!r} is not a number") from None
+                raise MazeartError(f"--place count for {name.strip()!r} is not a number") from None
     out: dict[str, int] = {}
     for name, count in items:
         if name not in TAG_KINDS:
-            raise ValueError(f"unknown tag kind {name!r} (choose from {', '.join(TAG_KINDS)})")
+            raise MazeartError(f"unknown tag kind {name!r} (choose from {', '.join(TAG_KINDS)})")
         if int(count) < 0:
-            raise ValueError(f"tag count for {name!r} must not be negative")
+            raise MazeartError(f"tag count for {name!r} must not be negative")
         out[name] = out.get(name, 0) + int(count)
     return out
 
@@ -247,7 +249,7 @@ _RULES.update(loot=_loot, spawn=_spawn, key=_key, npc=_npc, trap=_trap)
 def place_tags(
     maze: Maze,
     counts: Mapping[str, int] | str,
-    rng: np.random.Generator,
+    rng: RngLike = None,
     *,
     allowed: NDArray[np.bool_] | None = None,
 ) -> Maze:
@@ -258,8 +260,8 @@ def place_tags(
     maze : Maze
     counts : mapping or str
         ``{kind: count}`` or ``"loot=5,spawn=2"``.
-    rng : numpy.random.Generator
-        Same Generator state, same placement.
+    rng : int or numpy.random.Generator, optional
+        Seed or Generator: the same one gives the same placement.
     allowed : (H, W) ndarray of bool, optional
         Cells that may carry tags (:func:`mazeart.generate` passes the preset's
         free cells and rooms, so no tag lands on a bridge across the ground).
@@ -275,6 +277,7 @@ def place_tags(
         If the maze has too few free cells for the tags asked for.
     """
     wanted = parse_place(counts)
+    rng = as_generator(rng)
     tags = dict(maze.tags)
     taken = np.zeros(maze.shape, dtype=bool) if allowed is None else ~np.asarray(allowed, bool)
     for cell in (*tags, maze.entrance, maze.exit):
@@ -300,7 +303,7 @@ def place_tags(
                 taken[c] = True
             cells += extra
         if len(cells) < count:
-            raise ValueError(
+            raise MazeartError(
                 f"cannot place {count} {kind} tags: only {len(cells)} maze cells are left for them"
             )
         for c in cells:

@@ -10,8 +10,8 @@ passage stays open: a wall never grows past the middle of the cells beside it);
 from a distance the walls' ink averages to the picture's grey.
 
 The darkness per cell (``1 - luminance``, averaged over the cell's area)
-travels with the maze in ``maze.meta["tone"]`` (one list of rounded values per
-row), so saved mazes keep it and the SVG and PNG exporters draw it.
+travels with the maze in ``maze.guide.tone``, so saved mazes keep it and the
+SVG and PNG exporters draw it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 
 __all__ = ["LEVELS", "darkness", "tone_walls"]
@@ -56,9 +57,9 @@ def tone_walls(maze: Maze) -> list[tuple[float, NDArray[np.float64]]]:
     list of (width, (K, 4) ndarray)
         ``x0, y0, x1, y1`` in cell units for each width level used.
     """
-    tone = np.asarray(maze.meta["tone"], dtype=float)
-    if tone.shape != maze.shape:
-        raise ValueError(f"the maze's tone map is {tone.shape}, its grid {maze.shape}")
+    tone = maze.guide.tone
+    if tone is None:
+        raise MazeartError("the maze has no tone map")
     hor, ver = maze.walls()
     pad = np.pad(tone, 1, mode="edge")
     # a wall's darkness: the mean of the two cells it separates

@@ -42,7 +42,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._io import atomic_write, existing_file
+from mazeart._io import atomic_write, existing_file, open_image
+from mazeart.errors import MazeartError
 
 __all__ = [
     "DOOR",
@@ -130,19 +131,19 @@ def validate_weights(weights: ArrayLike) -> NDArray[np.int32]:
     """
     arr = np.asarray(weights)
     if arr.ndim != 2:
-        raise ValueError(f"a weight matrix must be two-dimensional, got shape {arr.shape}")
+        raise MazeartError(f"a weight matrix must be two-dimensional, got shape {arr.shape}")
     if arr.size == 0:
-        raise ValueError("the weight matrix is empty")
+        raise MazeartError("the weight matrix is empty")
     if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
         if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)):
             if np.any(arr != np.round(arr)):
-                raise ValueError("weights must be whole numbers")
+                raise MazeartError("weights must be whole numbers")
         else:
-            raise ValueError(f"weights must be integers, got dtype {arr.dtype}")
+            raise MazeartError(f"weights must be integers, got dtype {arr.dtype}")
     if arr.min() < 0:
-        raise ValueError(f"weights must not be negative (found {int(arr.min())})")
+        raise MazeartError(f"weights must not be negative (found {int(arr.min())})")
     if arr.max() > np.iinfo(np.int32).max:
-        raise ValueError("weights do not fit in int32")
+        raise MazeartError("weights do not fit in int32")
     return np.ascontiguousarray(arr, dtype=np.int32)
 
 
@@ -194,12 +195,12 @@ def preset_from_text(text: str) -> NDArray[np.int32]:
     while lines and not lines[-1]:
         lines.pop()
     if not lines:
-        raise ValueError("the text preset is empty")
+        raise MazeartError("the text preset is empty")
     width = max(len(line) for line in lines)
     out = np.empty((len(lines), width), dtype=np.int32)
     for r, line in enumerate(lines):
         if len(line) != width:
-            raise ValueError(
+            raise MazeartError(
                 f"text preset line {r + 1} has {len(line)} characters, expected {width}"
             )
         for c, ch in enumerate(line):
@@ -207,7 +208,7 @@ def preset_from_text(text: str) -> NDArray[np.int32]:
                 out[r, c] = TEXT_KEY[ch]
             except KeyError:
                 valid = " ".join(repr(k) for k in TEXT_KEY)
-                raise ValueError(
+                raise MazeartError(
                     f"text preset line {r + 1}, column {c + 1}: unknown character {ch!r} "
                     f"(use {valid})"
                 ) from None
@@ -289,15 +290,13 @@ def _png_key_from_text(raw: str | None) -> dict[int, tuple[int, int, int]]:
             raise ValueError
         key = {int(v): (int(c[0]), int(c[1]), int(c[2])) for v, c in payload["key"]}
     except (ValueError, TypeError, KeyError, IndexError):
-        raise ValueError("the preset PNG's colour key is damaged") from None
+        raise MazeartError("the preset PNG's colour key is damaged") from None
     if not key:
-        raise ValueError("the preset PNG's colour key is empty")
+        raise MazeartError("the preset PNG's colour key is empty")
     return key
 
 
 def _preset_from_png(path: Path) -> NDArray[np.int32]:
-    from mazeart.image import open_image
-
     img = open_image(path)
     key = _png_key_from_text(img.info.get(_PNG_KEY_CHUNK))
     transparent = None
@@ -381,23 +380,23 @@ def load_preset(path: str | os.PathLike[str]) -> NDArray[np.int32]:
         try:
             arr = np.load(p, allow_pickle=False)
         except (ValueError, OSError, EOFError):
-            raise ValueError(f"{p}: not a readable .npy array") from None
+            raise MazeartError(f"{p}: not a readable .npy array") from None
         try:
             return validate_weights(arr)
         except ValueError as exc:
-            raise ValueError(f"{p}: {exc}") from None
+            raise MazeartError(f"{p}: {exc}") from None
     if suffix == ".txt":
         try:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            raise ValueError(f"{p}: not a UTF-8 text preset") from None
+            raise MazeartError(f"{p}: not a UTF-8 text preset") from None
         try:
             return preset_from_text(text)
         except ValueError as exc:
-            raise ValueError(f"{p}: {exc}") from None
+            raise MazeartError(f"{p}: {exc}") from None
     if suffix == ".png":
         return _preset_from_png(p)
-    raise ValueError(
+    raise MazeartError(
         f"{p}: unknown preset format {suffix or '(no suffix)'!r} (use {', '.join(PRESET_SUFFIXES)})"
     )
 
@@ -423,7 +422,7 @@ def save_preset(weights: ArrayLike, path: str | os.PathLike[str]) -> Path:
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in PRESET_SUFFIXES:
-        raise ValueError(
+        raise MazeartError(
             f"cannot write {p}: unknown preset format {suffix or '(no suffix)'!r} "
             f"(use {', '.join(PRESET_SUFFIXES)})"
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -71,8 +73,10 @@ def presets(draw, max_side: int = 14) -> np.ndarray:
     return np.where(free, FREE, codes).astype(np.int32)
 
 
-def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the real command line in a subprocess."""
+def run_process(
+    *args: str | os.PathLike[str], cwd: Path | None = None
+) -> subprocess.CompletedProcess:
+    """Run the real command line in a fresh interpreter (``python -m mazeart``)."""
     return subprocess.run(
         [sys.executable, "-m", "mazeart", *map(str, args)],
         capture_output=True,
@@ -80,6 +84,25 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subproces
         cwd=cwd,
         timeout=300,
     )
+
+
+def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run the command line's ``main()`` in this process, capturing what it prints.
+
+    The same entry point the console script calls, without paying an interpreter
+    start per call; ``run_process`` covers the real process end to end.
+    """
+    from mazeart.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    argv = [str(a) for a in args]
+    with contextlib.chdir(cwd or Path.cwd()), contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):  # fmt: skip
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # typer's --help and --version
+            status = exc.code if isinstance(exc.code, int) else 0
+    return subprocess.CompletedProcess(argv, status, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture

@@ -52,7 +52,7 @@ def test_the_uniformity_test_rejects_a_biased_generator():
 @pytest.mark.parametrize("name", BLOCK_ALGORITHMS)
 @given(weights=presets(max_side=16), seed=st.integers(0, 2**32 - 1))
 def test_block_rules_no_open_square_no_loop(name, weights, seed):
-    maze = generate(weights, algorithm=name, geometry="blocks", seed=seed)
+    maze = generate(weights, algorithm=name, geometry="blocks", rng=seed)
     p = maze.mask
     assert not np.any(p[:-1, :-1] & p[1:, :-1] & p[:-1, 1:] & p[1:, 1:]), "2 x 2 open square"
     n = p.size
@@ -81,7 +81,7 @@ def test_growing_tree_newest_is_the_backtracker():
 
 
 def dead_end_share(name: str, **options) -> float:
-    maze = generate(np.zeros((60, 60), dtype=np.int32), algorithm=name, seed=5, **options)
+    maze = generate(np.zeros((60, 60), dtype=np.int32), algorithm=name, rng=5, **options)
     degree = sum(((maze.passages & bit) != 0).astype(int) for bit in (N, E, S, W))
     return float(np.mean(degree[maze.mask] == 1))
 
@@ -102,7 +102,7 @@ def test_textures_differ_as_the_literature_says():
 
 
 def test_binary_tree_signature():
-    maze = generate(np.zeros((12, 16), dtype=np.int32), algorithm="binary-tree", seed=3)
+    maze = generate(np.zeros((12, 16), dtype=np.int32), algorithm="binary-tree", rng=3)
     p = maze.passages
     assert np.all(p[0, 1:] & W) and np.all(p[1:, 0] & N)  # straight top row and left column
     opens_nw = (p & (N | W)) != 0
@@ -110,7 +110,7 @@ def test_binary_tree_signature():
 
 
 def test_sidewinder_signature():
-    maze = generate(np.zeros((12, 16), dtype=np.int32), algorithm="sidewinder", seed=3)
+    maze = generate(np.zeros((12, 16), dtype=np.int32), algorithm="sidewinder", rng=3)
     p = maze.passages
     assert np.all(p[0, :-1] & E)  # the top row is one corridor
     for r in range(1, 12):
@@ -120,7 +120,7 @@ def test_sidewinder_signature():
 
 
 def test_division_leaves_long_walls():
-    maze = generate(np.zeros((32, 32), dtype=np.int32), algorithm="division", seed=8)
+    maze = generate(np.zeros((32, 32), dtype=np.int32), algorithm="division", rng=8)
     hor, ver = maze.walls(doors=False)
     # The first cut spans the grid but for one door: some interior line is nearly all wall.
     full = max(hor[1:-1].sum(axis=1).max(), ver[:, 1:-1].sum(axis=0).max())
@@ -129,7 +129,7 @@ def test_division_leaves_long_walls():
 
 def test_eller_streams_a_very_tall_maze():
     weights = np.zeros((100_000, 10), dtype=np.int32)
-    maze = generate(weights, algorithm="eller", seed=1)
+    maze = generate(weights, algorithm="eller", rng=1)
     assert maze.n_passages == maze.n_cells - 1
     n = maze.mask.size
     links = maze.links()
@@ -143,5 +143,5 @@ def test_growing_tree_options_are_checked():
         generate(weights, algorithm="growing-tree", select="middle")
     with pytest.raises(ValueError, match="bias must be between 0 and 1"):
         generate(weights, algorithm="growing-tree", bias=2.0)
-    maze = generate(weights, algorithm="growing-tree", seed=1, select="oldest")
+    maze = generate(weights, algorithm="growing-tree", rng=1, select="oldest")
     assert maze.meta["options"] == {"select": "oldest", "bias": 0.5}

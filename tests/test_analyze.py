@@ -101,11 +101,12 @@ def test_long_dead_end_lengths():
 
 def test_best_of_keeps_the_extremes():
     weights = np.zeros((20, 20), np.int32)
-    made = [generate(weights, seed=s, algorithm="kruskal") for s in range(6)]
+    made = [generate(weights, rng=s, algorithm="kruskal") for s in range(6)]
     scores = [measure(m).difficulty for m in made]
-    hard, hm = best_of(made.__getitem__, 6)
-    easy, em = best_of(made.__getitem__, 6, target="easy")
-    mid, mm = best_of(made.__getitem__, 6, target="medium")
+    hi, hard, hm = best_of(made.__getitem__, 6)
+    ei, easy, em = best_of(made.__getitem__, 6, target="easy")
+    mi, mid, mm = best_of(made.__getitem__, 6, target="medium")
+    assert made[hi] is hard and made[ei] is easy and made[mi] is mid
     assert hm.difficulty == max(scores) and em.difficulty == min(scores)
     assert abs(mm.difficulty - np.mean(scores)) == min(abs(s - np.mean(scores)) for s in scores)
     assert hard == made[int(np.argmax(scores))] and easy == made[int(np.argmin(scores))]

@@ -36,7 +36,7 @@ def on_white(img) -> np.ndarray:
 def test_every_generator_records_what_it_carves(algorithm, geometry):
     weights = preset_from_text(SHAPE)
     with Recording() as rec:
-        maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=7,
+        maze = generate(weights, algorithm=algorithm, geometry=geometry, rng=7,
                         islands="separate")  # fmt: skip
     kind, times = rec.carving()
     assert kind == geometry
@@ -65,7 +65,7 @@ def test_every_generator_records_what_it_carves(algorithm, geometry):
 def test_gif_frames_and_last_frame_is_the_png(geometry):
     weights = preset_from_text(SHAPE)
     with Recording() as rec:
-        maze = generate(weights, seed=3, geometry=geometry, place="loot=1" if geometry ==
+        maze = generate(weights, rng=3, geometry=geometry, place="loot=1" if geometry ==
                         "cells" else None)  # fmt: skip
     data = to_gif(maze, rec.carving(), frames=20, cell_size=9, solution=True, markers=True)
     gif = Image.open(io.BytesIO(data))
@@ -80,7 +80,7 @@ def test_gif_frames_and_last_frame_is_the_png(geometry):
 
 def test_big_mazes_are_drawn_smaller():
     with Recording() as rec:
-        maze = generate(np.zeros((120, 200), np.int32), seed=1, algorithm="kruskal")
+        maze = generate(np.zeros((120, 200), np.int32), rng=1, algorithm="kruskal")
     gif = Image.open(io.BytesIO(to_gif(maze, rec.carving(), frames=5, cell_size=10)))
     assert max(gif.size) <= 800
 

@@ -1,16 +1,31 @@
-"""The real command line, run in a subprocess: happy paths and every bad input."""
+"""The command line: a few runs of the real process end to end, the rest in-process.
+
+What a maze *is* (difficulty presets, best-of, solvers, metrics) is tested on the
+library (``mazeart.make`` and friends), which the command line only calls; what
+the command line adds (parsing, exit codes, one-line errors, nothing written on
+failure) is tested through ``main()`` in this process, and the real process and
+its console entry are covered by the ``run_process`` tests.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from conftest import REPO, SKIMAGE_DATA, run_cli
+from conftest import REPO, SKIMAGE_DATA, run_cli, run_process
 from PIL import Image
 
-from mazeart import ALGORITHMS, load_preset, weights_from_image
+import mazeart
+from mazeart import ALGORITHMS, load_preset, make, measure, save, weights_from_image
+from mazeart.mazefile import load_maze
+from mazeart.pipeline import solutions
 from mazeart.weights import FREE
+
+SVG = "{http://www.w3.org/2000/svg}"
+META = f"{SVG}metadata/{{https://mazeart.dev/ns/1}}maze"
 
 
 def assert_clean_failure(result, *, mentions: str) -> None:
@@ -23,18 +38,82 @@ def assert_clean_failure(result, *, mentions: str) -> None:
     assert result.stdout == ""
 
 
+# ----------------------------------------------------------------------------- the real process
+
+
 def test_horse_to_svg_and_png(tmp_path, horse_png):
     svg = tmp_path / "horse.svg"
-    res = run_cli(horse_png, "-o", svg, "--cells", "60", "--seed", "7", "--solution")
+    res = run_process(horse_png, "-o", svg, "--cells", "60", "--seed", "7", "--solution")
     assert res.returncode == 0, res.stderr
     assert "seed 7" in res.stderr
     root = ET.fromstring(svg.read_text())
-    assert root.find("{http://www.w3.org/2000/svg}g[@id='solution']") is not None
+    assert root.find(f"{SVG}g[@id='solution']") is not None
     png = tmp_path / "horse.png"
-    res = run_cli("make", horse_png, "-o", png, "--cells", "60", "--seed", "7", "-q")
+    res = run_process("make", horse_png, "-o", png, "--cells", "60", "--seed", "7", "-q")
     assert res.returncode == 0 and res.stderr == ""
     img = Image.open(png)
     assert img.size == (620, 10 * 49 + 20)
+
+
+def test_help_version_and_a_failure_in_the_real_process(tmp_path):
+    assert run_process("--version").stdout.startswith("mazeart ")
+    assert "weights" in run_process("--help").stdout
+    res = run_process(tmp_path / "missing.png", "-o", tmp_path / "out.svg")
+    assert_clean_failure(res, mentions="no such file")
+    assert list(tmp_path.iterdir()) == []
+
+
+SCRIPT = """\
+import sys
+
+import mazeart
+
+made = mazeart.make(
+    "samples/horse.png", cells=60, difficulty="hard", best_of=5, outline="smooth", rng=3
+)
+mazeart.save(made, sys.argv[1])
+"""
+
+
+def test_a_short_script_makes_what_the_command_makes(tmp_path):
+    """The library recipe is the command line's: same options, same bytes."""
+    assert len(SCRIPT.splitlines()) < 20
+    (tmp_path / "recipe.py").write_text(SCRIPT)
+    by_cli, by_script = tmp_path / "cli.svg", tmp_path / "script.svg"
+    res = run_process(
+        "samples/horse.png", "-o", by_cli, "--cells", "60", "--difficulty", "hard",
+        "--best-of", "5", "--outline", "smooth", "--seed", "3", cwd=REPO,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, tmp_path / "recipe.py", by_script], cwd=REPO, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert by_script.read_bytes() == by_cli.read_bytes()
+    assert b"hunt-and-kill" in by_cli.read_bytes()  # the difficulty's algorithm
+
+
+def test_progress_bars_on_a_terminal(tmp_path, horse_png):
+    pexpect = pytest.importorskip("pexpect")
+
+    for args, label in (
+        ([str(horse_png), "-o", str(tmp_path / "m.svg"), "--best-of", "4"], "best of 4"),
+        (["book", str(horse_png), "-o", str(tmp_path / "b.pdf"), "--count", "3"], "book"),
+    ):
+        child = pexpect.spawn(
+            sys.executable, ["-m", "mazeart", *args, "--cells", "20", "--seed", "1"],
+            dimensions=(24, 80), encoding="utf-8", timeout=120,
+        )  # fmt: skip
+        child.expect(label + r" \[#+")  # the bar, filling
+        child.expect("wrote")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+
+
+# ----------------------------------------------------------------------------- the command line
 
 
 def test_same_seed_same_file(tmp_path, horse_png):
@@ -43,6 +122,8 @@ def test_same_seed_same_file(tmp_path, horse_png):
         assert run_cli(horse_png, "-o", out, "--cells", "40", "--seed", seed).returncode == 0
     assert a.read_bytes() == b.read_bytes()
     assert a.read_bytes() != c.read_bytes()
+    save(make(horse_png, cells=40, rng=3), tmp_path / "lib.svg")
+    assert (tmp_path / "lib.svg").read_bytes() == a.read_bytes()
 
 
 def test_preset_roundtrip_through_files(tmp_path, horse_png):
@@ -55,9 +136,7 @@ def test_preset_roundtrip_through_files(tmp_path, horse_png):
         out = tmp_path / f"from{suffix}.svg"
         res = run_cli(preset, "-o", out, "--seed", "1")
         assert res.returncode == 0, res.stderr
-        meta = ET.fromstring(out.read_text()).find(
-            "{http://www.w3.org/2000/svg}metadata/{https://mazeart.dev/ns/1}maze"
-        )
+        meta = ET.fromstring(out.read_text()).find(META)
         assert int(meta.get("cells")) == int((direct == FREE).sum())
 
 
@@ -67,7 +146,9 @@ def test_blocks_geometry_and_algorithms_listing(tmp_path, horse_png):
     assert res.returncode == 0, res.stderr
     listing = run_cli("algorithms")
     assert listing.returncode == 0
-    assert "weighted-dfs" in listing.stdout and "blocks" in listing.stdout
+    for name, algo in ALGORITHMS.items():
+        assert name in listing.stdout and algo.description in listing.stdout
+    assert "--select mix" in listing.stdout and "--bias 0.5" in listing.stdout
 
 
 @pytest.mark.parametrize("name", list(ALGORITHMS))
@@ -75,9 +156,7 @@ def test_every_algorithm_through_the_command_line(tmp_path, horse_png, name):
     out = tmp_path / "m.svg"
     res = run_cli(horse_png, "-o", out, "--algorithm", name, "--cells", "40", "--seed", "4")
     assert res.returncode == 0, res.stderr
-    meta = ET.fromstring(out.read_text()).find(
-        "{http://www.w3.org/2000/svg}metadata/{https://mazeart.dev/ns/1}maze"
-    )
+    meta = ET.fromstring(out.read_text()).find(META)
     assert meta.get("algorithm") == name
     assert meta.get("geometry") == ALGORITHMS[name].geometries[0]
 
@@ -89,22 +168,20 @@ def test_algorithm_options_reach_the_generator(tmp_path, horse_png):
     assert run_cli(*common, "-o", b, "--select=random", "--bias", "0.2").returncode == 0
     assert a.read_text() != b.read_text()
     # newest is the backtracker's walk: the same maze for the same seed
-    c = tmp_path / "c.svg"
-    assert (
-        run_cli(horse_png, "--cells", "40", "--seed", "4", "-a", "backtracker", "-o", c).returncode
-        == 0
+    newest = make(horse_png, cells=40, rng=4, algorithm="growing-tree", select="newest").maze
+    back = make(horse_png, cells=40, rng=4, algorithm="backtracker").maze
+    assert np.array_equal(newest.passages, back.passages)
+    assert load_maze_from_svg_equal(a, newest)
+
+
+def load_maze_from_svg_equal(svg, maze) -> bool:
+    """The SVG's metadata names the maze's seed, size and ends."""
+    meta = ET.fromstring(svg.read_text()).find(META)
+    return (
+        int(meta.get("seed")) == maze.meta["seed"]
+        and int(meta.get("cells")) == maze.n_cells
+        and meta.get("entrance") == f"{maze.entrance[0]},{maze.entrance[1]}"
     )
-    walls = "{http://www.w3.org/2000/svg}g[@id='walls']"
-    assert ET.fromstring(a.read_text()).find(walls)[0].get("d") == ET.fromstring(
-        c.read_text()
-    ).find(walls)[0].get("d")
-    listing = run_cli("algorithms").stdout
-    assert "--select mix" in listing and "--bias 0.5" in listing
-
-
-def test_help_and_version():
-    assert run_cli("--version").stdout.startswith("mazeart ")
-    assert "weights" in run_cli("--help").stdout
 
 
 @pytest.fixture
@@ -125,8 +202,8 @@ def bad_inputs(tmp_path):
         (["cut.png", "-o", "out.svg"], "truncated or corrupt"),
         (["black.png", "-o", "out.svg"], "flat tone"),
         (["walls.txt", "-o", "out.svg"], "no cell of the 3 x 2 grid is free"),
-        (["HORSE", "-o", "out.svg", "--cells", "0"], "--cells must be a positive integer"),
-        (["HORSE", "-o", "out.svg", "--cells", "-5"], "--cells must be a positive integer"),
+        (["HORSE", "-o", "out.svg", "--cells", "0"], "cells must be an integer >= 1, got 0"),
+        (["HORSE", "-o", "out.svg", "--cells", "-5"], "cells must be an integer >= 1, got -5"),
         (["HORSE", "-o", "out.svg", "--cells", "many"], "--cells"),
         (["HORSE", "-o", "out.bmp"], "unknown format '.bmp'"),
         (["HORSE", "-o", "out"], "unknown format"),
@@ -144,12 +221,15 @@ def bad_inputs(tmp_path):
         (["HORSE", "-o", "out.svg", "--bias", "0.3"], "takes no options"),
         (["HORSE", "other.png", "-o", "out.svg"], "unexpected argument"),
         (["HORSE", "-o", "out.svg", "-a", "digging", "--geometry", "cells"], "does not support"),
-        (["HORSE", "-o", "out.svg", "--geometry", "hex"], "geometry"),
-        (["HORSE", "-o", "out.svg", "--entrance", "a,b"], "--entrance must be ROW,COL"),
+        (["HORSE", "-o", "out.svg", "--geometry", "hex"], "--geometry must be one of"),
+        (["HORSE", "-o", "out.svg", "--outline", "wavy"], "--outline must be one of"),
+        (["HORSE", "-o", "out.svg", "--entrance", "a,b"], "entrance must be ROW,COL"),
         (["HORSE", "-o", "out.svg", "--entrance", "0,0"], "not a maze cell"),
-        (["HORSE", "-o", "out.svg", "--threshold", "999"], "--threshold"),
+        (["HORSE", "-o", "out.svg", "--threshold", "999"], "threshold must be"),
+        (["HORSE", "-o", "out.svg", "--best-of", "0"], "best_of must be an integer"),
         (["HORSE", "-o", "out.svg", "--size", "huge"], "size must look like"),
         (["HORSE", "-o", "out.png", "--cell-size", "2.5"], "whole number"),
+        (["HORSE", "-o", "out.json", "--markers"], "markers: not an option of .json"),
         (["HORSE"], "with -o FILE"),
         (["weights", "HORSE", "-o", "preset.jpg"], "unknown preset format"),
     ],
@@ -171,6 +251,17 @@ def test_failure_leaves_an_existing_output_untouched(tmp_path, horse_png):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.svg"]
 
 
+def test_only_the_packages_errors_are_caught(monkeypatch, tmp_path, horse_png):
+    """A bug is not dressed up as a user error: it raises, with its traceback."""
+
+    def broken(*args, **kwargs):
+        raise ValueError("an internal slip")
+
+    monkeypatch.setattr("mazeart.cli.make", broken)
+    with pytest.raises(ValueError, match="internal slip"):
+        run_cli(horse_png, "-o", tmp_path / "x.svg")
+
+
 def test_readme_quick_start_names_real_files():
     readme = (REPO / "README.md").read_text()
     assert "pip install . && mazeart samples/" in readme
@@ -182,14 +273,10 @@ def test_readme_quick_start_names_real_files():
 
 
 def test_solve_and_info_on_a_saved_maze(tmp_path, horse_png):
-    import json
-
-    from mazeart.analyze import measure
-    from mazeart.mazefile import load_maze
-
     saved = tmp_path / "horse.json"
     assert run_cli(horse_png, "-o", saved, "--cells", "40", "--seed", "2", "-q").returncode == 0
     maze = load_maze(saved)
+    assert maze == make(horse_png, cells=40, rng=2).maze
     res = run_cli("info", saved, "--json")
     assert res.returncode == 0, res.stderr
     info = json.loads(res.stdout)
@@ -205,9 +292,18 @@ def test_solve_and_info_on_a_saved_maze(tmp_path, horse_png):
         assert ET.fromstring(out.read_text()).find(f"{SVG}g[@id='solution']") is not None
     res = run_cli(saved, "-o", tmp_path / "again.svg", "--cells", "20")
     assert_clean_failure(res, mentions="do not apply to a saved maze")
+    with pytest.raises(mazeart.MazeartError, match="cells: generation options"):
+        make(saved, cells=20)
 
 
-SVG = "{http://www.w3.org/2000/svg}"
+def test_info_on_a_picture_reports_fidelity(horse_png):
+    made = make(horse_png, cells=40, rng=1)
+    metrics = made.metrics()
+    assert 0.85 < metrics["footprint_iou"] <= 1
+    assert metrics["edge_share"] > metrics["edge_share_chance"] > 0
+    res = run_cli("info", horse_png, "--cells", "40", "--seed", "1", "--json")
+    assert json.loads(res.stdout)["footprint_iou"] == metrics["footprint_iou"]
+    assert "footprint_iou" not in make(made.maze).metrics()  # a saved maze has no picture
 
 
 def test_wall_follower_failure_writes_nothing(tmp_path):
@@ -225,12 +321,11 @@ def test_wall_follower_failure_writes_nothing(tmp_path):
 
 
 def test_several_paths_each_in_its_own_colour(tmp_path):
+    made = make(SKIMAGE_DATA / "horse.png", cells=30, algorithm="kruskal", braid=0.6, rng=4)
+    found = solutions(made.maze, paths=4)
+    assert len(found) == 4 and len({p.tobytes() for p in found}) == 4
     saved = tmp_path / "loops.json"
-    res = run_cli(
-        "make", SKIMAGE_DATA / "horse.png", "-o", saved, "--cells", "30", "-a", "kruskal",
-        "--braid", "0.6", "--seed", "4", "-q",
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
+    save(made, saved)
     out = tmp_path / "paths.svg"
     res = run_cli("solve", saved, "-o", out, "--paths", "4")
     assert res.returncode == 0 and "4 paths" in res.stderr
@@ -240,54 +335,23 @@ def test_several_paths_each_in_its_own_colour(tmp_path):
     assert len({p.get("d") for p in paths}) == 4
 
 
-def test_difficulty_presets_and_best_of(tmp_path, horse_png):
-    import json
-
-    from mazeart.analyze import measure
-    from mazeart.mazefile import load_maze
-
-    easy = tmp_path / "easy.json"
-    assert run_cli(horse_png, "-o", easy, "--difficulty", "easy", "-q").returncode == 0
-    m = load_maze(easy)
-    assert m.meta["algorithm"] == "prim" and m.width == 24
-    mine = tmp_path / "mine.json"
-    res = run_cli(horse_png, "-o", mine, "--difficulty", "hard", "--cells", "30", "-a", "prim")
-    assert res.returncode == 0
-    m = load_maze(mine)
-    assert m.meta["algorithm"] == "prim" and m.width == 30  # what the user says wins
-    best = tmp_path / "best.json"
-    res = run_cli(horse_png, "-o", best, "--cells", "30", "--seed", "5", "--best-of", "4")
-    assert res.returncode == 0 and "best of 4 candidates" in res.stderr
-    kept = load_maze(best)
-    scores = {}
-    for s in range(5, 9):
-        one = tmp_path / f"seed{s}.json"
-        res = run_cli(horse_png, "-o", one, "--cells", "30", "--seed", str(s), "-q")
-        assert res.returncode == 0
-        scores[s] = measure(load_maze(one)).difficulty
-    assert kept.meta["seed"] == max(scores, key=scores.get)  # the hardest, and it regenerates
-    again = tmp_path / f"seed{kept.meta['seed']}.json"
-    assert again.read_text() == best.read_text()
-    res = run_cli(horse_png, "-o", best, "--best-of", "0")
-    assert_clean_failure(res, mentions="--best-of")
-    info = json.loads(run_cli("info", horse_png, "--difficulty", "easy", "--json").stdout)
-    assert info["algorithm"] == "prim"
-
-
-def test_progress_bars_on_a_terminal(tmp_path, horse_png):
-    pexpect = pytest.importorskip("pexpect")
-    import sys
-
-    for args, label in (
-        ([str(horse_png), "-o", str(tmp_path / "m.svg"), "--best-of", "4"], "best of 4"),
-        (["book", str(horse_png), "-o", str(tmp_path / "b.pdf"), "--count", "3"], "book"),
-    ):
-        child = pexpect.spawn(
-            sys.executable, ["-m", "mazeart", *args, "--cells", "20", "--seed", "1"],
-            dimensions=(24, 80), encoding="utf-8", timeout=120,
-        )  # fmt: skip
-        child.expect(label + r" \[#+")  # the bar, filling
-        child.expect("wrote")
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 0
+def test_difficulty_presets_and_best_of(horse_png):
+    easy = make(horse_png, difficulty="easy").maze
+    assert easy.meta["algorithm"] == "prim" and easy.width == 24
+    mine = make(horse_png, difficulty="hard", cells=30, algorithm="prim").maze
+    assert mine.meta["algorithm"] == "prim" and mine.width == 30  # what the user says wins
+    best = make(horse_png, cells=30, rng=5, best_of=4)
+    assert best.candidates == 4 and "best of 4 candidates" in best.summary()
+    scores = {s: measure(make(horse_png, cells=30, rng=s).maze).difficulty for s in range(5, 9)}
+    assert best.maze.meta["seed"] == max(scores, key=scores.get) == 5 + best.kept
+    again = make(horse_png, cells=30, rng=best.maze.meta["seed"]).maze  # the seed alone remakes it
+    assert again == best.maze
+    easiest = make(
+        horse_png, cells=30, rng=5, best_of=4, difficulty="easy", algorithm="weighted-dfs"
+    ).maze
+    assert easiest.meta["seed"] == min(scores, key=scores.get)
+    with pytest.raises(TypeError, match="best_of"):
+        make(horse_png, best_of=2.5)
+    assert make(horse_png, cells=20, rng=1, best_of=np.int64(2)).candidates == 2
+    res = run_cli("info", horse_png, "--difficulty", "easy", "--json")
+    assert json.loads(res.stdout)["algorithm"] == "prim"

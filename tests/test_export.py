@@ -84,7 +84,7 @@ def unit_walls_from_model(maze) -> set:
 
 @given(presets(), st.integers(0, 2**31), st.sampled_from([4.0, 10.0, 7.5]))
 def test_svg_walls_are_the_model_walls(weights, seed, cs):
-    maze = generate(weights, seed=seed)
+    maze = generate(weights, rng=seed)
     root = ET.fromstring(to_svg(maze, cell_size=cs))
     units, segments = unit_walls_from_svg(root, cs)
     assert units == unit_walls_from_model(maze)
@@ -101,7 +101,7 @@ def test_svg_walls_are_the_model_walls(weights, seed, cs):
 
 def test_svg_metadata_size_and_solution_layer():
     weights = np.zeros((12, 20), np.int32)
-    maze = generate(weights, seed=42)
+    maze = generate(weights, rng=42)
     text = to_svg(maze, solution=True, size="180mm", markers=True)
     root = ET.fromstring(text)
     assert root.get("width") == "180mm"
@@ -128,7 +128,7 @@ def test_svg_metadata_size_and_solution_layer():
 
 
 def test_svg_rejects_bad_size():
-    maze = generate(np.zeros((3, 3), np.int32), seed=1)
+    maze = generate(np.zeros((3, 3), np.int32), rng=1)
     with pytest.raises(ValueError, match="size must look like"):
         to_svg(maze, size="big")
     with pytest.raises(ValueError, match="unknown drawing option"):
@@ -137,7 +137,7 @@ def test_svg_rejects_bad_size():
 
 @given(presets(), st.integers(0, 2**31))
 def test_blocks_svg_fills_exactly_the_wall_blocks(weights, seed):
-    maze = generate(weights, seed=seed, geometry="blocks")
+    maze = generate(weights, rng=seed, geometry="blocks")
     root = ET.fromstring(to_svg(maze, cell_size=10))
     filled = set()
     for sub in parse_path(layer(root, "walls").find(f"{SVG}path").get("d") or ""):
@@ -178,7 +178,7 @@ def rgba_at(img: Image.Image, x: float, y: float) -> tuple[int, ...]:
 
 @given(presets(), st.integers(0, 2**31), st.integers(4, 12))
 def test_png_sampled_at_cells_and_walls(weights, seed, cs):
-    maze = generate(weights, seed=seed)
+    maze = generate(weights, rng=seed)
     img = to_png_image(maze, cell_size=cs, line_width=0.2, margin=1)
     m = cs
     h, w = maze.shape
@@ -206,7 +206,7 @@ def test_png_sampled_at_cells_and_walls(weights, seed, cs):
 
 @given(presets(), st.integers(0, 2**31))
 def test_blocks_png_sampled_at_block_centres(weights, seed):
-    maze = generate(weights, seed=seed, geometry="blocks")
+    maze = generate(weights, rng=seed, geometry="blocks")
     cs = 6
     img = to_png_image(maze, cell_size=cs, margin=1)
     blocks = maze.blocks()
@@ -216,25 +216,28 @@ def test_blocks_png_sampled_at_block_centres(weights, seed):
 
 
 def test_png_solution_is_drawn_on_the_path():
-    maze = generate(np.zeros((10, 14), np.int32), seed=9)
+    maze = generate(np.zeros((10, 14), np.int32), rng=9)
     img = to_png_image(maze, cell_size=10, solution=True)
     for r, c in solve(maze):
         assert rgba_at(img, 10 + (c + 0.5) * 10, 10 + (r + 0.5) * 10)[:3] == (214, 39, 40)
 
 
 def test_png_cell_size_must_be_whole():
-    maze = generate(np.zeros((3, 3), np.int32), seed=1)
+    maze = generate(np.zeros((3, 3), np.int32), rng=1)
     with pytest.raises(ValueError, match="whole number"):
         to_png_image(maze, cell_size=2.5)
 
 
 def test_save_picks_format_and_is_atomic(tmp_path, monkeypatch):
-    maze = generate(np.zeros((6, 8), np.int32), seed=2)
+    maze = generate(np.zeros((6, 8), np.int32), rng=2)
     svg = save(maze, tmp_path / "m.svg")
     png = save(maze, tmp_path / "m.PNG")
     assert svg.read_bytes().startswith(b"<?xml")
     assert png.read_bytes().startswith(b"\x89PNG")
-    with pytest.raises(ValueError, match=r"unknown format '\.gif'"):
+    with pytest.raises(ValueError, match=r"unknown format '\.bmp'"):
+        save(maze, tmp_path / "m.bmp")
+    assert not (tmp_path / "m.bmp").exists()
+    with pytest.raises(ValueError, match="record=True"):  # a GIF animates a recorded carve
         save(maze, tmp_path / "m.gif")
     assert not (tmp_path / "m.gif").exists()
 

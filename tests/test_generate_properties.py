@@ -49,7 +49,7 @@ def assert_symmetric(maze) -> None:
 def test_generator_properties(algorithm, geometry, weights, seed):
     free = weights == FREE
     # The pipeline without its connectivity pass: what the generator carved, plus ends.
-    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed, islands="separate")
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, rng=seed, islands="separate")
     parts, n_parts = ndimage.label(free)
 
     # Nothing is carved on a cell the preset does not leave free.
@@ -85,7 +85,7 @@ def test_generator_properties(algorithm, geometry, weights, seed):
     assert pieces[maze.entrance] == pieces[maze.exit]
 
     # Same seed, same maze.
-    again = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed, islands="separate")
+    again = generate(weights, algorithm=algorithm, geometry=geometry, rng=seed, islands="separate")
     assert again == maze
 
 
@@ -93,8 +93,8 @@ def test_generator_properties(algorithm, geometry, weights, seed):
 @given(weights=presets(), seed=st.integers(0, 2**32 - 1))
 def test_connected_pipeline_is_one_perfect_maze(algorithm, geometry, weights, seed):
     free = weights == FREE
-    alone = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed, islands="separate")
-    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    alone = generate(weights, algorithm=algorithm, geometry=geometry, rng=seed, islands="separate")
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, rng=seed)
     assert_symmetric(maze)
     n_pieces, _ = maze_components(maze)
     _, n_parts = ndimage.label(free)
@@ -113,7 +113,7 @@ def test_connected_pipeline_is_one_perfect_maze(algorithm, geometry, weights, se
 def test_different_seeds_give_different_mazes(algorithm, geometry):
     weights = np.zeros((12, 12), dtype=np.int32)
     mazes = [
-        generate(weights, algorithm=algorithm, geometry=geometry, seed=s).passages.tobytes()
+        generate(weights, algorithm=algorithm, geometry=geometry, rng=s).passages.tobytes()
         for s in range(20)
     ]
     assert len(set(mazes)) == 20
@@ -135,7 +135,7 @@ def test_explicit_generator_is_the_only_randomness(algorithm, geometry):
 def test_generate_rejects_bad_requests():
     free = np.zeros((4, 4), dtype=np.int32)
     with pytest.raises(ValueError, match="no free cell"):
-        generate(np.full((3, 3), 1000, dtype=np.int32), seed=1)
+        generate(np.full((3, 3), 1000, dtype=np.int32), rng=1)
     with pytest.raises(ValueError, match=r"unknown algorithm 'nope'.*weighted-dfs"):
         generate(free, algorithm="nope")
     with pytest.raises(ValueError, match="geometry"):
@@ -143,10 +143,15 @@ def test_generate_rejects_bad_requests():
     with pytest.raises(ValueError, match="has no option"):
         generate(free, speed=3)
     with pytest.raises(ValueError, match="not a maze cell"):
-        generate(free, seed=1, entrance=(9, 9))
+        generate(free, rng=1, entrance=(9, 9))
     with pytest.raises(ValueError, match="seed"):
-        generate(free, seed=-1)
-    with pytest.raises(ValueError, match=r"rng must be a numpy\.random\.Generator"):
-        ALGORITHMS["weighted-dfs"].func(free, 42)
+        generate(free, rng=-1)
+    with pytest.raises(TypeError, match=r"rng must be an int seed or a numpy\.random\.Generator"):
+        ALGORITHMS["weighted-dfs"].func(free, 4.2)
+    with pytest.raises(TypeError, match="rng"):
+        generate(free, rng="7")
+    # an int seed and a Generator seeded with it are the same stream
+    seeded = ALGORITHMS["weighted-dfs"].func(free, 42)
+    assert seeded == ALGORITHMS["weighted-dfs"].func(free, np.random.default_rng(42))
     with pytest.raises(ValueError, match="two-dimensional"):
         generate(np.zeros(5, dtype=np.int32))

@@ -12,7 +12,7 @@ from scipy import ndimage
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from mazeart import generate, weights_from_image
+from mazeart import Guide, generate, make, weights_from_image
 from mazeart.guide import fidelity, region_textures, segment_cells, segment_walls
 from mazeart.image import figure_coverage
 from mazeart.shape import ShapeReport
@@ -48,7 +48,7 @@ def test_extra_walls_are_crossed_by_as_few_doors_as_possible(free, data, seed, a
     east, south = segment_walls(labels, free)
     weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
     report = ShapeReport()
-    maze = generate(weights, seed=seed, algorithm=algorithm, walls=(east, south),
+    maze = generate(weights, rng=seed, algorithm=algorithm, walls=(east, south),
                     islands="separate", report=report)  # fmt: skip
     # still a perfect maze in every free part
     parts = ndimage.label(free)[1]
@@ -72,7 +72,7 @@ def test_flow_textures_follow_their_direction():
     weights = np.zeros((40, 60), np.int32)
     shares = {}
     for direction in ("horizontal", "vertical", "random"):
-        m = generate(weights, seed=3, algorithm="flow", direction=direction)
+        m = generate(weights, rng=3, algorithm="flow", direction=direction)
         e, s = np.count_nonzero(m.passages & 2), np.count_nonzero(m.passages & 4)
         shares[direction] = e / (e + s)
     assert shares["horizontal"] > 0.85 and shares["vertical"] < 0.15
@@ -92,7 +92,7 @@ def test_regions_on_the_logo_get_different_textures():
     free = weights == FREE
     angle, bias, assigned = region_textures(labels, free, textures=["horizontal", "vertical"])
     assert [t for _, t in assigned[:2]] == ["horizontal", "vertical"]
-    maze = generate(weights, seed=2, algorithm="flow", angle=angle, bias=bias)
+    maze = generate(weights, rng=2, algorithm="flow", angle=angle, bias=bias)
     big = [v for v in np.unique(labels[free])]
     shares = sorted(horizontal_share(maze, free & (labels == v)) for v in big)
     assert shares[0] < 0.25 and shares[-1] > 0.75  # one half vertical, the other horizontal
@@ -114,15 +114,13 @@ def test_regions_on_coins_through_the_cli(tmp_path):
     res = run_cli(LOGO, "-o", out, "--regions", "-a", "prim")
     assert res.returncode == 2 and "flow generator" in res.stderr
     res = run_cli(LOGO, "-o", out, "--segments", "3")
-    assert res.returncode == 2 and "--edges or --regions" in res.stderr
+    assert res.returncode == 2 and "segments applies with edges or regions" in res.stderr
 
 
 @pytest.mark.parametrize("cells", [50, 80, 100])
 def test_edges_on_the_logo_wall_the_s_curve(cells):
     from PIL import Image
     from skimage.morphology import skeletonize
-
-    from mazeart.guide import guidance
 
     # The S-curve: the centre line of the white band between the green and orange halves
     # (the largest white patch inside the disk).
@@ -134,12 +132,9 @@ def test_edges_on_the_logo_wall_the_s_curve(cells):
     s_curve = skeletonize(lab == np.argmax(np.bincount(lab.ravel())[1:]) + 1)
     assert s_curve.sum() > 800
 
-    weights = weights_from_image(LOGO, cells=cells)
-    g = guidance(LOGO, weights, edges=True)
-    report = ShapeReport()
-    maze = generate(g["weights"], seed=1, walls=g["walls"], report=report)
-    maze = maze.replace(meta={**maze.meta, "edges": g["edges"]})
-    blind = generate(weights, seed=1)
+    made = make(LOGO, cells=cells, edges=True, rng=1)
+    maze, report = made.maze, made.report
+    blind = generate(weights_from_image(LOGO, cells=cells), rng=1)
     guided, plain = fidelity(maze, LOGO, edges=s_curve), fidelity(blind, LOGO, edges=s_curve)
     assert report.doors >= 1 and components(maze) == 1  # every cell still reachable
     assert guided["edge_share"] >= 0.9  # measured 0.95-0.96 at 50, 80 and 100 cells
@@ -150,7 +145,7 @@ def test_edges_on_the_logo_wall_the_s_curve(cells):
                                                    (200, 0.97, 0.985)])  # fmt: skip
 def test_silhouette_iou_is_the_grids_quantisation_bound(cells, low, high, horse_png):
     weights = weights_from_image(horse_png, cells=cells)
-    maze = generate(weights, seed=1)
+    maze = generate(weights, rng=1)
     fid = fidelity(maze, horse_png, allowed=weights == FREE)
     assert low <= fid["iou"] <= high
     # independently: IoU of the free cells laid over the pixels equals the maze's
@@ -166,22 +161,17 @@ def test_silhouette_iou_is_the_grids_quantisation_bound(cells, low, high, horse_
 
 
 def smooth_maze(path, cells, seed=1):
-    from mazeart.guide import guidance
-
-    weights = weights_from_image(path, cells=cells)
-    g = guidance(path, weights, outline="smooth")
-    maze = generate(g["weights"], seed=seed, walls=g["walls"])
-    return maze.replace(meta={**maze.meta, "outline": g["outline"]})
+    return make(path, cells=cells, outline="smooth", rng=seed).maze
 
 
 def test_smooth_outline_fits_the_picture_and_stays_passable(horse_png):
     from mazeart.outline import _inside_evenodd, bridge_cells, outline_paths
 
     maze = smooth_maze(horse_png, 100)
-    plain = generate(weights_from_image(horse_png, cells=100), seed=1)
+    plain = generate(weights_from_image(horse_png, cells=100), rng=1)
     smooth_iou = fidelity(maze, horse_png)["iou"]
     assert smooth_iou >= 0.97 > fidelity(plain, horse_png)["iou"]
-    rings = [np.asarray(r) for r in maze.meta["outline"]]
+    rings = maze.guide.outline
     bridges = bridge_cells(maze)
     t = np.linspace(0, 1, 9)[:, None]
     for a, b in maze.links():  # centre -> shared side -> centre stays inside the outline
@@ -221,7 +211,7 @@ def test_smooth_outline_drawn_in_svg_and_png(tmp_path, horse_png):
     from PIL import Image, ImageDraw
 
     inside = np.zeros(img.shape[:2], bool)
-    for ring in maze.meta["outline"]:
+    for ring in maze.guide.outline:
         layer = Image.new("1", (img.shape[1], img.shape[0]), 0)
         ImageDraw.Draw(layer).polygon([(10 + x * 10, 10 + y * 10) for x, y in ring], fill=1)
         inside ^= np.asarray(layer, bool)
@@ -235,21 +225,18 @@ def test_smooth_outline_drawn_in_svg_and_png(tmp_path, horse_png):
     # and it survives a save and load
     from mazeart.mazefile import dumps, loads
 
-    assert loads(dumps(maze)).meta["outline"] == maze.meta["outline"]
+    assert loads(dumps(maze)).guide == maze.guide
 
 
 def test_tone_reads_as_the_photograph():
     from PIL import Image, ImageFilter
 
     from mazeart.export import to_png_image
-    from mazeart.guide import guidance
 
     camera = SKIMAGE_DATA / "camera.png"
-    weights = weights_from_image(camera, cells=128, threshold=128)
-    g = guidance(camera, weights, tone=True)
-    assert (g["weights"] == FREE).all()
-    maze = generate(g["weights"], seed=1)
-    toned = maze.replace(meta={**maze.meta, "tone": g["tone"]})
+    toned = make(camera, cells=128, threshold=128, tone=True, rng=1).maze
+    assert toned.mask.all()  # the whole picture is maze
+    maze = toned.replace(guide=Guide())
     grey = np.asarray(Image.open(camera).convert("L").resize((64, 64), Image.Resampling.BOX), float)
 
     def corr(m) -> float:

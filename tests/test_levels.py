@@ -28,7 +28,7 @@ LEVEL = """
 
 @pytest.fixture
 def level_maze():
-    return generate(preset_from_text(LEVEL), seed=3, place="loot=2,spawn=1,trap=1")
+    return generate(preset_from_text(LEVEL), rng=3, place="loot=2,spawn=1,trap=1")
 
 
 def test_json_level_is_the_saved_maze(tmp_path, level_maze):
@@ -84,7 +84,7 @@ def raster_from_tiles(gids: np.ndarray) -> np.ndarray:
 def test_tmj_follows_the_format_reference(tmp_path, geometry):
     weights = preset_from_text(LEVEL.replace("A", ".").replace("a", ".").replace("B", ".")
                                .replace("b", "."))  # fmt: skip
-    maze = generate(weights, seed=5, geometry=geometry)
+    maze = generate(weights, rng=5, geometry=geometry)
     out = tmp_path / "level.tmj"
     save(maze, out)
     doc = json.loads(out.read_text())
@@ -152,9 +152,9 @@ def test_tmx_loads_in_pytmx(tmp_path, level_maze):
 @given(weights=presets(max_side=9), seed=st.integers(0, 2**32 - 1))
 def test_ascii_marks_walls_ends_and_tags(weights, seed):
     try:
-        maze = generate(weights, seed=seed, place="loot=1")
+        maze = generate(weights, rng=seed, place="loot=1")
     except ValueError:  # too small to hold a tag besides its ends
-        maze = generate(weights, seed=seed)
+        maze = generate(weights, rng=seed)
     text = to_ascii(maze)
     lines = text.splitlines()
     grid = np.array([list(ln.ljust(2 * maze.width + 1)) for ln in lines])
@@ -171,7 +171,7 @@ def test_ascii_marks_walls_ends_and_tags(weights, seed):
 
 
 def test_ascii_of_a_rectangle_reads_back():
-    maze = generate(np.zeros((7, 11), np.int32), seed=4, algorithm="kruskal")
+    maze = generate(np.zeros((7, 11), np.int32), rng=4, algorithm="kruskal")
     back = Maze.from_text(to_ascii(maze, doors=False))
     assert np.array_equal(back.passages, maze.passages)
     assert (back.entrance, back.exit) == (maze.entrance, maze.exit)

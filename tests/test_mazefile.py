@@ -31,7 +31,7 @@ ROOMY = """
 @pytest.mark.parametrize(("algorithm", "geometry"), CASES)
 @given(weights=presets(max_side=10), seed=st.integers(0, 2**32 - 1))
 def test_round_trip_is_exact(algorithm, geometry, weights, seed):
-    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, rng=seed)
     text = dumps(maze)
     back = loads(text)
     assert back == maze
@@ -42,7 +42,7 @@ def test_round_trip_is_exact(algorithm, geometry, weights, seed):
 @given(seed=st.integers(0, 2**32 - 1), braid=st.sampled_from([0.0, 0.5]))
 def test_round_trip_with_rooms_and_tags(seed, braid):
     weights = preset_from_text(ROOMY)
-    maze = generate(weights, seed=seed, place="loot=3,spawn=1", braid=braid)
+    maze = generate(weights, rng=seed, place="loot=3,spawn=1", braid=braid)
     assert maze.rooms and maze.tags
     back = loads(dumps(maze))
     assert back == maze and back.rooms == maze.rooms and back.tags == maze.tags
@@ -50,7 +50,7 @@ def test_round_trip_with_rooms_and_tags(seed, braid):
 
 
 def test_save_load_save_is_byte_identical(tmp_path):
-    maze = generate(preset_from_text(ROOMY), seed=9, place="loot=2", algorithm="hybrid")
+    maze = generate(preset_from_text(ROOMY), rng=9, place="loot=2", algorithm="hybrid")
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     save_maze(maze, a)
     save_maze(load_maze(a), b)
@@ -76,7 +76,23 @@ TAMPERED = [
     ("truncated", lambda t: t[: len(t) // 2], "not valid JSON"),
     ("not a maze", lambda t: '{"hello": 1}', "not a saved maze"),
     ("a list", lambda t: "[1, 2]", "not a saved maze"),
-    ("future", lambda t: _tamper(t, lambda d: d.update(version=2)), "newer mazeart"),
+    ("future", lambda t: _tamper(t, lambda d: d.update(version=3)), "newer mazeart"),
+    ("guide key", lambda t: _tamper(t, lambda d: d.update(guide={"ink": 1})), '"guide"'),
+    (
+        "tone off the grid",
+        lambda t: _tamper(t, lambda d: d.update(guide={"tone": [[0.5]]})),
+        "tone map",
+    ),
+    (
+        "tone not finite",
+        lambda t: _tamper(t, lambda d: d.update(guide={"tone": [[2.0]]})),
+        "from 0 to 1",
+    ),
+    (
+        "label code",
+        lambda t: _tamper(t, lambda d: d.update(guide={"edge_labels": ["0#"]})),
+        "edge_labels",
+    ),
     ("no grid", lambda t: _tamper(t, lambda d: d.pop("grid")), "lacks 'grid'"),
     ("extra key", lambda t: _tamper(t, lambda d: d.update(colour=1)), "unknown key"),
     ("short row", lambda t: _tamper(t, lambda d: d["grid"].__setitem__(0, "0")), "grid row 0"),
@@ -105,7 +121,7 @@ TAMPERED = [
 
 @pytest.mark.parametrize(("name", "change", "message"), TAMPERED, ids=[t[0] for t in TAMPERED])
 def test_bad_files_give_clear_errors(tmp_path, name, change, message):
-    maze = generate(preset_from_text(ROOMY), seed=4, place="loot=1")
+    maze = generate(preset_from_text(ROOMY), rng=4, place="loot=1")
     bad = tmp_path / "bad.json"
     bad.write_text(change(dumps(maze)))
     with pytest.raises(ValueError, match=message):
@@ -113,7 +129,7 @@ def test_bad_files_give_clear_errors(tmp_path, name, change, message):
 
 
 def test_bad_file_through_the_cli(tmp_path):
-    maze = generate(np.zeros((5, 6), np.int32), seed=1)
+    maze = generate(np.zeros((5, 6), np.int32), rng=1)
     bad = tmp_path / "maze.json"
     bad.write_text(_tamper(dumps(maze), lambda d: _set_grid_char(d, 2, 2, "f")))
     out = tmp_path / "out.svg"
@@ -124,3 +140,29 @@ def test_bad_file_through_the_cli(tmp_path):
         assert res.stderr.count("\n") == 1 and "not a valid maze" in res.stderr
         assert "Traceback" not in res.stderr
     assert out.read_text() == "keep me"
+
+
+def test_version_1_files_still_load():
+    """Version 1 kept the picture's data in meta (hex labels, lists); it loads into the guide."""
+    from mazeart import Guide
+
+    maze = generate(np.zeros((3, 4), np.int32), rng=2)
+    guide = Guide(
+        outline=[[[0.5, 0.5], [3.5, 0.5], [3.5, 2.5]]],
+        edge_labels=[[0, 0, 1, 1], [0, 0, 1, 1], [0, 10, 1, 1]],
+        edge_curves=[[[2.0, 0.0], [2.0, 3.0]]],
+    )
+    maze = maze.replace(guide=guide)
+    doc = json.loads(dumps(maze))
+    assert doc["version"] == 2
+    v1 = {k: v for k, v in doc.items() if k != "guide"}
+    v1["version"] = 1
+    v1["meta"] = {
+        **doc["meta"],
+        "outline": doc["guide"]["outline"],
+        "edges": {"labels": ["0011", "0011", "0a11"], "curves": doc["guide"]["edge_curves"]},
+    }
+    back = loads(json.dumps(v1))
+    assert back == maze
+    assert back.guide.edge_labels[2, 1] == 10
+    assert "outline" not in back.meta and "edges" not in back.meta

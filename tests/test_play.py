@@ -55,7 +55,7 @@ def test_game_rules():
 
 def test_best_times_file(tmp_path):
     path = tmp_path / "deep" / "best.json"
-    maze = generate(np.zeros((4, 6), np.int32), seed=1)
+    maze = generate(np.zeros((4, 6), np.int32), rng=1)
     assert load_best_times(path) == {}
     assert record_time(maze, 12.5, path) == (True, 12.5)
     assert record_time(maze, 14.0, path) == (False, 12.5)
@@ -69,7 +69,7 @@ def test_terminal_game_through_a_pty(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     import curses
 
-    maze = generate(np.zeros((6, 9), np.int32), seed=11, algorithm="wilson")
+    maze = generate(np.zeros((6, 9), np.int32), rng=11, algorithm="wilson")
     saved = tmp_path / "maze.json"
     save_maze(maze, saved)
     env = dict(os.environ, TERM="xterm", MAZEART_DATA_DIR=str(tmp_path / "data"))
@@ -137,7 +137,7 @@ def state(page) -> tuple[int, int, str]:
 
 
 def test_browser_game_is_won_along_the_solution(tmp_path, browser):
-    mazes = [generate(np.zeros((7, 10), np.int32), seed=s, algorithm="kruskal") for s in (1, 2)]
+    mazes = [generate(np.zeros((7, 10), np.int32), rng=s, algorithm="kruskal") for s in (1, 2)]
     page_file = tmp_path / "game.html"
     page_file.write_text(to_html(mazes, title="Two </script><b>levels</b> & more"))
     page = browser.new_page()

@@ -117,7 +117,7 @@ def test_rooms_are_entered_only_by_their_doors(tmp_path_factory, name, seed):
     specs = room_specs(tmp_path_factory.mktemp("r"))
     weights = np.zeros((16, 20), np.int32)
     weights[0, :8] = FORBIDDEN  # some ground, so the shape is not a plain rectangle
-    maze = generate(weights, algorithm=name, seed=seed, rooms=specs)
+    maze = generate(weights, algorithm=name, rng=seed, rooms=specs)
     # Maze() itself checks that rooms are open inside and closed but for their doors;
     # check again here, and that each door leads into the maze.
     for room in maze.rooms:
@@ -139,10 +139,10 @@ def test_rooms_are_entered_only_by_their_doors(tmp_path_factory, name, seed):
 def test_hybrid_is_a_tree_of_rooms_and_cells_unless_loops_are_asked(tmp_path_factory, seed):
     specs = room_specs(tmp_path_factory.mktemp("r"))
     weights = np.zeros((16, 20), np.int32)
-    maze = generate(weights, algorithm="hybrid", seed=seed, rooms=specs)
+    maze = generate(weights, algorithm="hybrid", rng=seed, rooms=specs)
     nodes, edges = contracted_counts(maze)
     assert edges == nodes - 1
-    looped = generate(weights, algorithm="hybrid", seed=seed, rooms=specs, loops=True)
+    looped = generate(weights, algorithm="hybrid", rng=seed, rooms=specs, loops=True)
     nodes, edges = contracted_counts(looped)
     assert edges in (nodes - 1, nodes)  # the treasury's two doors may close one loop
     assert np.all(distances(looped, looped.entrance)[looped.mask] >= 0)
@@ -158,12 +158,12 @@ def test_hybrid_loops_appear_when_asked():
     weights = np.zeros((14, 18), np.int32)
     loops = []
     for seed in range(10):
-        maze = generate(weights, algorithm="hybrid", seed=seed, rooms=specs, loops=True)
+        maze = generate(weights, algorithm="hybrid", rng=seed, rooms=specs, loops=True)
         nodes, edges = contracted_counts(maze)
         loops.append(edges - (nodes - 1))
     assert max(loops) >= 1  # four doors into one maze: loops through the room
     for seed in range(10):
-        maze = generate(weights, algorithm="hybrid", seed=seed, rooms=specs)
+        maze = generate(weights, algorithm="hybrid", rng=seed, rooms=specs)
         nodes, edges = contracted_counts(maze)
         assert edges == nodes - 1
 
@@ -181,7 +181,7 @@ def test_hybrid_without_rooms_is_wilsons_uniform_walk():
 def test_hybrid_prune_leaves_no_one_cell_dead_end(tmp_path_factory, seed):
     specs = room_specs(tmp_path_factory.mktemp("r"))
     maze = generate(
-        np.zeros((16, 20), np.int32), algorithm="hybrid", seed=seed, rooms=specs, prune=True
+        np.zeros((16, 20), np.int32), algorithm="hybrid", rng=seed, rooms=specs, prune=True
     )
     deg = degrees(maze)
     for r, c in np.argwhere(dead_ends(maze)):
@@ -198,11 +198,11 @@ def test_rooms_from_preset_codes():
         ............
         """
     )
-    maze = generate(weights, seed=2)
+    maze = generate(weights, rng=2)
     (room,) = maze.rooms
     assert room.doors == (Door(1, 5, 1),)  # the first side that opens onto a free cell
     with pytest.raises(ValueError, match="has no door"):
-        generate(preset_from_text("....\n.AA.\n....\n"), seed=1)
+        generate(preset_from_text("....\n.AA.\n....\n"), rng=1)
 
 
 def test_colour_key_in_a_picture():
@@ -250,7 +250,7 @@ def test_solution_runs_through_rooms():
         )
     ]
     weights = np.zeros((8, 12), np.int32)
-    maze = generate(weights, seed=4, rooms=specs, entrance=(0, 0), exit=(7, 11))
+    maze = generate(weights, rng=4, rooms=specs, entrance=(0, 0), exit=(7, 11))
     path = solve(maze)
     assert tuple(path[0]) == (0, 0) and tuple(path[-1]) == (7, 11)
     assert FREE == 0

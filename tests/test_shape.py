@@ -35,7 +35,7 @@ def word_image() -> Image.Image:
 def test_every_cell_of_the_text_image_is_reachable(geometry):
     weights = weights_from_image(SKIMAGE_DATA / "text.png", cells=150)
     report = ShapeReport()
-    maze = generate(weights, seed=1, geometry=geometry, report=report)
+    maze = generate(weights, rng=1, geometry=geometry, report=report)
     assert report.parts > 50  # handwriting is many islands
     assert report.bridges == report.parts - 1 - report.unreachable
     assert report.unreachable == 0
@@ -87,9 +87,9 @@ def ground_distance_mst(maze) -> int:
 @pytest.mark.parametrize("cells", [60, 120, 240])
 def test_every_cell_of_a_rendered_word_is_reachable(cells):
     weights = weights_from_image(word_image(), cells=cells)
-    alone = generate(weights, seed=3, islands="separate")
+    alone = generate(weights, rng=3, islands="separate")
     report = ShapeReport()
-    maze = generate(weights, seed=3, report=report)
+    maze = generate(weights, rng=3, report=report)
     assert all_reachable(maze)
     assert not all_reachable(alone)  # the letters really are islands
     # The bridges are as short as can be: their lengths add up to a minimum spanning
@@ -100,7 +100,7 @@ def test_every_cell_of_a_rendered_word_is_reachable(cells):
 
 @given(presets(), st.integers(0, 2**31), st.sampled_from(["cells", "blocks"]))
 def test_pruning_leaves_no_one_cell_dead_end(weights, seed, geometry):
-    maze = generate(weights, seed=seed, geometry=geometry)
+    maze = generate(weights, rng=seed, geometry=geometry)
     report = ShapeReport()
     pruned = prune_dead_ends(maze, report=report)
     deg = degrees(pruned)
@@ -118,7 +118,7 @@ def test_pruning_leaves_no_one_cell_dead_end(weights, seed, geometry):
 @pytest.mark.parametrize("geometry", ["cells", "blocks"])
 def test_braid_fraction(fraction, geometry):
     maze = generate(
-        np.zeros((40, 40), np.int32), seed=7, geometry=geometry, algorithm="weighted-dfs"
+        np.zeros((40, 40), np.int32), rng=7, geometry=geometry, algorithm="weighted-dfs"
     )
     before = int(dead_ends(maze).sum())
     braided = braid(maze, fraction, np.random.default_rng(1))
@@ -143,8 +143,8 @@ def test_braid_fraction(fraction, geometry):
 
 
 def test_braid_rejects_bad_fraction():
-    maze = generate(np.zeros((5, 5), np.int32), seed=1)
-    with pytest.raises(ValueError, match="between 0 and 1"):
+    maze = generate(np.zeros((5, 5), np.int32), rng=1)
+    with pytest.raises(ValueError, match=r"in \[0, 1\]"):
         braid(maze, 1.5, np.random.default_rng(0))
 
 
@@ -167,10 +167,10 @@ def test_tags_are_placed_as_asked_on_maze_cells(weights, seed):
     room_for_tags = int(np.count_nonzero(weights == 0)) - 2
     if sum(counts.values()) > room_for_tags:
         with pytest.raises(ValueError, match="cannot place"):
-            generate(weights, seed=seed, place=counts)
+            generate(weights, rng=seed, place=counts)
         return
-    tagged = generate(weights, seed=seed, place=counts)
-    again = generate(weights, seed=seed, place=counts)
+    tagged = generate(weights, rng=seed, place=counts)
+    again = generate(weights, rng=seed, place=counts)
     assert tagged.tags == again.tags  # reproducible
     kinds = list(tagged.tags.values())
     assert {k: kinds.count(k) for k in counts} == counts
@@ -180,7 +180,7 @@ def test_tags_are_placed_as_asked_on_maze_cells(weights, seed):
 
 
 def test_tag_rules():
-    maze = generate(np.zeros((30, 30), np.int32), seed=11, algorithm="kruskal")
+    maze = generate(np.zeros((30, 30), np.int32), rng=11, algorithm="kruskal")
     tagged = place_tags(maze, {"loot": 6, "trap": 3}, np.random.default_rng(0))
     ends = dead_ends(maze)
     far = distances(maze, maze.entrance)
@@ -191,7 +191,7 @@ def test_tag_rules():
     assert all(c in path for c, k in tagged.tags.items() if k == "trap")
     # spawns go into rooms when there are rooms
     room = (Room(tuple((r, c) for r in range(10, 14) for c in range(10, 15)), ()), [(10, 12, "N")])
-    with_room = generate(np.zeros((30, 30), np.int32), seed=2, rooms=[room], place="spawn=3")
+    with_room = generate(np.zeros((30, 30), np.int32), rng=2, rooms=[room], place="spawn=3")
     spawns = [c for c, k in with_room.tags.items() if k == "spawn"]
     assert len(spawns) == 3 and all(c in with_room.rooms[0] for c in spawns)
 
@@ -199,7 +199,7 @@ def test_tag_rules():
 def test_tags_in_the_preset_and_in_the_exports(tmp_path):
     weights = np.zeros((12, 16), np.int32)
     weights[5, 5] = TAG + 2  # loot painted into the preset: a free cell that carries it
-    maze = generate(weights, seed=5, place="spawn=2")
+    maze = generate(weights, rng=5, place="spawn=2")
     assert maze.tags[(5, 5)] == "loot"
     assert sorted(maze.tags.values()) == ["loot", "spawn", "spawn"]
     root = ET.fromstring(to_svg(maze, cell_size=10))
@@ -241,7 +241,7 @@ def test_shaping_through_the_command_line(tmp_path):
     res = run_cli(word, "-o", out, "--islands", "separate", "--seed", "2")
     assert res.returncode == 0 and "bridges" not in res.stderr
     for args, message in (
-        (["--braid", "2"], "--braid"),
+        (["--braid", "2"], "braid must be a finite number in [0, 1]"),
         (["--place", "gold=1"], "unknown tag kind"),
     ):
         res = run_cli(word, "-o", tmp_path / "bad.svg", *args)

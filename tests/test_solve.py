@@ -40,7 +40,7 @@ def assert_walkable(maze: Maze, path: np.ndarray, *, simple: bool = True) -> Non
 @pytest.mark.parametrize(("algorithm", "geometry"), CASES)
 @given(weights=presets(max_side=12), seed=st.integers(0, 2**32 - 1), loops=st.booleans())
 def test_shortest_paths_match_networkx_and_scipy(algorithm, geometry, weights, seed, loops):
-    maze = generate(weights, algorithm=algorithm, geometry=geometry, seed=seed)
+    maze = generate(weights, algorithm=algorithm, geometry=geometry, rng=seed)
     if loops:
         maze = braid(maze, 0.6, np.random.default_rng(seed))
     g = maze_graph(maze)
@@ -68,7 +68,7 @@ def test_shortest_paths_match_networkx_and_scipy(algorithm, geometry, weights, s
 
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_paths_are_valid_and_distinct(seed):
-    maze = generate(np.zeros((12, 16), np.int32), algorithm="kruskal", seed=seed, braid=0.7)
+    maze = generate(np.zeros((12, 16), np.int32), algorithm="kruskal", rng=seed, braid=0.7)
     paths = random_paths(maze, 6, np.random.default_rng(seed))
     assert 1 <= len(paths) <= 6
     assert len({p.tobytes() for p in paths}) == len(paths)
@@ -96,7 +96,7 @@ def test_random_paths_find_every_path_when_there_are_few():
 
 
 def test_random_paths_on_a_perfect_maze_find_the_one_path():
-    maze = generate(np.zeros((15, 15), np.int32), seed=2, algorithm="wilson")
+    maze = generate(np.zeros((15, 15), np.int32), rng=2, algorithm="wilson")
     paths = random_paths(maze, 5, np.random.default_rng(0))
     assert len(paths) == 1
     assert np.array_equal(paths[0], solve(maze))
@@ -130,7 +130,7 @@ def test_wall_follower_reports_failure_honestly():
 
 
 def test_wall_follower_walk_and_hands_differ():
-    maze = generate(np.zeros((10, 10), np.int32), seed=5, algorithm="prim")
+    maze = generate(np.zeros((10, 10), np.int32), rng=5, algorithm="prim")
     _, left = wall_follower(maze, hand="left")
     _, right = wall_follower(maze, hand="right")
     assert len(left) != len(right) or not np.array_equal(left, right)
@@ -140,13 +140,16 @@ def test_wall_follower_walk_and_hands_differ():
 
 
 def test_bad_solver_inputs():
-    maze = generate(np.zeros((4, 4), np.int32), seed=1)
+    maze = generate(np.zeros((4, 4), np.int32), rng=1)
     with pytest.raises(ValueError, match="unknown solver"):
         solve(maze, method="magic")
     with pytest.raises(ValueError, match="hand"):
         wall_follower(maze, hand="middle")
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(ValueError, match=">= 1, got 0"):
         random_paths(maze, 0, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="integer"):
+        random_paths(maze, 2.0, 0)
+    assert len(random_paths(maze, np.int64(2), 0)) == 1  # numpy integers are integers
     assert set(SOLVERS) == {"bfs", "astar", "dead-end-filling", "wall-follower"}
     apart = Maze.from_text("#####\n#S#E#\n#####")
     for method in SOLVERS:

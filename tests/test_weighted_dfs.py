@@ -194,7 +194,7 @@ def test_cells_geometry_is_the_seed_rule_on_the_lattice():
     """The cells maze is the block maze carved on the cell/slot lattice."""
     free = np.ones((7, 9), dtype=bool)
     free[3, 2:7] = False
-    maze = generate(np.where(free, FREE, FORBIDDEN), seed=11)
+    maze = generate(np.where(free, FREE, FORBIDDEN), rng=11)
     lattice = np.where(maze.raster(), PATH, FORBIDDEN)
     # Every slot between two maze cells is open exactly when the cells are joined,
     # and the open lattice blocks never touch side by side outside their passages.

@@ -6,18 +6,22 @@
 >>> svg.startswith("<?xml")
 True
 
-:func:`save` writes atomically: the file appears complete or not at all, and a
+:func:`write` writes atomically: the file appears complete or not at all, and a
 failure leaves whatever was at the path before untouched.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from numpy.typing import ArrayLike
+
 from mazeart._io import atomic_write
+from mazeart.errors import MazeartError
 from mazeart.export._style import Style
 from mazeart.export.html import write_html
 from mazeart.export.pdf import write_pdf
@@ -30,12 +34,13 @@ from mazeart.mazefile import write_json
 
 __all__ = [
     "EXPORT_FORMATS",
+    "FORMAT_OPTIONS",
     "Style",
     "check_output_path",
-    "save",
     "to_ascii",
     "to_png_image",
     "to_svg",
+    "write",
 ]
 
 EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
@@ -50,6 +55,22 @@ EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
 }
 """Output suffix → (writer, description)."""
 
+_STYLE = frozenset(f.name for f in fields(Style))
+_PAGE = frozenset({"page", "landscape", "page_margin", "title", "footer", "answer"})
+FORMAT_OPTIONS: dict[str, frozenset[str]] = {
+    ".svg": _STYLE,
+    ".png": _STYLE - {"size"},
+    ".pdf": (_STYLE - {"cell_size", "size"}) | _PAGE,
+    ".json": frozenset(),
+    ".txt": frozenset({"wall", "floor"}),
+    ".html": frozenset({"title", "levels"}),
+    ".tmj": frozenset({"tile_size"}),
+    ".tmx": frozenset({"tile_size"}),
+}
+"""The options each format takes (:class:`Style` fields for the drawings)."""
+
+_DRAWN = (".svg", ".png", ".pdf")
+
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:
     """Check that ``path`` has a known suffix and a directory to live in.
@@ -63,34 +84,59 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
     suffix = p.suffix.lower()
     if suffix not in EXPORT_FORMATS:
         valid = ", ".join(EXPORT_FORMATS)
-        raise ValueError(
+        raise MazeartError(
             f"cannot write {p}: unknown format {suffix or '(no suffix)'!r} (choose from {valid})"
         )
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise ValueError(f"cannot write {p}: directory {parent} does not exist")
+        raise MazeartError(f"cannot write {p}: directory {parent} does not exist")
     if p.is_dir():
-        raise ValueError(f"cannot write {p}: it is a directory")
+        raise MazeartError(f"cannot write {p}: it is a directory")
     return p
 
 
-def save(maze: Maze, path: str | os.PathLike[str], **options: Any) -> Path:
-    """Write ``maze`` to ``path`` in the format its suffix names.
+def write(
+    maze: Maze,
+    path: str | os.PathLike[str],
+    *,
+    solutions: Sequence[ArrayLike] | None = None,
+    **options: Any,
+) -> Path:
+    """Write ``maze`` to ``path`` in the format its suffix names, atomically.
+
+    (:func:`mazeart.save` is the friendlier entry: it finds the solution too.)
 
     Parameters
     ----------
     maze : Maze
     path : str or path-like
-        Destination; ``.svg`` or ``.png`` (see :data:`EXPORT_FORMATS`).
+        Destination (see :data:`EXPORT_FORMATS`).
+    solutions : sequence of (L, 2) array_like, optional
+        Paths to draw (``.svg``, ``.png``, ``.pdf``).
     **options
-        Drawing options (see :class:`~mazeart.export._style.Style`).
+        The format's options (see :data:`FORMAT_OPTIONS`).
 
     Returns
     -------
     pathlib.Path
+
+    Raises
+    ------
+    MazeartError
+        For an unknown format, a missing directory, or an option the format
+        does not take.
     """
     p = check_output_path(path)
-    writer, _ = EXPORT_FORMATS[p.suffix.lower()]
+    suffix = p.suffix.lower()
+    writer, _ = EXPORT_FORMATS[suffix]
+    unknown = sorted(set(options) - FORMAT_OPTIONS[suffix])
+    if unknown:
+        names = ", ".join(unknown)
+        raise MazeartError(f"{names}: not an option of {suffix} output")
+    if solutions is not None:
+        if suffix not in _DRAWN:
+            raise MazeartError(f"a solution is drawn in {', '.join(_DRAWN)} only, not {suffix}")
+        options["solutions"] = solutions
     if writer is write_tiled:  # it writes its tileset image beside the map
         options = {"path": p, **options}
     with atomic_write(p) as fh:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart.errors import MazeartError
 from mazeart.maze import STEP, Maze
 
 __all__ = [
@@ -86,17 +87,17 @@ def style_from(options: dict[str, Any], *, base: Style | None = None) -> Style:
     """Merge keyword options over the defaults, rejecting unknown names and bad values."""
     unknown = set(options) - _FIELD_NAMES
     if unknown:
-        raise ValueError(
+        raise MazeartError(
             f"unknown drawing option(s) {', '.join(sorted(unknown))} "
             f"(valid: {', '.join(sorted(_FIELD_NAMES))})"
         )
     style = replace(base or Style(), **{k: v for k, v in options.items() if v is not None})
     if not style.cell_size > 0:
-        raise ValueError(f"cell size must be positive, got {style.cell_size}")
+        raise MazeartError(f"cell size must be positive, got {style.cell_size}")
     if not 0 < style.line_width <= 1:
-        raise ValueError(f"line width must be in (0, 1] of a cell, got {style.line_width}")
+        raise MazeartError(f"line width must be in (0, 1] of a cell, got {style.line_width}")
     if style.margin < 0:
-        raise ValueError(f"margin must not be negative, got {style.margin}")
+        raise MazeartError(f"margin must not be negative, got {style.margin}")
     return style
 
 
@@ -115,7 +116,7 @@ def wall_runs(maze: Maze, *, doors: bool = True, smooth: bool = True) -> NDArray
     """The walls of a ``cells`` maze as maximal straight segments.
 
     Collinear unit walls that touch are merged into one segment. A maze with a
-    smooth outline (``maze.meta["outline"]``) gives the walls inside it (see
+    smooth outline (``maze.guide.outline``) gives the walls inside it (see
     :func:`mazeart.outline.smooth_walls`; to be clipped to the outline) unless
     ``smooth=False``.
 
@@ -125,7 +126,7 @@ def wall_runs(maze: Maze, *, doors: bool = True, smooth: bool = True) -> NDArray
         ``x0, y0, x1, y1`` on the grid lines (cell corners), horizontal
         segments first (top to bottom), then vertical ones (left to right).
     """
-    if smooth and (maze.meta.get("outline") or maze.meta.get("edges")):
+    if smooth and (maze.guide.outline or maze.guide.edge_labels is not None):
         from mazeart.outline import drawn_sides
 
         hor, ver = drawn_sides(maze)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 
 __all__ = ["level_data", "to_html", "write_html"]
@@ -37,7 +38,7 @@ def level_data(maze: Maze) -> dict[str, Any]:
     from mazeart.solve import solve
 
     if maze.entrance is None or maze.exit is None:
-        raise ValueError("a game needs a maze with an entrance and an exit")
+        raise MazeartError("a game needs a maze with an entrance and an exit")
     path = solve(maze)
     data: dict[str, Any] = {
         "rows": maze.height,
@@ -75,7 +76,7 @@ def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
     """
     levels = [mazes] if isinstance(mazes, Maze) else list(mazes)
     if not levels:
-        raise ValueError("a game needs at least one maze")
+        raise MazeartError("a game needs at least one maze")
     payload = json.dumps({"title": title, "levels": [level_data(m) for m in levels]})
     # No "</script>" (or "<!--") can appear inside the script element.
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

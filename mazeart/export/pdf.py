@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mazeart.errors import MazeartError
 from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
 from mazeart.maze import STEP, Maze
 
@@ -57,11 +58,13 @@ def page_size(page: str, *, landscape: bool = False) -> tuple[float, float]:
         m = _CUSTOM.match(page)
         if not m:
             names = ", ".join(k.upper() if k[0] == "a" else k for k in PAGE_SIZES)
-            raise ValueError(f"page must be one of {names} or WIDTHxHEIGHT[mm|cm|in], got {page!r}")
+            raise MazeartError(
+                f"page must be one of {names} or WIDTHxHEIGHT[mm|cm|in], got {page!r}"
+            )
         unit = _UNIT_MM[(m.group(3) or "mm").lower()]
         w, h = float(m.group(1)) * unit, float(m.group(2)) * unit
         if not (50 <= w <= 2000 and 50 <= h <= 2000):
-            raise ValueError(f"page sides must be between 50 and 2000 mm, got {w:g} x {h:g} mm")
+            raise MazeartError(f"page sides must be between 50 and 2000 mm, got {w:g} x {h:g} mm")
     return (h, w) if landscape else (w, h)
 
 
@@ -70,7 +73,7 @@ def _latin1(text: str, what: str) -> str:
         text.encode("latin-1")
     except UnicodeEncodeError as exc:
         bad = text[exc.start]
-        raise ValueError(
+        raise MazeartError(
             f"the {what} holds {bad!r}, which the PDF core font cannot print (Latin-1 only)"
         ) from None
     return text
@@ -82,7 +85,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     try:
         return ImageColor.getrgb(colour)[:3]  # type: ignore[return-value]
     except ValueError:
-        raise ValueError(f"unknown colour {colour!r}") from None
+        raise MazeartError(f"unknown colour {colour!r}") from None
 
 
 class _Document:
@@ -95,7 +98,9 @@ class _Document:
 
         self.width, self.height = size
         if not 0 <= margin < min(size) / 3:
-            raise ValueError(f"page margin must be between 0 and a third of the page, got {margin}")
+            raise MazeartError(
+                f"page margin must be between 0 and a third of the page, got {margin}"
+            )
         self.margin = margin
         self.footer = _latin1(footer, "footer")
         self.pdf = FPDF(unit="mm", format=size)
@@ -149,7 +154,7 @@ class _Document:
         pad = max(st.margin, 1.0)  # room for the arrows at the doors
         cell = min(bw / (maze.width + 2 * pad), bh / (maze.height + 2 * pad))
         if cell <= 0:
-            raise ValueError("the page leaves no room for the maze")
+            raise MazeartError("the page leaves no room for the maze")
         mw, mh = maze.width * cell, maze.height * cell
         ox, oy = bx + (bw - mw) / 2, by + (bh - mh) / 2
         if maze.rooms:
@@ -162,11 +167,11 @@ class _Document:
         pdf.set_fill_color(*_rgb(st.wall))
         if maze.geometry == "cells":
             curves = []
-            if maze.meta.get("outline") or maze.meta.get("edges"):
+            if maze.guide.outline or maze.guide.edge_labels is not None:
                 from mazeart.outline import bridge_cells, clip_segments, edge_paths, outline_paths
 
                 runs = wall_runs(maze)
-                rings = [np.asarray(r, float) for r in maze.meta.get("outline") or []]
+                rings = list(maze.guide.outline)
                 if rings:  # no clipping path here: cut the walls to the outline instead
                     bridges = bridge_cells(maze)
                     squares = [np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float)
@@ -297,7 +302,7 @@ def to_pdf_bytes(
     st = style_from({"solution": True, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
     if answer and not solution_paths(maze, st, solutions):
-        raise ValueError("an answer key needs an entrance and an exit (or use --no-answer)")
+        raise MazeartError("an answer key needs an entrance and an exit (or use --no-answer)")
     for is_answer in (False, True) if answer else (False,):
         doc.new_page()
         heading = (f"Answer: {title}" if title else "Answer") if is_answer else title
@@ -349,12 +354,12 @@ def write_book(
     """
     if callable(mazes):
         if count is None or count < 1:
-            raise ValueError(f"count must be a positive integer, got {count!r}")
+            raise MazeartError(f"count must be a positive integer, got {count!r}")
         make, n = mazes, count
     else:
         seq = list(mazes)
         if not seq:
-            raise ValueError("a book needs at least one maze")
+            raise MazeartError("a book needs at least one maze")
         make, n = seq.__getitem__, len(seq)
     st = style_from({"solution": True, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
@@ -370,7 +375,7 @@ def write_book(
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
         if answer:
             if maze.entrance is None or maze.exit is None:
-                raise ValueError(f"{name} has no entrance or exit for its answer key")
+                raise MazeartError(f"{name} has no entrance or exit for its answer key")
             keys.append((maze, name, doc.pdf.page_no()))
         if progress is not None:
             progress(i + 1)

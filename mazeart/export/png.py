@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from mazeart.errors import MazeartError
 from mazeart.export._style import Style, solution_paths, style_from, wall_runs
 from mazeart.maze import Maze
 
@@ -31,7 +32,7 @@ def _rgba(colour: str | None) -> tuple[int, int, int, int]:
     try:
         return ImageColor.getcolor(colour, "RGBA")  # type: ignore[return-value]
     except ValueError:
-        raise ValueError(f"unknown colour {colour!r}") from None
+        raise MazeartError(f"unknown colour {colour!r}") from None
 
 
 def to_png_image(
@@ -63,13 +64,13 @@ def to_png_image(
     st = style_from(options, base=style or _PNG_STYLE)
     cs = st.cell_size
     if cs != int(cs) or cs < 2:
-        raise ValueError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
+        raise MazeartError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
     cs = int(cs)
     m = round(st.margin * cs)
     h, w = maze.shape
     size_px = (w * cs + 2 * m, h * cs + 2 * m)
     if size_px[0] * size_px[1] > 400_000_000:
-        raise ValueError(
+        raise MazeartError(
             f"a {size_px[0]} x {size_px[1]} pixel PNG is too large; lower the cell size"
         )
     canvas = np.zeros((size_px[1], size_px[0], 4), dtype=np.uint8)
@@ -86,10 +87,10 @@ def to_png_image(
         draw = ImageDraw.Draw(img)
         t = max(1, round(st.line_width * cs))
         wall = _rgba(st.wall)
-        rings = maze.meta.get("outline") or []
+        rings = maze.guide.outline
         target = Image.new("RGBA", img.size, (0, 0, 0, 0)) if rings else img
         wdraw = ImageDraw.Draw(target)
-        if maze.meta.get("tone") and not rings:  # wall ink follows the picture's darkness
+        if maze.guide.tone is not None and not rings:  # wall ink follows the picture's darkness
             from mazeart.tone import tone_walls
 
             groups = [(max(1, round(width * cs)), segs) for width, segs in tone_walls(maze)]
@@ -131,7 +132,9 @@ def to_png_image(
                           joint="curve")  # fmt: skip
         else:
             draw = ImageDraw.Draw(img)
-        if maze.meta.get("edges"):  # colour-region boundaries, drawn as the curves they are
+        if (
+            maze.guide.edge_labels is not None
+        ):  # colour-region boundaries, drawn as the curves they are
             from mazeart.outline import edge_paths
 
             for path in edge_paths(maze):

@@ -18,6 +18,7 @@ from typing import Any
 
 from numpy.typing import ArrayLike
 
+from mazeart.errors import MazeartError
 from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
 from mazeart.maze import Maze
 
@@ -40,10 +41,10 @@ def _physical_size(size: str | None, vb_w: float, vb_h: float) -> tuple[str, str
         return _num(vb_w), _num(vb_h)
     m = _SIZE.match(size)
     if not m:
-        raise ValueError(f"size must look like '180mm', '7in' or '800px', got {size!r}")
+        raise MazeartError(f"size must look like '180mm', '7in' or '800px', got {size!r}")
     width = float(m.group(1))
     if width <= 0:
-        raise ValueError(f"size must be positive, got {size!r}")
+        raise MazeartError(f"size must be positive, got {size!r}")
     unit = m.group(2) or "px"
     return f"{_num(width)}{unit}", f"{_num(width * vb_h / vb_w)}{unit}"
 
@@ -147,7 +148,7 @@ def to_svg(
             )
         out.append(_layer("rooms", f'fill="{st.room_fill}" stroke="none"', "".join(shapes)))
     if maze.geometry == "cells":
-        rings = maze.meta.get("outline") or []
+        rings = maze.guide.outline
         ring_d = "".join(
             "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in ring) + "Z"
             for ring in rings
@@ -184,7 +185,7 @@ def to_svg(
             out.append(_layer("walls", stroke + ' clip-path="url(#outline-clip)"',
                               f'<path d="{d}"/>'))  # fmt: skip
             out.append(_curves_layer("outline", outline_paths(maze), st, cs))
-        elif maze.meta.get("tone"):  # wall ink follows the picture's darkness
+        elif maze.guide.tone is not None:  # wall ink follows the picture's darkness
             from mazeart.tone import tone_walls
 
             paths = []
@@ -203,7 +204,9 @@ def to_svg(
             )
         else:
             out.append(_layer("walls", stroke, f'<path d="{d}"/>'))
-        if maze.meta.get("edges"):  # colour-region boundaries, drawn as the curves they are
+        if (
+            maze.guide.edge_labels is not None
+        ):  # colour-region boundaries, drawn as the curves they are
             from mazeart.outline import edge_paths
 
             out.append(_curves_layer("edges", edge_paths(maze), st, cs))

@@ -16,19 +16,24 @@ from typing import Any
 
 import numpy as np
 
+from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 
 __all__ = ["to_ascii", "write_ascii"]
 
 
-def to_ascii(maze: Maze, *, wall: str = "#", floor: str = " ", doors: bool = True) -> str:
+def to_ascii(
+    maze: Maze, *, wall: str = "#", floor: str = " ", ground: str = " ", doors: bool = True
+) -> str:
     """Draw ``maze`` in plain characters.
 
     Parameters
     ----------
     maze : Maze
-    wall, floor : str
-        One character each.
+    wall, floor, ground : str
+        One character each: wall, maze floor, and the ground outside the figure.
+        With ``ground="#"`` and ``doors=False`` a ``cells`` maze reads back with
+        :meth:`mazeart.Maze.from_text`.
     doors : bool, default True
         Open the outline in front of the entrance and the exit.
 
@@ -37,10 +42,10 @@ def to_ascii(maze: Maze, *, wall: str = "#", floor: str = " ", doors: bool = Tru
     str
         Lines ending in ``\\n``.
     """
-    if len(wall) != 1 or len(floor) != 1:
-        raise ValueError("wall and floor must be one character each")
+    if len(wall) != 1 or len(floor) != 1 or len(ground) != 1:
+        raise MazeartError("wall, floor and ground must be one character each")
     pic = maze.picture(doors=doors)
-    chars = np.array([" ", wall, floor], dtype="<U1")[pic]  # ground stays blank
+    chars = np.array([ground, wall, floor], dtype="<U1")[pic]
     at = maze.picture_position
     for room in maze.rooms:
         for r, c in room.cells:

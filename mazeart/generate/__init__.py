@@ -11,7 +11,7 @@ entrance and exit, record metadata).
 ...     ......
 ...     ......
 ...     ..##..
-... '''), seed=1)
+... '''), rng=1)
 >>> maze.n_cells, maze.n_passages
 (16, 15)
 """
@@ -25,6 +25,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from mazeart._graph import label_mask
+from mazeart._rng import RngLike, as_generator, fresh_seed
+from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.generate._registry import ALGORITHMS, Algorithm, get_algorithm, register
 from mazeart.maze import GEOMETRIES, Maze
 from mazeart.shape import ShapeReport
@@ -86,7 +88,7 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
         The entrance is the one nearer the top (then the left).
     """
     if maze.n_cells == 0:
-        raise ValueError("the maze has no cells")
+        raise MazeartError("the maze has no cells")
     parts, _ = label_mask(maze.mask)
     sizes = np.bincount(parts[maze.mask])
     part = parts == int(np.argmax(sizes))
@@ -111,8 +113,7 @@ def generate(
     *,
     algorithm: str = DEFAULT_ALGORITHM,
     geometry: str | None = None,
-    seed: int | None = None,
-    rng: np.random.Generator | None = None,
+    rng: RngLike = None,
     entrance: tuple[int, int] | None = None,
     exit: tuple[int, int] | None = None,
     rooms: Sequence[Room | tuple[Room, list]] | None = None,
@@ -138,11 +139,10 @@ def generate(
         A key of :data:`ALGORITHMS`.
     geometry : {'cells', 'blocks'}, optional
         Defaults to the algorithm's first supported geometry.
-    seed : int, optional
-        Seed for ``numpy.random.default_rng``; a fresh one is drawn (and recorded
-        in ``maze.meta['seed']``) when neither ``seed`` nor ``rng`` is given.
-    rng : numpy.random.Generator, optional
-        Use this Generator instead of a seed.
+    rng : int or numpy.random.Generator, optional
+        An int seed (recorded in ``maze.meta['seed']``, so it makes the same
+        maze again), a Generator (used as is; no seed is recorded), or None
+        for a fresh seed (drawn and recorded).
     entrance, exit : (int, int), optional
         Override the automatic choice (see :func:`default_endpoints`).
     rooms : sequence of Room or (Room, doors), optional
@@ -171,9 +171,11 @@ def generate(
 
     Raises
     ------
-    ValueError
+    MazeartError
         If the preset, rooms, algorithm, geometry, options, endpoints or tag
         counts are not valid.
+    TypeError
+        If ``rng`` is neither an int nor a Generator.
     """
     from mazeart.rooms import rooms_from_weights, stamp_rooms
     from mazeart.shape import braid as braid_dead_ends
@@ -182,24 +184,22 @@ def generate(
 
     w = validate_weights(weights)
     algo = get_algorithm(algorithm)
-    geometry = algo.geometries[0] if geometry is None else geometry
-    if geometry not in GEOMETRIES:
-        raise ValueError(f"unknown geometry {geometry!r} (choose from {', '.join(GEOMETRIES)})")
+    geometry = (
+        algo.geometries[0] if geometry is None else check_choice(geometry, "geometry", GEOMETRIES)
+    )
     if geometry not in algo.geometries:
-        raise ValueError(
+        raise MazeartError(
             f"{algo.name} does not support geometry {geometry!r} "
             f"(it supports {', '.join(algo.geometries)})"
         )
     unknown = set(options) - set(algo.options)
     if unknown:
         valid = ", ".join(algo.options) or "none"
-        raise ValueError(
+        raise MazeartError(
             f"{algo.name} has no option {', '.join(sorted(unknown))} (its options: {valid})"
         )
-    if islands not in ("connect", "separate"):
-        raise ValueError(f"islands must be 'connect' or 'separate', got {islands!r}")
-    if not 0.0 <= float(braid) <= 1.0:
-        raise ValueError(f"braid must be between 0 and 1, got {braid}")
+    check_choice(islands, "islands", ("connect", "separate"))
+    braid = check_number(braid, "braid", low=0.0, high=1.0)
     wanted = parse_place(place) if place else {}
     if rooms:
         specs = [
@@ -210,23 +210,20 @@ def generate(
     else:
         room_list = rooms_from_weights(w)
     if room_list and geometry != "cells":
-        raise ValueError("rooms need the cells geometry")
+        raise MazeartError("rooms need the cells geometry")
     if not np.any(is_free(w)):
-        raise ValueError("the preset has no free cell: there is nothing to carve")
-    if rng is None:
-        if seed is None:
-            seed = int(np.random.default_rng().integers(0, 2**31))
-        elif isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-        rng = np.random.default_rng(int(seed))
+        raise MazeartError("the preset has no free cell: there is nothing to carve")
+    given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
+    generator = as_generator(rng if given is None else given)  # checks the seed's type
+    seed = None if given is None else int(given)
     report = report if report is not None else ShapeReport()
 
     if algo.takes_rooms:  # it builds around the rooms and installs them itself
-        maze = algo.func(w, rng, geometry=geometry, rooms=room_list, **options)
+        maze = algo.func(w, generator, geometry=geometry, rooms=room_list, **options)
     else:
-        maze = install_rooms(algo.func(w, rng, geometry=geometry, **options), room_list)
+        maze = install_rooms(algo.func(w, generator, geometry=geometry, **options), room_list)
     if walls is not None:
-        maze = respect_walls(maze, walls[0], walls[1], rng, report=report)
+        maze = respect_walls(maze, walls[0], walls[1], generator, report=report)
     if islands == "connect":
         maze = connect(maze, report=report)
     maze = maze.replace(tags=tags_from_weights(w))
@@ -238,13 +235,13 @@ def generate(
     if prune:
         maze = prune_dead_ends(maze, report=report)
     if braid:
-        maze = braid_dead_ends(maze, float(braid), rng, report=report)
+        maze = braid_dead_ends(maze, braid, generator, report=report)
     if wanted:
         allowed = is_free(w) | np.isin(w // 1000, (2, 3))  # not bridges across the ground
-        maze = place_tags(maze, wanted, rng, allowed=allowed & maze.mask)
+        maze = place_tags(maze, wanted, generator, allowed=allowed & maze.mask)
     meta = {
         "algorithm": algo.name,
-        "seed": None if seed is None else int(seed),
+        "seed": seed,
         "geometry": geometry,
         "options": {
             k: "(per-cell array)" if isinstance(v, np.ndarray) else v
@@ -252,6 +249,6 @@ def generate(
         },
         "islands": islands,
         "prune": bool(prune),
-        "braid": float(braid),
+        "braid": braid,
     }
     return maze.replace(meta=meta)

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from mazeart._graph import label_mask
-from mazeart._rng import below, kernel_state
+from mazeart._graph import BITS, OPPOSITE_BITS, label_mask
+from mazeart._rng import as_generator, below, kernel_state
+from mazeart.errors import MazeartError
+from mazeart.generate._carve import (
+    carve,
+    close,
+    mark,
+    order_buffer,
+    report_carving,
+)
 from mazeart.maze import Maze, passages_from_links
-from mazeart.weights import FORBIDDEN, FREE, PATH
+from mazeart.weights import FORBIDDEN, FREE
 
 __all__ = [
     "BITS",
@@ -25,88 +32,11 @@ __all__ = [
     "label_parts",
     "lattice_weights",
     "mark",
-    "maze_from_lattice",
     "maze_from_path_blocks",
     "order_buffer",
     "part_starts",
     "report_carving",
 ]
-
-
-BITS = np.array([1, 2, 4, 8], dtype=np.uint8)
-"""Passage bit of each direction, in the kernels' order N, E, S, W."""
-OPPOSITE_BITS = np.array([4, 8, 1, 2], dtype=np.uint8)
-"""The bit the neighbour receives, per direction."""
-
-
-# ----------------------------------------------------------------------------- carve order
-#
-# Kernels can record the order in which they carve, for the generation animation
-# (:mod:`mazeart.animate`). They receive an int64 ``order`` buffer: of size 1 when
-# nobody is recording (the helpers below then only carve), otherwise ``order[0]`` is
-# a clock and ``order[1 + slot]`` the tick at which a slot changed. For cell kernels
-# a framed cell ``c`` owns two slots, ``2c`` (its east passage) and ``2c + 1`` (its
-# south passage); a positive tick opened the passage, a negative one closed it
-# (recursive division adds walls). Block kernels own one slot per block, the tick at
-# which it became path.
-
-_RECORDING: ContextVar[list | None] = ContextVar("mazeart_recording", default=None)
-
-
-def order_buffer(slots: int) -> NDArray[np.int64]:
-    """A kernel's carve-order buffer: recording when a recording is active, else inert."""
-    if _RECORDING.get() is None:
-        return np.zeros(1, np.int64)
-    return np.zeros(slots + 1, np.int64)
-
-
-def report_carving(kind: str, times: dict[str, NDArray[np.int64]]) -> None:
-    """Hand a finished kernel's carve order to the active recording (if any)."""
-    sink = _RECORDING.get()
-    if sink is not None:
-        sink.append((kind, times))
-
-
-@njit(inline="always", cache=True)
-def carve(passages, order, a, d, b):
-    """Open the passage from flat cell ``a`` in direction ``d`` (N E S W) to its neighbour ``b``."""
-    passages[a] |= BITS[d]
-    passages[b] |= OPPOSITE_BITS[d]
-    if order.size > 1:
-        order[0] += 1
-        if d == 1:
-            order[1 + 2 * a] = order[0]
-        elif d == 2:
-            order[2 + 2 * a] = order[0]
-        elif d == 3:
-            order[1 + 2 * b] = order[0]
-        else:
-            order[2 + 2 * b] = order[0]
-
-
-@njit(inline="always", cache=True)
-def close(passages, order, a, d, b):
-    """Close the passage from ``a`` in direction ``d`` to ``b`` (a wall is added)."""
-    passages[a] &= ~BITS[d]
-    passages[b] &= ~OPPOSITE_BITS[d]
-    if order.size > 1:
-        order[0] += 1
-        if d == 1:
-            order[1 + 2 * a] = -order[0]
-        elif d == 2:
-            order[2 + 2 * a] = -order[0]
-        elif d == 3:
-            order[1 + 2 * b] = -order[0]
-        else:
-            order[2 + 2 * b] = -order[0]
-
-
-@njit(inline="always", cache=True)
-def mark(order, i):
-    """Record that block ``i`` became path."""
-    if order.size > 1:
-        order[0] += 1
-        order[1 + i] = order[0]
 
 
 def cell_times(order: NDArray[np.int64], shape: tuple[int, int]) -> dict[str, NDArray[np.int64]]:
@@ -149,10 +79,9 @@ class CellGrid:
     """
 
     def __init__(self, weights: NDArray[np.int32], rng: np.random.Generator) -> None:
-        from mazeart.generate._registry import check_rng
         from mazeart.weights import is_free, validate_weights
 
-        check_rng(rng)
+        self.rng = rng = as_generator(rng)
         w = validate_weights(weights)
         self.weights = w
         self.free = is_free(w)
@@ -245,7 +174,7 @@ def kernel_generator(
         weights: NDArray[np.int32], rng: np.random.Generator, *, geometry: str = geometry
     ) -> Maze:
         if geometry != supported:
-            raise ValueError(f"{name} supports geometry {supported!r} only; got {geometry!r}")
+            raise MazeartError(f"{name} supports geometry {supported!r} only; got {geometry!r}")
         g = CellGrid(weights, rng)
         if supported == "blocks":
             g.order = order_buffer(g.flat_free.size)
@@ -325,20 +254,6 @@ def lattice_weights(free: NDArray[np.bool_]) -> NDArray[np.int32]:
     lat[1::2, 2:-1:2][free[:, :-1] & free[:, 1:]] = FREE
     lat[2:-1:2, 1::2][free[:-1, :] & free[1:, :]] = FREE
     return lat
-
-
-def maze_from_lattice(
-    lattice: NDArray[np.int32], region: NDArray[np.bool_], *, meta: dict | None = None
-) -> Maze:
-    """Read a carved lattice (``PATH`` = open) back into a ``cells`` Maze."""
-    carved = lattice == PATH
-    mask = carved[1::2, 1::2]
-    h, w = mask.shape
-    east = np.zeros((h, w), dtype=bool)
-    south = np.zeros((h, w), dtype=bool)
-    east[:, :-1] = carved[1::2, 2:-1:2]
-    south[:-1, :] = carved[2:-1:2, 1::2]
-    return Maze(mask, passages_from_links(east, south), geometry="cells", region=region, meta=meta)
 
 
 def maze_from_path_blocks(

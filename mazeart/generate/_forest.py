@@ -13,34 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mazeart._graph import find, union
 from mazeart._rng import below, next_u64
-from mazeart.generate._common import carve
+from mazeart.generate._carve import carve
 
 __all__ = ["complete_forest"]
-
-
-@njit(inline="always", cache=True)
-def find(parent, a):
-    """Root of ``a`` in a union-find forest, halving the path on the way."""
-    while parent[a] != a:
-        parent[a] = parent[parent[a]]
-        a = parent[a]
-    return a
-
-
-@njit(inline="always", cache=True)
-def union(parent, rank, a, b):
-    """Join the sets of ``a`` and ``b`` (by rank); False if they were one already."""
-    ra = find(parent, a)
-    rb = find(parent, b)
-    if ra == rb:
-        return False
-    if rank[ra] < rank[rb]:
-        ra, rb = rb, ra
-    parent[rb] = ra
-    if rank[ra] == rank[rb]:
-        rank[ra] += 1
-    return True
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

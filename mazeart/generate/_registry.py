@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+from mazeart.errors import MazeartError
 from mazeart.maze import GEOMETRIES
 
 __all__ = ["ALGORITHMS", "Algorithm", "get_algorithm", "register"]
@@ -53,7 +52,7 @@ class Algorithm:
         """
         if option not in self.options:
             valid = ", ".join(self.options) or "none"
-            raise ValueError(f"{self.name} has no option {option!r} (its options: {valid})")
+            raise MazeartError(f"{self.name} has no option {option!r} (its options: {valid})")
         default = self.options[option]
         try:
             if isinstance(default, bool):
@@ -67,10 +66,50 @@ class Algorithm:
                 return float(text)
         except ValueError:
             kind = type(default).__name__
-            raise ValueError(
+            raise MazeartError(
                 f"option {option!r} of {self.name} wants a {kind}, got {text!r}"
             ) from None
         return text
+
+    def parse_args(self, tokens: Sequence[str]) -> dict[str, Any]:
+        """Read command-line ``--name value`` (or ``--name=value``, ``--flag``,
+        ``--no-flag``) pairs as options of this algorithm.
+
+        >>> from mazeart.generate import get_algorithm
+        >>> get_algorithm("growing-tree").parse_args(["--select", "newest", "--bias=0.2"])
+        {'select': 'newest', 'bias': 0.2}
+
+        Raises
+        ------
+        MazeartError
+            Naming the option that is unknown, lacks a value or does not convert.
+        """
+        options: dict[str, Any] = {}
+        rest = list(tokens)
+        while rest:
+            token = rest.pop(0)
+            if not token.startswith("--") or token == "--":
+                raise MazeartError(f"unexpected argument {token!r}")
+            name, eq, value = token[2:].partition("=")
+            key = name.replace("-", "_")
+            negated = key.startswith("no_") and isinstance(self.options.get(key[3:]), bool)
+            if negated or (isinstance(self.options.get(key), bool) and not eq):
+                if eq:
+                    raise MazeartError(f"--{name} takes no value")
+                options[key[3:] if negated else key] = not negated
+                continue
+            if key not in self.options or self.options[key] is None:  # arrays: library only
+                offered = ", ".join(
+                    "--" + o.replace("_", "-") for o, v in self.options.items() if v is not None
+                )
+                takes = f"its options: {offered}" if offered else "it takes no options"
+                raise MazeartError(f"no such option --{name} for algorithm {self.name} ({takes})")
+            if not eq:
+                if not rest or rest[0].startswith("--"):
+                    raise MazeartError(f"option --{name} needs a value")
+                value = rest.pop(0)
+            options[key] = self.coerce(key, value)
+        return options
 
 
 _PIPELINE_KEYWORDS = ("geometry", "rooms")
@@ -123,15 +162,15 @@ def register(
     """
     bad = [g for g in geometries if g not in GEOMETRIES]
     if bad or not geometries:
-        raise ValueError(f"unknown geometries {bad} for algorithm {name!r}")
+        raise MazeartError(f"unknown geometries {bad} for algorithm {name!r}")
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         if name in ALGORITHMS:
-            raise ValueError(f"algorithm {name!r} is already registered")
+            raise MazeartError(f"algorithm {name!r} is already registered")
         sig = inspect.signature(func)
         clash = set(sig.parameters) & _GENERATE_KEYWORDS
         if clash:
-            raise ValueError(
+            raise MazeartError(
                 f"algorithm {name!r}: option(s) {', '.join(sorted(clash))} would clash "
                 "with generate()'s own keywords"
             )
@@ -161,14 +200,4 @@ def get_algorithm(name: str) -> Algorithm:
         return ALGORITHMS[name]
     except KeyError:
         valid = ", ".join(ALGORITHMS)
-        raise ValueError(f"unknown algorithm {name!r} (choose from {valid})") from None
-
-
-def check_rng(rng: Any) -> np.random.Generator:
-    """Insist on an explicit :class:`numpy.random.Generator`."""
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(
-            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), "
-            f"got {type(rng).__name__}"
-        )
-    return rng
+        raise MazeartError(f"unknown algorithm {name!r} (choose from {valid})") from None

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mazeart._graph import find
 from mazeart._rng import below, next_u64
 from mazeart.generate._common import carve, kernel_generator
-from mazeart.generate._forest import find
 
 __all__ = ["eller"]
 

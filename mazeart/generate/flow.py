@@ -17,8 +17,9 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._graph import find, union
+from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve
-from mazeart.generate._forest import find, union
 from mazeart.generate._registry import register
 from mazeart.maze import Maze
 
@@ -36,7 +37,7 @@ def direction_field(shape: tuple[int, int], direction: str, *, centre=None) -> N
     has no preferred direction (NaN).
     """
     if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
+        raise MazeartError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
     h, w = shape
     if direction == "horizontal":
         return np.zeros(shape)
@@ -107,15 +108,15 @@ def flow(
     Maze
     """
     if geometry != "cells":
-        raise ValueError(f"flow supports geometry 'cells' only; got {geometry!r}")
+        raise MazeartError(f"flow supports geometry 'cells' only; got {geometry!r}")
     g = CellGrid(weights, rng)
     shape = g.free.shape
     theta = direction_field(shape, direction) if angle is None else np.asarray(angle, float)
     strength = np.broadcast_to(np.asarray(bias, dtype=float), shape)
     if theta.shape != shape:
-        raise ValueError(f"angle must have the grid's shape {shape}, got {theta.shape}")
+        raise MazeartError(f"angle must have the grid's shape {shape}, got {theta.shape}")
     if np.any((strength < 0) | (strength > 1)):
-        raise ValueError("bias must be between 0 and 1")
+        raise MazeartError("bias must be between 0 and 1")
     # A passage east follows the flow by |cos|, south by |sin|; average the two cells' fields.
     cos = np.nan_to_num(np.abs(np.cos(theta)), nan=0.5)
     sin = np.nan_to_num(np.abs(np.sin(theta)), nan=0.5)
@@ -129,7 +130,7 @@ def flow(
     walls_s = cells[free[cells + g.stride]]
     edges = np.concatenate([2 * walls_e, 2 * walls_s + 1])
     keys = np.concatenate([-_framed(east)[walls_e], -_framed(south)[walls_s]])
-    keys += rng.random(len(keys))
+    keys += g.rng.random(len(keys))
     edges = edges[np.argsort(keys.astype(np.float32))]
     _join_in_order(free.size, g.stride, g.passages, edges, g.order)
     return g.maze()

@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below, uniform
+from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve
 from mazeart.generate._registry import register
 from mazeart.maze import Maze
@@ -105,9 +106,9 @@ def growing_tree(
     Maze
     """
     if select not in SELECTIONS:
-        raise ValueError(f"select must be one of {', '.join(SELECTIONS)}; got {select!r}")
+        raise MazeartError(f"select must be one of {', '.join(SELECTIONS)}; got {select!r}")
     if not 0.0 <= float(bias) <= 1.0:
-        raise ValueError(f"bias must be between 0 and 1, got {bias}")
+        raise MazeartError(f"bias must be between 0 and 1, got {bias}")
     g = CellGrid(weights, rng)
     _grow(
         g.flat_free,

@@ -29,9 +29,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mazeart._graph import find
 from mazeart._rng import below
+from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve, label_parts
-from mazeart.generate._forest import find
 from mazeart.generate._registry import register
 from mazeart.generate.wilson import loop_erased_fill
 from mazeart.maze import Maze
@@ -163,7 +164,7 @@ def hybrid(
         taken as a single node.
     """
     if geometry != "cells":
-        raise ValueError(f"hybrid supports geometry 'cells' only; got {geometry!r}")
+        raise MazeartError(f"hybrid supports geometry 'cells' only; got {geometry!r}")
     from mazeart.shape import install_rooms
 
     g = CellGrid(weights, rng)

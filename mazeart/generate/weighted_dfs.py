@@ -65,18 +65,18 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from mazeart._rng import below, kernel_state
+from mazeart._rng import as_generator, below, kernel_state
+from mazeart.errors import MazeartError
 from mazeart.generate._common import (
     block_times,
     lattice_weights,
     mark,
-    maze_from_lattice,
     maze_from_path_blocks,
     order_buffer,
     part_starts,
     report_carving,
 )
-from mazeart.generate._registry import check_rng, register
+from mazeart.generate._registry import register
 from mazeart.maze import Maze
 from mazeart.weights import FORBIDDEN, FREE, PATH, is_free, validate_weights
 
@@ -170,10 +170,10 @@ def carve_weights(
         Number of cells carved.
     """
     if weights.dtype != np.int32 or not weights.flags.c_contiguous or weights.ndim != 2:
-        raise ValueError("carve_weights needs a C-contiguous 2-D int32 array")
+        raise MazeartError("carve_weights needs a C-contiguous 2-D int32 array")
     ring = np.concatenate([weights[0], weights[-1], weights[:, 0], weights[:, -1]])
     if np.any((ring >= FREE) & (ring < PATH)):
-        raise ValueError("the weight matrix's outer ring must not be free")
+        raise MazeartError("the weight matrix's outer ring must not be free")
     flat = weights.reshape(-1)
     # np.empty only reserves: pages are touched as deep as the walk goes.
     stack = np.empty(flat.size, dtype=np.int32 if flat.size < 2**31 else np.int64)
@@ -209,7 +209,7 @@ def weighted_dfs(
         One spanning tree per free part (``cells``), or one induced tree of path
         blocks per free part (``blocks``).
     """
-    check_rng(rng)
+    rng = as_generator(rng)
     w = validate_weights(weights)
     free = is_free(w)
     state = kernel_state(rng)
@@ -225,7 +225,7 @@ def weighted_dfs(
             report_carving("blocks", block_times(order, free.shape))
         return maze_from_path_blocks(work[1:-1, 1:-1] == PATH, free)
     if geometry != "cells":
-        raise ValueError(f"weighted-dfs supports geometries cells, blocks; got {geometry!r}")
+        raise MazeartError(f"weighted-dfs supports geometries cells, blocks; got {geometry!r}")
     lat = lattice_weights(free)
     order = order_buffer(lat.size)
     carve_weights(lat, (2 * rows + 1) * (2 * wd + 1) + 2 * cols + 1, state, order)
@@ -234,4 +234,4 @@ def weighted_dfs(
         report_carving(
             "cells", {"east": ticks[1:-1:2, 2::2].copy(), "south": ticks[2::2, 1:-1:2].copy()}
         )
-    return maze_from_lattice(lat, free)
+    return Maze.from_raster(lat == PATH, region=free)

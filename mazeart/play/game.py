@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mazeart._io import atomic_write
+from mazeart.errors import MazeartError
 from mazeart.maze import DIRECTIONS, Maze
 
 __all__ = ["MOVES", "Game", "best_times_path", "load_best_times", "record_time", "size_key"]
@@ -36,7 +37,7 @@ class Game:
 
     def __init__(self, maze: Maze, *, clock: Callable[[], float] = time.monotonic) -> None:
         if maze.entrance is None or maze.exit is None:
-            raise ValueError("a game needs a maze with an entrance and an exit")
+            raise MazeartError("a game needs a maze with an entrance and an exit")
         self.maze = maze
         self.position: tuple[int, int] = maze.entrance
         self.moves = 0
@@ -63,7 +64,7 @@ class Game:
         The clock starts at the first step; reaching the exit stops it.
         """
         if direction not in MOVES:
-            raise ValueError(f"direction must be one of {', '.join(MOVES)}, got {direction!r}")
+            raise MazeartError(f"direction must be one of {', '.join(MOVES)}, got {direction!r}")
         if self.won:
             return False
         bit, dr, dc = MOVES[direction]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 from mazeart.play.game import Game, record_time
 
@@ -156,7 +157,7 @@ def play(
     PlayResult
     """
     if count is not None and count < 1:
-        raise ValueError(f"the number of levels must be positive, got {count}")
+        raise MazeartError(f"the number of levels must be positive, got {count}")
 
     def stream() -> Iterator[Maze]:
         i = 0

@@ -1,0 +1,704 @@
+"""The recipe: a source and options in, a finished maze out.
+
+:func:`make` does what ``mazeart SOURCE -o OUT`` does, and :func:`save` writes
+the result in any format; the command line only parses its arguments into
+these calls and prints what they return.
+
+>>> import mazeart
+>>> made = mazeart.make("....\\n.##.\\n....", rng=3)
+>>> made.maze.n_cells, made.maze.meta["seed"]
+(10, 3)
+
+The steps, in order: read the source (a picture, a preset, or a saved maze);
+apply a difficulty's defaults where the caller left an option unset; read what
+the picture adds (a smooth outline, colour-region walls and textures, a tone
+map; :mod:`mazeart.guide`); generate (:func:`mazeart.generate`: carve, rooms,
+bridges, pruning, braiding, ends, tags), once or ``best_of`` times keeping the
+candidate that fits the difficulty; attach the picture's drawing data.
+
+Seeds: a run with seed ``S`` makes maze ``index`` from seed ``S + index * K + i``
+for candidate ``i`` of ``K``, so every maze records the one seed that makes it
+again alone, and a book's page ``i`` or a game's level ``i`` is ``index=i``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart._io import atomic_write, open_image
+from mazeart._rng import RngLike, as_generator, fresh_seed
+from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure
+from mazeart.errors import MazeartError, check_choice, check_int, check_number
+from mazeart.export import check_output_path, write
+from mazeart.generate import DEFAULT_ALGORITHM, generate, get_algorithm
+from mazeart.image import weights_from_image
+from mazeart.maze import GEOMETRIES, Maze
+from mazeart.mazefile import is_maze_file, load_maze
+from mazeart.rooms import Room, load_rooms, room_summary, stamp_rooms
+from mazeart.shape import ShapeReport
+from mazeart.solve import SOLVERS, random_paths, solve
+from mazeart.weights import FORBIDDEN, FREE, is_preset_file, load_preset, preset_from_text
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from mazeart.animate import Recording
+    from mazeart.guide import Guidance
+
+__all__ = ["Made", "make", "make_book", "make_many", "make_preset", "play_levels", "save"]
+
+Source = str | os.PathLike[str] | NDArray[np.integer] | Maze | Any
+"""A picture (path or PIL image), a preset (path, array, or ASCII text), or a saved maze."""
+
+_DEFAULTS: dict[str, Any] = {
+    "cells": 80,
+    "algorithm": DEFAULT_ALGORITHM,
+    "braid": 0.0,
+    "threshold": None,
+    "invert": False,
+    "coverage": 0.5,
+    "preset": False,
+    "colour_rooms": False,
+    "rooms": None,
+    "edges": False,
+    "regions": False,
+    "segments": None,
+    "tone": False,
+    "outline": None,
+    "textures": None,
+    "geometry": None,
+    "entrance": None,
+    "exit": None,
+    "difficulty": None,
+    "best_of": 1,
+    "islands": "connect",
+    "prune": False,
+    "place": None,
+}
+"""Every option of :func:`make` that shapes a new maze, and its default."""
+
+
+@dataclass(frozen=True, eq=False)
+class Made:
+    """A maze and how it came to be.
+
+    Attributes
+    ----------
+    maze : Maze
+        The finished maze.
+    preset : (H, W) ndarray of int32, or None
+        The preset read from the source, before the picture's guidance changed
+        it (``None`` for a saved maze).
+    report : ShapeReport
+        What the connect-and-shape steps did to the kept maze.
+    candidates : int
+        How many candidates ``best_of`` made (1 without it).
+    kept : int
+        Which candidate was kept (its seed is the run's seed plus this).
+    picture : PIL.Image.Image or None
+        The decoded picture, when the source was one.
+    threshold, invert
+        How the picture was split into figure and ground.
+    recording : Recording or None
+        The carve order of every candidate, when :func:`make` was asked to
+        ``record`` (for a ``.gif`` from :func:`save`).
+    """
+
+    maze: Maze
+    preset: NDArray[np.int32] | None = None
+    report: ShapeReport = field(default_factory=ShapeReport)
+    candidates: int = 1
+    kept: int = 0
+    picture: Image | None = None
+    threshold: float | None = None
+    invert: bool = False
+    recording: Recording | None = None
+
+    def summary(self) -> str:
+        """One line: algorithm, geometry, seed, size, and what the shaping steps did."""
+        maze = self.maze
+        extras = [self.report.summary()]
+        if self.candidates > 1:
+            score = measure(maze).difficulty
+            extras.append(f"best of {self.candidates} candidates, difficulty {score:g}")
+        if maze.rooms:
+            extras.append(room_summary(list(maze.rooms)))
+        if maze.tags:
+            kinds: dict[str, int] = {}
+            for kind in maze.tags.values():
+                kinds[kind] = kinds.get(kind, 0) + 1
+            extras.append(", ".join(f"{n} {k}" for k, n in kinds.items()))
+        detail = "; ".join(e for e in extras if e)
+        return (
+            f"{maze.meta.get('algorithm', 'maze')}, {maze.geometry}, seed {maze.meta.get('seed')}, "
+            f"{maze.width} x {maze.height} grid, {maze.n_cells} maze cells"
+            + (f"; {detail}" if detail else "")
+        )
+
+    def metrics(self) -> dict[str, Any]:
+        """The maze's :class:`~mazeart.analyze.Metrics`, plus fidelity to the picture.
+
+        With a picture: ``footprint_iou``, ``edge_share`` and
+        ``edge_share_chance`` (see :func:`mazeart.guide.fidelity`).
+        """
+        out: dict[str, Any] = dict(measure(self.maze).to_dict())
+        if self.picture is not None and self.preset is not None:
+            from mazeart.guide import fidelity
+
+            allowed = self.preset != FORBIDDEN  # the picture's cells (bridges aside)
+            if allowed.shape == self.maze.shape:
+                fid = fidelity(
+                    self.maze,
+                    self.picture,
+                    threshold=self.threshold,
+                    invert=self.invert,
+                    allowed=allowed,
+                )
+                out["footprint_iou"] = fid["iou"]
+                out["edge_share"] = fid["edge_share"]
+                out["edge_share_chance"] = fid["wall_share"]
+        return out
+
+
+# ----------------------------------------------------------------------------- reading sources
+
+
+def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.int32], Any]:
+    """The preset a source stands for, and the decoded picture (None for a preset)."""
+    from PIL import Image as PILImage
+
+    cells = check_int(opts["cells"], "cells")
+    threshold = opts["threshold"]
+    if threshold is not None:
+        threshold = check_number(threshold, "threshold", low=0, high=255)
+    coverage = check_number(opts["coverage"], "coverage", low=0, high=1, low_open=True)
+    picture = None
+    if isinstance(source, PILImage.Image):
+        picture = source
+    elif isinstance(source, str) and ("\n" in source or not source.strip()):
+        weights = preset_from_text(source)
+    elif isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if not path.exists():
+            raise MazeartError(f"{path}: no such file")
+        if opts["preset"] or is_preset_file(path):
+            weights = load_preset(path)
+        else:
+            picture = open_image(path)
+    elif isinstance(source, np.ndarray):
+        from mazeart.weights import validate_weights
+
+        weights = validate_weights(source)
+    else:
+        raise TypeError(
+            f"source must be a path, a PIL image, a preset array or a Maze, "
+            f"got {type(source).__name__}"
+        )
+    if picture is not None:
+        weights = weights_from_image(
+            picture,
+            cells=cells,
+            threshold=threshold,
+            invert=opts["invert"],
+            coverage=coverage,
+            colour_rooms=opts["colour_rooms"],
+        )
+    elif opts["invert"]:
+        free = weights == FREE
+        weights = weights.copy()
+        weights[free] = FORBIDDEN
+        weights[~free & (weights == FORBIDDEN)] = FREE
+    if not (weights == FREE).any():
+        h, w = weights.shape
+        hint = " (try invert or a threshold)" if picture is not None else ""
+        raise MazeartError(f"no cell of the {w} x {h} grid is free, nothing to carve{hint}")
+    return weights, picture
+
+
+def _rooms(rooms: Any) -> list[tuple[Room, list]] | None:
+    """Rooms from a rooms file's path or a sequence of Room objects or (Room, doors)."""
+    if rooms is None:
+        return None
+    if isinstance(rooms, str | os.PathLike):
+        return load_rooms(rooms)
+    out = []
+    for r in rooms:
+        if isinstance(r, Room):
+            out.append((r, [(d.row, d.col, d.side) for d in r.doors]))
+        elif isinstance(r, tuple) and len(r) == 2 and isinstance(r[0], Room):
+            out.append((r[0], list(r[1])))
+        else:
+            raise TypeError(f"rooms must be Room objects or a rooms file, got {type(r).__name__}")
+    return out
+
+
+def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) -> Guidance | None:
+    """What the picture adds, after checking that the options fit together."""
+    smooth = opts["outline"] == "smooth"
+    if opts["tone"]:
+        if opts["edges"] or opts["regions"] or smooth:
+            raise MazeartError(
+                "tone draws the whole picture; it does not mix with edges, regions "
+                "or a smooth outline"
+            )
+        if picture is None:
+            raise MazeartError("tone reads the picture's tones; give a picture, not a preset")
+    elif not (opts["edges"] or opts["regions"] or smooth):
+        for name in ("segments", "textures"):
+            if opts[name] is not None:
+                raise MazeartError(f"{name} applies with edges or regions")
+        return None
+    elif picture is None:
+        raise MazeartError("edges, regions and a smooth outline read the picture; give one")
+    elif opts["geometry"] not in (None, "cells"):
+        raise MazeartError("edges, regions and a smooth outline need the cells geometry")
+    from mazeart.guide import guidance
+
+    textures = opts["textures"]
+    if isinstance(textures, str):
+        textures = [t.strip() for t in textures.split(",")]
+    return guidance(
+        picture,
+        weights,
+        edges=opts["edges"],
+        regions=opts["regions"],
+        outline="smooth" if smooth else "cells",
+        tone=opts["tone"],
+        segments=2 if opts["segments"] is None else check_int(opts["segments"], "segments"),
+        textures=textures,
+        threshold=opts["threshold"],
+        invert=opts["invert"],
+        bias=opts.pop("texture_bias"),
+    )
+
+
+def _cell(value: Any, name: str) -> tuple[int, int] | None:
+    """A ``(row, col)`` from a pair or from text ``"ROW,COL"``."""
+    if value is None or not isinstance(value, str):
+        return value
+    try:
+        r, c = (int(part) for part in value.split(","))
+    except ValueError:
+        raise MazeartError(f"{name} must be ROW,COL (e.g. 0,12), got {value!r}") from None
+    return r, c
+
+
+def _seed(rng: RngLike) -> int:
+    """The run's seed: given, drawn from a given Generator, or fresh."""
+    if rng is None:
+        return fresh_seed()
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(0, 2**31))
+    as_generator(rng)  # checks type and sign
+    return int(rng)
+
+
+# ----------------------------------------------------------------------------- making
+
+
+def make(
+    source: Source,
+    *,
+    rng: RngLike = None,
+    index: int = 0,
+    record: bool = False,
+    progress: Callable[[int], None] | None = None,
+    args: Sequence[str] = (),
+    **options: Any,
+) -> Made:
+    """Make a maze from a picture, a preset or a saved maze: the whole ``mazeart`` recipe.
+
+    Parameters
+    ----------
+    source : path, PIL.Image.Image, (H, W) ndarray of int, str or Maze
+        A picture (any format Pillow reads), a preset (``.npy``, ``.txt``, a
+        preset ``.png``, an array, or ASCII text with a newline; see
+        :mod:`mazeart.weights`), or a saved maze (``.json`` or a :class:`Maze`),
+        which is returned as it is.
+    rng : int or numpy.random.Generator, optional
+        The run's seed (fresh when omitted; a Generator gives one). The maze
+        records the seed that makes it again.
+    index : int, default 0
+        Which maze of a series this is (book page, game level): its seed is
+        shifted by ``index`` (times ``best_of``).
+    record : bool, default False
+        Keep the carve order for an animation (``save(made, "carve.gif")``).
+    progress : callable, optional
+        Called with the number of ``best_of`` candidates made so far.
+    args : sequence of str, optional
+        Options of the algorithm as command-line text (``["--select", "newest"]``).
+    **options
+        The command line's options, by their Python names:
+
+        - picture: ``cells`` (80), ``threshold``, ``invert``, ``coverage`` (0.5),
+          ``preset`` (read a PNG as a preset), ``colour_rooms``;
+        - the picture's guidance: ``edges``, ``regions``, ``segments``,
+          ``textures``, ``tone``, ``outline`` (``'cells'`` or ``'smooth'``);
+        - generation: ``algorithm`` (``'weighted-dfs'``), ``geometry``,
+          ``entrance``, ``exit`` (``(row, col)`` or ``"ROW,COL"``), ``rooms``
+          (a rooms file or Room objects), ``difficulty`` (``'easy'``,
+          ``'medium'``, ``'hard'``: picks ``cells``, ``algorithm`` and ``braid``
+          where they are not given), ``best_of`` (1);
+        - shaping: ``islands`` (``'connect'``), ``prune``, ``braid`` (0),
+          ``place`` (``"loot=5,spawn=2"``);
+        - anything else is an option of the algorithm (e.g. ``select='newest'``
+          for growing-tree; with ``regions``, ``bias`` is the textures' strength).
+
+    Returns
+    -------
+    Made
+
+    Raises
+    ------
+    MazeartError
+        For a source that cannot be read or options that do not fit together.
+    TypeError
+        For an option of the wrong type.
+    """
+    opts = {**_DEFAULTS, **{k: v for k, v in options.items() if k in _DEFAULTS}}
+    extra = {k: v for k, v in options.items() if k not in _DEFAULTS}
+    index = check_int(index, "index", minimum=0)
+    if isinstance(source, Maze) or (isinstance(source, str | os.PathLike) and is_maze_file(source)):
+        given = sorted(k for k, v in options.items() if v != _DEFAULTS.get(k, object()))
+        given += [t for t in args if t.startswith("--")]
+        if given or rng is not None or record:
+            names = ", ".join(given + ["rng"] * (rng is not None) + ["record"] * record)
+            raise MazeartError(f"{names}: generation options do not apply to a saved maze")
+        maze = source if isinstance(source, Maze) else load_maze(source)
+        return Made(maze)
+    if isinstance(source, str | os.PathLike) and Path(source).suffix.lower() == ".json":
+        load_maze(source)  # not a saved maze: say what is wrong with it
+    difficulty = opts["difficulty"]
+    if difficulty is not None:
+        check_choice(difficulty, "difficulty", TARGETS)
+        for name, value in DIFFICULTIES[difficulty].items():
+            if options.get(name) is None:
+                opts[name] = value
+    for name in ("cells", "algorithm", "braid"):
+        if opts[name] is None:
+            opts[name] = _DEFAULTS[name]
+    if opts["regions"]:
+        if options.get("algorithm") not in (None, "flow"):
+            raise MazeartError(
+                f"regions draws its textures with the flow generator, not {opts['algorithm']}"
+            )
+        opts["algorithm"] = "flow"
+        opts["texture_bias"] = check_number(extra.pop("bias", 0.9), "bias", low=0, high=1)
+    else:
+        opts["texture_bias"] = 0.9
+    algo = get_algorithm(opts["algorithm"])
+    algorithm = algo.name
+    if args:
+        parsed = algo.parse_args(args)
+        if opts["regions"] and "bias" in parsed:
+            opts["texture_bias"] = check_number(parsed.pop("bias"), "bias", low=0, high=1)
+        extra = {**extra, **parsed}
+    if opts["geometry"] is not None:
+        check_choice(opts["geometry"], "geometry", GEOMETRIES)
+    if opts["outline"] is not None:
+        check_choice(opts["outline"], "outline", ("cells", "smooth"))
+    braid = check_number(opts["braid"], "braid", low=0, high=1)
+    k = check_int(opts["best_of"], "best_of", maximum=10_000)
+    rooms = _rooms(opts["rooms"])
+    preset, picture = _read_source(source, opts)
+    guided = _guidance(preset, picture, opts)
+    if guided is not None and guided.angle is not None:
+        extra = {**extra, "angle": guided.angle, "bias": guided.bias}
+    weights = preset if guided is None else guided.weights
+    seed = _seed(rng)
+    reports: list[ShapeReport] = []
+
+    def candidate(i: int) -> Maze:
+        report = ShapeReport()
+        reports.append(report)
+        maze = generate(
+            weights,
+            algorithm=algorithm,
+            geometry=opts["geometry"],
+            rng=seed + index * k + i,
+            entrance=_cell(opts["entrance"], "entrance"),
+            exit=_cell(opts["exit"], "exit"),
+            rooms=rooms,
+            islands=opts["islands"],
+            prune=opts["prune"],
+            braid=braid,
+            place=opts["place"],
+            walls=None if guided is None else guided.walls,
+            report=report,
+            **extra,
+        )
+        return maze if guided is None else maze.replace(guide=guided.guide)
+
+    def choose() -> tuple[int, Maze]:
+        if k == 1:
+            return 0, candidate(0)
+        best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
+        return best.index, best.maze
+
+    recording = None
+    if record:
+        from mazeart.animate import Recording
+
+        recording = Recording()
+        with recording:
+            kept, maze = choose()
+    else:
+        kept, maze = choose()
+    return Made(
+        maze,
+        preset=preset,
+        report=reports[kept],
+        candidates=k,
+        kept=kept,
+        picture=picture,
+        threshold=opts["threshold"],
+        invert=opts["invert"],
+        recording=recording,
+    )
+
+
+def make_many(source: Source, count: int, *, rng: RngLike = None, **options: Any) -> list[Made]:
+    """``count`` mazes of one recipe, maze ``i`` made with ``index=i`` (the levels of a game).
+
+    Parameters
+    ----------
+    source, rng, **options
+        As for :func:`make`.
+    count : int
+
+    Returns
+    -------
+    list of Made
+    """
+    count = check_int(count, "count", maximum=100_000)
+    seed = _seed(rng)
+    return [make(source, rng=seed, index=i, **options) for i in range(count)]
+
+
+def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
+    """The preset weight matrix a picture or preset file stands for, rooms stamped in.
+
+    Parameters
+    ----------
+    source : path, PIL.Image.Image or ndarray
+    **options
+        ``cells``, ``threshold``, ``invert``, ``coverage``, ``preset``,
+        ``colour_rooms`` and ``rooms``, as for :func:`make`.
+
+    Returns
+    -------
+    (H, W) ndarray of int32
+        To save with :func:`mazeart.save_preset`, edit, and feed back.
+    """
+    unknown = set(options) - {
+        "cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms"
+    }  # fmt: skip
+    if unknown:
+        raise TypeError(f"make_preset() got unknown option(s) {', '.join(sorted(unknown))}")
+    opts = {**_DEFAULTS, **options}
+    weights, _ = _read_source(source, opts)
+    rooms = _rooms(opts["rooms"])
+    if rooms:
+        weights, _ = stamp_rooms(weights, rooms)
+    return weights
+
+
+def play_levels(
+    source: Source | None, *, rng: RngLike = None, **options: Any
+) -> Callable[[int], Maze]:
+    """The levels of a game: a function ``i -> Maze`` for ``i = 0, 1, ...``.
+
+    From a picture or preset, level ``i`` is ``make(source, index=i)``. From a
+    saved maze, level 0 is that maze and later levels are new mazes of its
+    shape, by its algorithm unless ``algorithm`` is given. The options are
+    checked (level 0 is made) before this returns.
+
+    Parameters
+    ----------
+    source : as for :func:`make`
+    rng, **options
+        As for :func:`make`.
+
+    Returns
+    -------
+    callable
+    """
+    seed = _seed(rng)
+    if isinstance(source, Maze) or (isinstance(source, str | os.PathLike) and is_maze_file(source)):
+        algorithm = options.pop("algorithm", None)
+        first = make(source, **options).maze
+        base = np.where(first.region, FREE, FORBIDDEN).astype(np.int32)
+        algorithm = algorithm or str(first.meta.get("algorithm") or DEFAULT_ALGORITHM)
+
+        def level(i: int) -> Maze:
+            if i == 0:
+                return first
+            return make(base, rng=seed, index=i, algorithm=algorithm, geometry=first.geometry).maze
+
+        return level
+    first = make(source, rng=seed, **options).maze
+    return lambda i: first if i == 0 else make(source, rng=seed, index=i, **options).maze
+
+
+def make_book(
+    sources: Sequence[Source],
+    path: str | os.PathLike[str],
+    *,
+    count: int = 10,
+    rng: RngLike = None,
+    progress: Callable[[int], None] | None = None,
+    page: str = "A4",
+    landscape: bool = False,
+    page_margin: float = 15.0,
+    title: str = "",
+    footer: str = "",
+    answer: bool = True,
+    line_width: float = 0.15,
+    **options: Any,
+) -> Path:
+    """A printable puzzle book: ``count`` mazes, one per page, answer keys at the back.
+
+    Page ``i`` is made from ``sources[i % len(sources)]`` with ``index=i`` (a
+    saved maze is used as it is), so each page prints a seed that makes it again.
+
+    Parameters
+    ----------
+    sources : sequence of source
+        As for :func:`make`, used in turn.
+    path : str or path-like
+        The ``.pdf`` to write.
+    count : int, default 10
+    rng, progress, **options
+        As for :func:`make` (``progress`` counts pages).
+    page, landscape, page_margin, title, footer, answer, line_width
+        As for :func:`mazeart.export.pdf.write_book`.
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    from mazeart.export.pdf import write_book
+
+    out = Path(path)
+    if out.suffix.lower() != ".pdf":
+        raise MazeartError(f"cannot write {out}: a book is a .pdf")
+    check_output_path(out)
+    count = check_int(count, "count", maximum=100_000)
+    if not sources:
+        raise MazeartError("a book needs at least one source")
+    for src in sources:
+        if isinstance(src, str | os.PathLike) and not Path(src).exists():
+            raise MazeartError(f"{src}: no such file")
+    saved = [s for s in sources if isinstance(s, Maze) or is_maze_file(s)]
+    if saved and (options or rng is not None):
+        raise MazeartError("generation options do not apply to a saved maze")
+    seed = _seed(rng)
+
+    def maze_for(i: int) -> Maze:
+        src = sources[i % len(sources)]
+        if isinstance(src, Maze) or is_maze_file(src):
+            return make(src).maze
+        return make(src, rng=seed, index=i, **options).maze
+
+    with atomic_write(out) as fh:
+        write_book(
+            maze_for,
+            fh,
+            count=count,
+            page=page,
+            landscape=landscape,
+            page_margin=page_margin,
+            title=title,
+            footer=footer,
+            answer=answer,
+            progress=progress,
+            line_width=line_width,
+        )
+    return out
+
+
+# ----------------------------------------------------------------------------- saving
+
+
+def solutions(
+    maze: Maze, *, paths: int = 1, solver: str = "bfs", hand: str = "left"
+) -> list[NDArray[np.intp]]:
+    """The paths to draw: the chosen solver's path, or up to ``paths`` random ones.
+
+    Random paths are drawn from the maze's own seed, so a file is the same each time.
+    """
+    paths = check_int(paths, "paths", maximum=1000)
+    check_choice(solver, "solver", SOLVERS)
+    if maze.entrance is None or maze.exit is None:
+        raise MazeartError("the maze has no entrance or exit to solve between")
+    if paths > 1:
+        seed = maze.meta.get("seed")
+        rng = np.random.default_rng(None if seed is None else [int(seed), 2])
+        return random_paths(maze, paths, rng)
+    return [solve(maze, method=solver, hand=hand)]
+
+
+def save(
+    made: Made | Maze,
+    path: str | os.PathLike[str],
+    *,
+    solution: bool = False,
+    paths: int = 1,
+    solver: str = "bfs",
+    hand: str = "left",
+    levels: Sequence[Made | Maze] | None = None,
+    **drawing: Any,
+) -> Path:
+    """Write a maze in the format its path's suffix names, atomically.
+
+    Parameters
+    ----------
+    made : Made or Maze
+    path : str or path-like
+        ``.svg``, ``.png``, ``.pdf``, ``.json`` (a saved maze), ``.txt``,
+        ``.html`` (a browser game), ``.tmj`` / ``.tmx`` (Tiled), or ``.gif``
+        (the carve as an animation: needs ``make(..., record=True)``).
+    solution : bool, default False
+        Draw the solution (a PDF has it on its answer page anyway).
+    paths : int, default 1
+        Draw up to this many different paths (random backtracking).
+    solver, hand
+        How the solution is found (see :func:`mazeart.solve`).
+    levels : sequence of Made or Maze, optional
+        The levels of an ``.html`` game (default: this maze alone).
+    **drawing
+        The format's own options (see :data:`mazeart.export.FORMAT_OPTIONS`):
+        ``cell_size``, ``line_width``, ``margin``, ``markers``, ``size``,
+        ``page``, ``title``, ...
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    maze = made.maze if isinstance(made, Made) else made
+    out = Path(path)
+    suffix = out.suffix.lower()
+    paths = check_int(paths, "paths", maximum=1000)
+    drawn = None
+    if solution or paths > 1 or (suffix == ".pdf" and drawing.get("answer", True)):
+        if solution or paths > 1 or maze.entrance is not None:
+            drawn = solutions(maze, paths=paths, solver=solver, hand=hand)
+    if suffix == ".html":
+        drawing["levels"] = [m.maze if isinstance(m, Made) else m for m in levels or [maze]]
+    elif levels is not None:
+        raise MazeartError(f"levels apply to an HTML game, not {suffix or out.name}")
+    if suffix == ".gif":
+        if not isinstance(made, Made) or made.recording is None:
+            raise MazeartError("a .gif animates the carve: make the maze with record=True")
+        from mazeart.animate import write_gif
+
+        check_output_path(out.with_suffix(".png"))  # its directory exists
+        return write_gif(made.recording, maze, out, index=made.kept, solutions=drawn, **drawing)
+    return write(maze, out, solutions=drawn, **drawing)
