@@ -19,6 +19,7 @@ one line that names the problem; wrong types raise :class:`TypeError`.
 """
 
 from mazeart import rooms, shape, tags
+from mazeart._version import __version__
 from mazeart.analyze import Metrics, best_of, measure
 from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
 from mazeart.export import EXPORT_FORMATS
@@ -40,8 +41,6 @@ from mazeart.weights import (
     preset_to_text,
     save_preset,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "ALGORITHMS",

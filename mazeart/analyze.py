@@ -250,7 +250,7 @@ generators on open grids). Larger grids are harder whatever the algorithm.
 class Best(NamedTuple):
     """The candidate :func:`best_of` kept."""
 
-    index: int
+    candidate: int
     """Which candidate it was (the argument ``candidates`` was called with)."""
     maze: Maze
     metrics: Metrics
@@ -285,7 +285,7 @@ def best_of(
     Returns
     -------
     Best
-        ``(index, maze, metrics)`` of the kept candidate.
+        ``(candidate, maze, metrics)`` of the kept candidate.
     """
     check_choice(target, "target", TARGETS)
     count = check_int(count, "the number of candidates")

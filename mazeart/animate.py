@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Sequence
+from contextvars import Token
 from pathlib import Path
 from typing import Any
 
@@ -51,14 +52,15 @@ class Recording:
 
     def __init__(self) -> None:
         self.carvings: list[Carving] = []
-        self._token = None
+        self._token: Token[list | None] | None = None
 
     def __enter__(self) -> Recording:
         self._token = _RECORDING.set(self.carvings)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _RECORDING.reset(self._token)
+        if self._token is not None:
+            _RECORDING.reset(self._token)
 
     def carving(self, index: int = -1) -> Carving:
         """The carve order of run ``index`` (default: the last).
@@ -140,10 +142,10 @@ def carve_frames(maze: Maze, carving: Carving, *, count: int = 60) -> list[Maze]
             east[:, :-1] = part[:, :-1] & part[:, 1:]
             south = np.zeros_like(part)
             south[:-1] = part[:-1] & part[1:]
-            ends = {
-                name: cell if cell is not None and part[cell] else None
-                for name, cell in (("entrance", maze.entrance), ("exit", maze.exit))
-            }
+            entrance, exit_ = (
+                cell if cell is not None and part[cell] else None
+                for cell in (maze.entrance, maze.exit)
+            )
             out.append(
                 Maze(
                     part,
@@ -151,7 +153,8 @@ def carve_frames(maze: Maze, carving: Carving, *, count: int = 60) -> list[Maze]
                     geometry="blocks",
                     region=maze.region,
                     meta=maze.meta,
-                    **ends,
+                    entrance=entrance,
+                    exit=exit_,
                 )
             )
     out.append(maze)

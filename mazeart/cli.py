@@ -70,8 +70,8 @@ def _main(
 # ----------------------------------------------------------------------------- options
 
 
-def _opt(kind: Any, help: str, panel: str | None = None, *decls: str) -> Any:
-    return Annotated[kind, typer.Option(*decls, help=help, rich_help_panel=panel)]
+def _option(help: str, panel: str | None = None, *decls: str) -> Any:
+    return typer.Option(*decls, help=help, rich_help_panel=panel)
 
 
 _IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF = (
@@ -161,6 +161,9 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
 
 _SOLUTION_KEYS = ("solution", "solver", "hand", "paths")
 
+_Given = dict[str, Any]
+"""An option group as a command receives it: the options the user gave, by library name."""
+
 
 def _given(ctx: typer.Context, group: list, values: dict[str, Any]) -> dict[str, Any]:
     """The options of a group the user gave, by their library names (choices checked)."""
@@ -193,7 +196,7 @@ def _with_options(name: str, group: list) -> Any:
         extra = [
             inspect.Parameter(
                 param, inspect.Parameter.KEYWORD_ONLY, default=default,
-                annotation=_opt(kind, help_, panel, *decls),
+                annotation=Annotated[kind, _option(help_, panel, *decls)],
             )
             for param, _, kind, default, help_, panel, decls in group
         ]  # fmt: skip
@@ -262,12 +265,14 @@ def make_command(
     ctx: typer.Context,
     source: Source,
     output: Output = None,  # type: ignore[assignment]
-    ascii_: _opt(bool, "Print the maze in plain characters.", _DRAW, "--ascii") = False,
-    levels: _opt(int, "HTML game: this many mazes (seeds SEED, SEED+1, ...).", _MAZE) = 1,
-    animate: _opt(Path | None, "Also write a GIF of the carving.", _DRAW) = None,
+    ascii_: Annotated[
+        bool, _option("Print the maze in plain characters.", _DRAW, "--ascii")
+    ] = False,
+    levels: Annotated[int, _option("HTML game: this many mazes (seeds SEED, SEED+1, ...).")] = 1,
+    animate: Annotated[Path | None, _option("Also write a GIF of the carving.", _DRAW)] = None,
     quiet: Quiet = False,
-    gen: dict[str, Any] = None,  # type: ignore[assignment]
-    draw: dict[str, Any] = None,  # type: ignore[assignment]
+    gen: _Given = None,  # type: ignore[assignment]
+    draw: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Make a maze from a picture or preset (or redraw a saved one) and write it to OUTPUT.
 
@@ -310,8 +315,8 @@ def solve_command(
     source: Source,
     output: Output,
     quiet: Quiet = False,
-    gen: dict[str, Any] = None,  # type: ignore[assignment]
-    draw: dict[str, Any] = None,  # type: ignore[assignment]
+    gen: _Given = None,  # type: ignore[assignment]
+    draw: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Solve a saved maze (or one made from a picture) and draw it with its solution.
 
@@ -369,7 +374,7 @@ def info_command(
     ctx: typer.Context,
     source: Source,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    gen: dict[str, Any] = None,  # type: ignore[assignment]
+    gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Measure a saved maze (or one made from a picture): size, solution, dead ends, loops."""
     made = make(source, args=ctx.args, **gen)
@@ -410,16 +415,16 @@ def book_command(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="The book (.pdf).", show_default=False)
     ],
-    count: _opt(int, "Mazes in the book.") = 10,
-    page: _opt(str, "Page: A3, A4, A5, letter, legal or WxH.") = "A4",
-    landscape: _opt(bool, "Turn the pages sideways.") = False,
-    page_margin: _opt(float, "Page margin in mm.") = 15.0,
-    title: _opt(str, "Book title; pages read 'TITLE #n'.") = "",
-    footer: _opt(str, "Footer text on every page.") = "",
-    answer: _opt(bool, "Answer keys at the back.") = True,
-    line_width: _opt(float, "Wall thickness, share of a cell.") = 0.15,
+    count: Annotated[int, _option("Mazes in the book.")] = 10,
+    page: Annotated[str, _option("Page: A3, A4, A5, letter, legal or WxH.")] = "A4",
+    landscape: Annotated[bool, _option("Turn the pages sideways.")] = False,
+    page_margin: Annotated[float, _option("Page margin in mm.")] = 15.0,
+    title: Annotated[str, _option("Book title; pages read 'TITLE #n'.")] = "",
+    footer: Annotated[str, _option("Footer text on every page.")] = "",
+    answer: Annotated[bool, _option("Answer keys at the back.")] = True,
+    line_width: Annotated[float, _option("Wall thickness, share of a cell.")] = 0.15,
     quiet: Quiet = False,
-    gen: dict[str, Any] = None,  # type: ignore[assignment]
+    gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Make a printable puzzle book: COUNT mazes, one per page, answer keys at the back.
 
@@ -449,8 +454,8 @@ def play_command(
             show_default=False,
         ),
     ] = None,
-    levels: _opt(int, "Mazes to play; 0 plays until you quit with q.") = 3,
-    gen: dict[str, Any] = None,  # type: ignore[assignment]
+    levels: Annotated[int, _option("Mazes to play; 0 plays until you quit with q.")] = 3,
+    gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Play in the terminal: arrow keys or WASD, a timer, a fresh maze after each win.
 
@@ -499,7 +504,7 @@ def weights_command(
         ),
     ],
     quiet: Quiet = False,
-    gen: dict[str, Any] = None,  # type: ignore[assignment]
+    gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Write the preset weight matrix of a picture, to edit and feed back to mazeart."""
     suffix = output.suffix.lower()

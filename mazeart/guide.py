@@ -472,7 +472,7 @@ def guidance(
 
         dark = darkness(img, weights.shape[1])
         carved = np.where(weights == FORBIDDEN, FREE, weights).astype(np.int32)
-        return Guidance(carved, guide=Guide(tone=np.round(dark.astype(np.float64), 2)))
+        return Guidance(carved, guide=Guide(tone=np.round(dark, 2).astype(np.float64)))
     coverage = figure_coverage(img, threshold=threshold, invert=invert)
     rings: list[NDArray[np.float64]] = []
     walls = None

@@ -406,7 +406,7 @@ class Maze:
 
     def replace(self, **changes: Any) -> Maze:
         """A copy with some fields changed (``entrance=``, ``exit=``, ``meta=``, ...)."""
-        fields = {
+        fields: dict[str, Any] = {
             "mask": self.mask,
             "passages": self.passages,
             "geometry": self.geometry,

@@ -183,7 +183,7 @@ def _guide(doc: Any) -> Guide:
     try:
         return Guide(
             outline=doc.get("outline") or (),
-            edge_labels=labels,
+            edge_labels=None if labels is None else np.asarray(labels),
             edge_curves=doc.get("edge_curves") or (),
             tone=doc.get("tone"),
         )

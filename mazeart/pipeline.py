@@ -290,6 +290,13 @@ def _cell(value: Any, name: str) -> tuple[int, int] | None:
     return r, c
 
 
+def _is_saved(source: Source) -> bool:
+    """Whether a source is a saved maze (a Maze, or a saved-maze file)."""
+    if isinstance(source, Maze):
+        return True
+    return isinstance(source, str | os.PathLike) and is_maze_file(source)
+
+
 def _seed(rng: RngLike) -> int:
     """The run's seed: given, drawn from a given Generator, or fresh."""
     if rng is None:
@@ -371,8 +378,7 @@ def make(
         if given or rng is not None or record:
             names = ", ".join(given + ["rng"] * (rng is not None) + ["record"] * record)
             raise MazeartError(f"{names}: generation options do not apply to a saved maze")
-        maze = source if isinstance(source, Maze) else load_maze(source)
-        return Made(maze)
+        return Made(source if isinstance(source, Maze) else load_maze(source))
     if isinstance(source, str | os.PathLike) and Path(source).suffix.lower() == ".json":
         load_maze(source)  # not a saved maze: say what is wrong with it
     difficulty = opts["difficulty"]
@@ -440,7 +446,7 @@ def make(
         if k == 1:
             return 0, candidate(0)
         best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
-        return best.index, best.maze
+        return best.candidate, best.maze
 
     recording = None
     if record:
@@ -531,7 +537,7 @@ def play_levels(
     callable
     """
     seed = _seed(rng)
-    if isinstance(source, Maze) or (isinstance(source, str | os.PathLike) and is_maze_file(source)):
+    if _is_saved(source):
         algorithm = options.pop("algorithm", None)
         first = make(source, **options).maze
         base = np.where(first.region, FREE, FORBIDDEN).astype(np.int32)
@@ -596,14 +602,14 @@ def make_book(
     for src in sources:
         if isinstance(src, str | os.PathLike) and not Path(src).exists():
             raise MazeartError(f"{src}: no such file")
-    saved = [s for s in sources if isinstance(s, Maze) or is_maze_file(s)]
+    saved = [s for s in sources if _is_saved(s)]
     if saved and (options or rng is not None):
         raise MazeartError("generation options do not apply to a saved maze")
     seed = _seed(rng)
 
     def maze_for(i: int) -> Maze:
         src = sources[i % len(sources)]
-        if isinstance(src, Maze) or is_maze_file(src):
+        if _is_saved(src):
             return make(src).maze
         return make(src, rng=seed, index=i, **options).maze
 

@@ -249,7 +249,7 @@ def stamp_rooms(
         raise MazeartError(f"at most {MAX_ROOMS} rooms fit in the weight matrix")
     owner = np.zeros((h, wd), dtype=np.int32)
     free = is_free(w)
-    rooms = []
+    rooms: list[Room] = []
     for i, (room, raw_doors) in enumerate(specs, start=1):
         for r, c in room.cells:
             if not (0 <= r < h and 0 <= c < wd):

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import label_passages, spanning_edges
 from mazeart._rng import RngLike, as_generator
@@ -487,7 +487,7 @@ def braid(
         r, c = (int(x) for x in cells[i])
         if deg[r, c] != 1:
             continue
-        options = []
+        options: list[tuple[Any, ...]] = []
         for bit, dr, dc in DIRECTIONS:
             if p[r, c] & bit:
                 continue
@@ -515,7 +515,7 @@ def braid(
         if not options:
             continue
         best = [o for o in options if o[0]] or options
-        _, bit, far, wall = best[int(rng.integers(len(best)))]
+        _, bit, far, wall = best[int(rng.integers(len(best)))]  # far: cells beyond
         _open(p, (r, c), bit)
         deg[r, c] += 1
         removed += 1
@@ -538,8 +538,8 @@ def braid(
 
 def respect_walls(
     maze: Maze,
-    east: NDArray[np.bool_],
-    south: NDArray[np.bool_],
+    east: ArrayLike,
+    south: ArrayLike,
     rng: RngLike = None,
     *,
     report: ShapeReport | None = None,
@@ -613,10 +613,9 @@ def respect_walls(
     new_s = np.zeros(h * w, bool)
     new_e[pa[opened & horizontal]] = True
     new_s[pa[opened & ~horizontal]] = True
-    new_e = new_e.reshape(h, w)
-    new_s = new_s.reshape(h, w)
+
     if report is not None:
         report.walls_cut += int(np.count_nonzero(open_e & east & ~roomy_e))
         report.walls_cut += int(np.count_nonzero(open_s & south & ~roomy_s))
         report.doors += int(np.count_nonzero(opened & (st == 2)))
-    return maze.replace(passages=passages_from_links(new_e, new_s))
+    return maze.replace(passages=passages_from_links(new_e.reshape(h, w), new_s.reshape(h, w)))

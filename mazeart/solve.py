@@ -456,7 +456,7 @@ def solve(
         cells = [b]
         while cells[-1] != a:
             cells.append(int(pred[cells[-1]]))
-        return _to_cells(cells[::-1], w)
+        return _to_cells(np.asarray(cells[::-1]), w)
     if method == "dead-end-filling":
         alive = _fill_dead_ends(flat, w, a, b)
         sub = np.where(alive, flat, 0).astype(np.uint8)

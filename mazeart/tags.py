@@ -27,6 +27,7 @@ not maze, nor on the entrance or exit, and one cell holds at most one tag.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -101,6 +102,7 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
     ValueError
         On a malformed item, an unknown kind or a negative count.
     """
+    items: list[tuple[str, Any]]
     if isinstance(spec, Mapping):
         items = list(spec.items())
     else:
@@ -288,7 +290,7 @@ def place_tags(
             continue
         rule = _RULES.get(kind)
         cells = rule(maze, count, rng, taken) if rule else []
-        unique = []
+        unique: list[tuple[int, int]] = []
         for c in cells:
             c = (int(c[0]), int(c[1]))
             if not taken[c] and len(unique) < count:

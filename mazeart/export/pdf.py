@@ -94,7 +94,7 @@ class _Document:
     def __init__(self, size: tuple[float, float], margin: float, footer: str, title: str):
         from fpdf import FPDF
 
-        import mazeart
+        from mazeart._version import __version__
 
         self.width, self.height = size
         if not 0 <= margin < min(size) / 3:
@@ -106,7 +106,7 @@ class _Document:
         self.pdf = FPDF(unit="mm", format=size)
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(margin, margin, margin)
-        self.pdf.set_creator(f"mazeart {mazeart.__version__}")
+        self.pdf.set_creator(f"mazeart {__version__}")
         self.pdf.set_title(_latin1(title, "title") or "mazeart maze")
 
     def new_page(self) -> None:

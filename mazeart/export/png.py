@@ -93,7 +93,9 @@ def to_png_image(
         if maze.guide.tone is not None and not rings:  # wall ink follows the picture's darkness
             from mazeart.tone import tone_walls
 
-            groups = [(max(1, round(width * cs)), segs) for width, segs in tone_walls(maze)]
+            groups: list[tuple[int, Any]] = [
+                (max(1, round(width * cs)), segs) for width, segs in tone_walls(maze)
+            ]
         else:
             groups = [(t, wall_runs(maze))]
         for thick, segs in groups:

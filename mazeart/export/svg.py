@@ -189,12 +189,12 @@ def to_svg(
             from mazeart.tone import tone_walls
 
             paths = []
-            for width, segs in tone_walls(maze):
+            for ink, segs in tone_walls(maze):
                 dd = "".join(
                     f"M{_num(x0 * cs)} {_num(y0 * cs)}L{_num(x1 * cs)} {_num(y1 * cs)}"
                     for x0, y0, x1, y1 in segs
                 )
-                paths.append(f'<path stroke-width="{_num(width * cs)}" d="{dd}"/>')
+                paths.append(f'<path stroke-width="{_num(ink * cs)}" d="{dd}"/>')
             out.append(
                 _layer(
                     "walls",
@@ -220,10 +220,10 @@ def to_svg(
     drawn = solution_paths(maze, st, solutions)
     if drawn:
         lines = []
-        for i, (pts, colour, width) in enumerate(drawn):
+        for i, (pts, colour, thick) in enumerate(drawn):
             d = "M" + "L".join(f"{_num(x * cs)} {_num(y * cs)}" for x, y in pts)
             lines.append(
-                f'<path d="{d}" stroke="{colour}" stroke-width="{_num(width * cs)}" '
+                f'<path d="{d}" stroke="{colour}" stroke-width="{_num(thick * cs)}" '
                 f'data-path="{i + 1}"/>'
             )
         out.append(

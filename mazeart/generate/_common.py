@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS, label_mask
-from mazeart._rng import as_generator, below, kernel_state
+from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generate._carve import (
     carve,
@@ -78,7 +78,7 @@ class CellGrid:
         Zeroed passage bits for the kernel to fill.
     """
 
-    def __init__(self, weights: NDArray[np.int32], rng: np.random.Generator) -> None:
+    def __init__(self, weights: ArrayLike, rng: RngLike) -> None:
         from mazeart.weights import is_free, validate_weights
 
         self.rng = rng = as_generator(rng)

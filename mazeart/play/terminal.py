@@ -65,8 +65,9 @@ def _draw(scr, game: Game, pic: np.ndarray, status: str, note: str) -> None:
     marks = {}
     for (r, c), kind in maze.tags.items():
         marks[at((r, c))] = kind[:1].lower()
-    marks[at(maze.entrance)] = "S"
-    marks[at(maze.exit)] = "E"
+    for cell, mark in ((maze.entrance, "S"), (maze.exit, "E")):
+        if cell is not None:
+            marks[at(cell)] = mark
     for y in range(min(view_h, pic.shape[0] - top)):
         row = pic[top + y]
         for x in range(min(view_w, pic.shape[1] - left)):
