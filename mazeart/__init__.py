@@ -1,8 +1,11 @@
 """mazeart: pictures in, mazes out.
 
->>> import mazeart
->>> made = mazeart.make("samples/horse.png", cells=40, rng=3)  # doctest: +SKIP
->>> mazeart.save(made, "horse.svg", solution=True)  # doctest: +SKIP
+>>> import mazeart, pathlib, tempfile
+>>> made = mazeart.make(mazeart.preset_from_text("......\\n......\\n......"), rng=3)
+>>> made.summary()
+'weighted-dfs, cells, seed 3, 6 x 3 grid, 18 maze cells; 1 part'
+>>> mazeart.save(made, pathlib.Path(tempfile.mkdtemp()) / "maze.svg", solution=True).name
+'maze.svg'
 
 >>> maze = mazeart.generate(mazeart.preset_from_text("....\\n.##.\\n...."), rng=3)
 >>> maze.n_cells

@@ -25,6 +25,15 @@ def existing_file(path: str | os.PathLike[str], what: str) -> Path:
     return p
 
 
+def read_bytes(path: str | os.PathLike[str], what: str) -> bytes:
+    """The contents of an existing regular file, or a one-line error saying why not."""
+    p = existing_file(path, what)
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise MazeartError(f"{p}: cannot read it ({exc.strerror or exc})") from None
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """Open a temporary file beside ``path`` and move it into place on success.
@@ -49,7 +58,10 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         raise MazeartError(f"cannot write {dest}: directory {parent} does not exist")
     if dest.is_dir():
         raise MazeartError(f"cannot write {dest}: it is a directory")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
+    except OSError as exc:
+        raise MazeartError(f"cannot write {dest}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
@@ -60,9 +72,11 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, dest)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):  # disk full, permissions, ...: the user's to fix
+            raise MazeartError(f"cannot write {dest}: {exc.strerror or exc}") from None
         raise
 
 

@@ -12,7 +12,7 @@ the generator (bridges, braided loops, rooms) appears in the last frame.
 >>> import numpy as np, mazeart
 >>> from mazeart.animate import Recording, to_gif
 >>> with Recording() as rec:
-...     maze = mazeart.generate(np.zeros((8, 8), np.int32), seed=1, algorithm="prim")
+...     maze = mazeart.generate(np.zeros((8, 8), np.int32), rng=1, algorithm="prim")
 >>> gif = to_gif(maze, rec.carving(), frames=10)
 >>> gif[:6]
 b'GIF89a'
@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._io import atomic_write
-from mazeart.errors import MazeartError
+from mazeart.errors import MazeartError, check_int
 from mazeart.generate._carve import _RECORDING
 from mazeart.maze import Maze, passages_from_links
 
@@ -98,8 +98,7 @@ def carve_frames(maze: Maze, carving: Carving, *, count: int = 60) -> list[Maze]
     list of Maze
         Intermediate frames carry no rooms or tags; the last is ``maze``.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 2:
-        raise MazeartError(f"an animation needs at least 2 frames, got {count!r}")
+    count = check_int(count, "frames of an animation", minimum=2)
     kind, times = carving
     if kind != maze.geometry:
         raise MazeartError(f"the carving is of a {kind} maze, the maze is {maze.geometry}")

@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart.errors import MazeartError, check_choice
+from mazeart._rng import RngLike, as_generator
+from mazeart.errors import MazeartError, check_choice, check_int
 from mazeart.image import figure_coverage, open_image, resample_coverage
 from mazeart.maze import Guide, Maze
 
@@ -57,23 +58,24 @@ def _rgb(image) -> NDArray[np.float64]:
 
 
 def _pixel_labels(
-    image: Any, *, segments: int, figure: NDArray[np.bool_] | None, seed: int
+    image: Any, *, segments: int, figure: NDArray[np.bool_] | None, rng: RngLike
 ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
     """k-means colour cluster of every pixel (CIE Lab), and the pixels that were clustered."""
     from scipy.cluster.vq import kmeans2
     from skimage.color import rgb2lab
 
-    if isinstance(segments, bool) or not isinstance(segments, int) or not 2 <= segments <= 12:
-        raise MazeartError(f"segments must be an integer from 2 to 12, got {segments!r}")
+    segments = check_int(segments, "segments", minimum=2, maximum=12)
     rgb = _rgb(image)
     lab = rgb2lab(rgb).reshape(-1, 3)
     mask = np.ones(rgb.shape[:2], bool) if figure is None else np.asarray(figure, bool)
     pixels = lab[mask.reshape(-1)]
     if len(pixels) < segments:
         raise MazeartError("the picture has too few figure pixels to segment")
-    rng = np.random.default_rng(seed)
-    sample = pixels[rng.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
-    centroids, _ = kmeans2(sample, segments, minit="++", seed=seed, iter=30)
+    gen = as_generator(rng)
+    sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
+    # an int seeds the sample and k-means each afresh; a Generator serves both
+    kseed = gen if rng is None or isinstance(rng, np.random.Generator) else int(rng)
+    centroids, _ = kmeans2(sample, segments, minit="++", seed=kseed, iter=30)
     d = ((lab[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
     return np.argmin(d, axis=1).reshape(rgb.shape[:2]), mask
 
@@ -84,7 +86,7 @@ def segment_cells(
     *,
     segments: int = 2,
     figure: NDArray[np.bool_] | None = None,
-    seed: int = 0,
+    rng: RngLike = 0,
 ) -> NDArray[np.int32]:
     """The colour cluster of every grid cell.
 
@@ -98,8 +100,8 @@ def segment_cells(
         ``--regions`` gives each separate part of the figure its own texture.
     figure : (h, w) ndarray of bool, optional
         Pixels to cluster (default: every pixel).
-    seed : int
-        k-means seed (clusters do not depend on the maze's seed).
+    rng : int or numpy.random.Generator, default 0
+        For k-means (fixed by default: the clusters do not depend on the maze's seed).
 
     Returns
     -------
@@ -111,7 +113,7 @@ def segment_cells(
 
     if segments == 1:  # one colour: the regions are the figure's separate parts
         return np.zeros(shape, np.int32)
-    labels, mask = _pixel_labels(image, segments=segments, figure=figure, seed=seed)
+    labels, mask = _pixel_labels(image, segments=segments, figure=figure, rng=rng)
     rows, cols = shape
     share = np.stack(
         [
@@ -135,7 +137,7 @@ def edge_layout(
     *,
     segments: int = 2,
     figure: NDArray[np.bool_] | None = None,
-    seed: int = 0,
+    rng: RngLike = 0,
 ) -> tuple[NDArray[np.int32], list[NDArray[np.float64]]]:
     """Colour regions as cell labels and their boundaries as smooth curves.
 
@@ -150,7 +152,7 @@ def edge_layout(
     image : PIL.Image.Image or path
     free : (H, W) ndarray of bool
         The cells that will hold maze (the grid covers the whole picture).
-    segments, figure, seed
+    segments, figure, rng
         As for :func:`segment_cells`.
 
     Returns
@@ -162,7 +164,7 @@ def edge_layout(
     from scipy import ndimage
     from skimage.measure import approximate_polygon, find_contours
 
-    labels_px, mask = _pixel_labels(image, segments=segments, figure=figure, seed=seed)
+    labels_px, mask = _pixel_labels(image, segments=segments, figure=figure, rng=rng)
     h, w = labels_px.shape
     rows, cols = free.shape
     px = w / cols

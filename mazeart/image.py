@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._io import open_image
-from mazeart.errors import MazeartError
+from mazeart.errors import MazeartError, check_int, check_number
 from mazeart.weights import FORBIDDEN, FREE
 
 if TYPE_CHECKING:
@@ -161,9 +161,7 @@ def figure_coverage(
             )
         t = otsu_threshold(lum)
     else:
-        if not 0.0 <= float(threshold) <= 255.0:
-            raise MazeartError(f"threshold must be between 0 and 255, got {threshold}")
-        t = float(threshold) / 255.0
+        t = check_number(threshold, "threshold", low=0, high=255) / 255.0
     dark = lum <= t
     # The ground is the tone that surrounds the picture: the one most present on its border.
     dark_on_border = float(_border(dark).mean())
@@ -192,8 +190,7 @@ def resample_coverage(coverage: NDArray[np.floating], cells: int) -> NDArray[np.
     """
     from PIL import Image
 
-    if isinstance(cells, bool) or not isinstance(cells, int | np.integer) or cells < 1:
-        raise MazeartError(f"cells must be a positive integer, got {cells!r}")
+    cells = check_int(cells, "cells")
     h, w = coverage.shape
     rows = max(1, round(int(cells) * h / w))
     src = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32))
@@ -242,8 +239,7 @@ def weights_from_image(
     >>> w.shape, bool((w == 0).any())
     ((33, 40), True)
     """
-    if not 0.0 < float(coverage) <= 1.0:
-        raise MazeartError(f"coverage must be in (0, 1], got {coverage}")
+    check_number(coverage, "coverage", low=0, high=1, low_open=True)
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
     cov = resample_coverage(figure_coverage(img, threshold=threshold, invert=invert), cells)
     # A hair of tolerance so that a cell exactly half covered counts at coverage=0.5

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from mazeart._graph import SIDE_BIT, SIDE_LETTER
-from mazeart._io import atomic_write, existing_file
+from mazeart._io import atomic_write, read_bytes
 from mazeart.errors import FileFormatError, InvalidMazeError
 from mazeart.maze import Guide, Maze, thaw
 
@@ -376,11 +376,11 @@ def load_maze(path: str | os.PathLike[str]) -> Maze:
     ValueError
         ``"<path>: <problem>"`` for a missing, unreadable or invalid file.
     """
-    p = existing_file(path, "a saved maze")
+    data = read_bytes(path, "a saved maze")
     try:
-        return loads(p.read_bytes())
+        return loads(data)
     except ValueError as exc:
-        raise FileFormatError(f"{p}: {exc}") from None
+        raise type(exc)(f"{Path(path)}: {exc}") from None
 
 
 def is_maze_file(path: str | os.PathLike[str]) -> bool:
@@ -388,8 +388,11 @@ def is_maze_file(path: str | os.PathLike[str]) -> bool:
     p = Path(path)
     if p.suffix.lower() != ".json" or not p.is_file():
         return False
-    with open(p, "rb") as fh:
-        head = fh.read(256)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(256)
+    except OSError:
+        return False  # unreadable: the reader that tries it says why
     return FORMAT.encode() in head
 
 

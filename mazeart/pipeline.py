@@ -369,6 +369,8 @@ def make(
     TypeError
         For an option of the wrong type.
     """
+    if "seed" in options:
+        raise TypeError("make() takes the seed as rng=SEED (an int or a numpy Generator)")
     opts = {**_DEFAULTS, **{k: v for k, v in options.items() if k in _DEFAULTS}}
     extra = {k: v for k, v in options.items() if k not in _DEFAULTS}
     index = check_int(index, "index", minimum=0)

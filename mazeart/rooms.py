@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._graph import DIRECTIONS, SIDE_BIT, SIDE_LETTER, STEP
-from mazeart._io import existing_file
+from mazeart._io import existing_file, read_bytes
 from mazeart.errors import MazeartError
 from mazeart.weights import DOOR, FORBIDDEN, MAX_ROOMS, ROOM, is_free, validate_weights
 
@@ -189,9 +189,9 @@ def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
     p = existing_file(path, "a rooms file")
     try:
         if p.suffix.lower() == ".toml":
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_bytes(p, "a rooms file").decode("utf-8"))
         elif p.suffix.lower() == ".json":
-            data = json.loads(p.read_text(encoding="utf-8"))
+            data = json.loads(read_bytes(p, "a rooms file"))
         else:
             raise MazeartError(f"{p}: a rooms file must be .json or .toml")
     except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

@@ -401,7 +401,7 @@ def wall_follower(
     flat = maze.passages.reshape(-1)
     walk, reached = _follow_wall(flat, maze.width, a, b, heading, turns)
     if not reached:
-        raise MazeartError(
+        raise NoPathError(
             f"the {hand}-hand wall follower went round without reaching "
             f"{divmod(b, maze.width)}: the goal is not on the wall it follows "
             f"(the maze has loops or the goal lies inside)"
@@ -446,7 +446,7 @@ def solve(
     a, b = _ends(maze, start, goal)
     flat = maze.passages.reshape(-1)
     w = maze.width
-    unreachable = ValueError(f"no path joins {divmod(a, w)} and {divmod(b, w)}")
+    unreachable = NoPathError(f"no path joins {divmod(a, w)} and {divmod(b, w)}")
     if method == "wall-follower":
         return wall_follower(maze, hand=hand, start=divmod(a, w), goal=divmod(b, w))[0]
     if method == "astar":

@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._io import atomic_write, existing_file, open_image
+from mazeart._io import atomic_write, existing_file, open_image, read_bytes
 from mazeart.errors import MazeartError
 
 __all__ = [
@@ -387,7 +387,7 @@ def load_preset(path: str | os.PathLike[str]) -> NDArray[np.int32]:
             raise MazeartError(f"{p}: {exc}") from None
     if suffix == ".txt":
         try:
-            text = p.read_text(encoding="utf-8")
+            text = read_bytes(p, "a preset file").decode("utf-8")
         except UnicodeDecodeError:
             raise MazeartError(f"{p}: not a UTF-8 text preset") from None
         try:

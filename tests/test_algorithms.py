@@ -141,7 +141,7 @@ def test_growing_tree_options_are_checked():
     weights = np.zeros((5, 5), dtype=np.int32)
     with pytest.raises(ValueError, match="select must be one of"):
         generate(weights, algorithm="growing-tree", select="middle")
-    with pytest.raises(ValueError, match="bias must be between 0 and 1"):
+    with pytest.raises(ValueError, match=r"bias must be a finite number in \[0, 1\]"):
         generate(weights, algorithm="growing-tree", bias=2.0)
     maze = generate(weights, algorithm="growing-tree", rng=1, select="oldest")
     assert maze.meta["options"] == {"select": "oldest", "bias": 0.5}

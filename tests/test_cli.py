@@ -217,7 +217,7 @@ def bad_inputs(tmp_path):
             "no such option --speed",
         ),
         (["HORSE", "-o", "out.svg", "-a", "growing-tree", "--bias", "x"], "wants a float"),
-        (["HORSE", "-o", "out.svg", "-a", "growing-tree", "--bias", "2"], "between 0 and 1"),
+        (["HORSE", "-o", "out.svg", "-a", "growing-tree", "--bias", "2"], "bias must be a finite"),
         (["HORSE", "-o", "out.svg", "--bias", "0.3"], "takes no options"),
         (["HORSE", "other.png", "-o", "out.svg"], "unexpected argument"),
         (["HORSE", "-o", "out.svg", "-a", "digging", "--geometry", "cells"], "does not support"),

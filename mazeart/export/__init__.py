@@ -1,7 +1,7 @@
 """Exporters: one Maze, many formats, picked by the output file's suffix.
 
 >>> import mazeart
->>> maze = mazeart.generate(mazeart.preset_from_text("......\\n......"), seed=1)
+>>> maze = mazeart.generate(mazeart.preset_from_text("......\\n......"), rng=1)
 >>> svg = mazeart.export.to_svg(maze, solution=True)
 >>> svg.startswith("<?xml")
 True

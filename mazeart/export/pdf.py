@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mazeart.errors import MazeartError
+from mazeart.errors import MazeartError, check_int
 from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
 from mazeart.maze import STEP, Maze
 
@@ -353,9 +353,7 @@ def write_book(
         Called with the number of mazes done after each one.
     """
     if callable(mazes):
-        if count is None or count < 1:
-            raise MazeartError(f"count must be a positive integer, got {count!r}")
-        make, n = mazes, count
+        make, n = mazes, check_int(count, "count")
     else:
         seq = list(mazes)
         if not seq:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from mazeart._io import atomic_write
-from mazeart.errors import MazeartError
+from mazeart.errors import check_int
 from mazeart.maze import STEP, Maze
 
 __all__ = ["tiled_map", "write_tiled"]
@@ -75,8 +75,7 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
     -------
     dict
     """
-    if isinstance(tile_size, bool) or not isinstance(tile_size, int) or tile_size < 1:
-        raise MazeartError(f"tile size must be a positive integer, got {tile_size!r}")
+    tile_size = check_int(tile_size, "tile size")
     gid = maze.picture().astype(np.int64)  # gid 0 ground, 1 wall, 2 floor
     scale = 2 if maze.geometry == "cells" else 1  # picture positions per cell step
     at = maze.picture_position

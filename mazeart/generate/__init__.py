@@ -192,6 +192,8 @@ def generate(
             f"{algo.name} does not support geometry {geometry!r} "
             f"(it supports {', '.join(algo.geometries)})"
         )
+    if "seed" in options:
+        raise TypeError("generate() takes the seed as rng=SEED (an int or a numpy Generator)")
     unknown = set(options) - set(algo.options)
     if unknown:
         valid = ", ".join(algo.options) or "none"

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from mazeart._rng import below, uniform
-from mazeart.errors import MazeartError
+from mazeart.errors import MazeartError, check_number
 from mazeart.generate._common import CellGrid, carve
 from mazeart.generate._registry import register
 from mazeart.maze import Maze
@@ -107,8 +107,7 @@ def growing_tree(
     """
     if select not in SELECTIONS:
         raise MazeartError(f"select must be one of {', '.join(SELECTIONS)}; got {select!r}")
-    if not 0.0 <= float(bias) <= 1.0:
-        raise MazeartError(f"bias must be between 0 and 1, got {bias}")
+    bias = check_number(bias, "bias", low=0, high=1)
     g = CellGrid(weights, rng)
     _grow(
         g.flat_free,

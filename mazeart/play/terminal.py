@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mazeart.errors import MazeartError
+from mazeart.errors import check_int
 from mazeart.maze import Maze
 from mazeart.play.game import Game, record_time
 
@@ -157,8 +157,8 @@ def play(
     -------
     PlayResult
     """
-    if count is not None and count < 1:
-        raise MazeartError(f"the number of levels must be positive, got {count}")
+    if count is not None:
+        count = check_int(count, "the number of levels")
 
     def stream() -> Iterator[Maze]:
         i = 0
