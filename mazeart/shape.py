@@ -40,7 +40,7 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._graph import label_passages, spanning_edges
 from mazeart._rng import RngLike, as_generator
 from mazeart.errors import MazeartError, check_number
-from mazeart.maze import DIRECTIONS, STEP, E, Maze, N, S, W, passages_from_links
+from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -55,8 +55,6 @@ __all__ = [
     "prune_dead_ends",
     "respect_walls",
 ]
-
-_OPP = {N: S, S: N, E: W, W: E}
 
 
 @dataclass
@@ -144,7 +142,7 @@ def _closes_square(mask: NDArray[np.bool_], r: int, c: int) -> bool:
 def _open(p: NDArray[np.uint8], a: tuple[int, int], side: int) -> None:
     dr, dc = STEP[side]
     p[a] |= side
-    p[a[0] + dr, a[1] + dc] |= _OPP[side]
+    p[a[0] + dr, a[1] + dc] |= OPPOSITE[side]
 
 
 # ----------------------------------------------------------------------------- rooms
@@ -433,7 +431,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
                 continue
             seen.add((jr, jc))
             p[r, c] = 0
-            p[jr, jc] &= ~np.uint8(_OPP[side])
+            p[jr, jc] &= ~np.uint8(OPPOSITE[side])
             mask[r, c] = False
             report.pruned += 1
     return maze.replace(mask=mask, passages=p)

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from mazeart._graph import SIDE_LETTER
 from mazeart._io import atomic_write
 from mazeart.errors import check_int
 from mazeart.maze import STEP, Maze
@@ -38,7 +39,6 @@ from mazeart.maze import STEP, Maze
 __all__ = ["tiled_map", "write_tiled"]
 
 TILED_VERSION = "1.10"
-_SIDE = {1: "N", 2: "E", 4: "S", 8: "W"}
 
 
 def _prop(name: str, value: Any) -> dict[str, Any]:
@@ -129,7 +129,7 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
             dr, dc = STEP[d.side]
             y, x = at((d.row, d.col))
             add("door", f"{room.name} door", y + dr * (scale - 1), x + dc * (scale - 1),
-                room=i, side=_SIDE[d.side], row=d.row, col=d.col)  # fmt: skip
+                room=i, side=SIDE_LETTER[d.side], row=d.row, col=d.col)  # fmt: skip
     for (r, c), kind in sorted(maze.tags.items()):
         add(kind, kind, *at((r, c)), row=r, col=c)
     meta = {
