@@ -36,7 +36,7 @@ from mazeart._io import atomic_write, open_image
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
-from mazeart.export import check_output_path, write
+from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.generate import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import GEOMETRIES, Maze
@@ -562,13 +562,6 @@ def make_book(
     count: int = 10,
     rng: RngLike = None,
     progress: Callable[[int], None] | None = None,
-    page: str = "A4",
-    landscape: bool = False,
-    page_margin: float = 15.0,
-    title: str = "",
-    footer: str = "",
-    answer: bool = True,
-    line_width: float = 0.15,
     **options: Any,
 ) -> Path:
     """A printable puzzle book: ``count`` mazes, one per page, answer keys at the back.
@@ -583,10 +576,12 @@ def make_book(
     path : str or path-like
         The ``.pdf`` to write.
     count : int, default 10
-    rng, progress, **options
+    rng, progress
         As for :func:`make` (``progress`` counts pages).
-    page, landscape, page_margin, title, footer, answer, line_width
-        As for :func:`mazeart.export.pdf.write_book`.
+    **options
+        The PDF's options (``page``, ``landscape``, ``page_margin``, ``title``,
+        ``footer``, ``answer``, ``line_width``, ...; see
+        :func:`mazeart.export.pdf.write_book`) and :func:`make`'s.
 
     Returns
     -------
@@ -604,6 +599,7 @@ def make_book(
     for src in sources:
         if isinstance(src, str | os.PathLike) and not Path(src).exists():
             raise MazeartError(f"{src}: no such file")
+    pages = {k: options.pop(k) for k in FORMAT_OPTIONS[".pdf"] if k in options}
     saved = [s for s in sources if _is_saved(s)]
     if saved and (options or rng is not None):
         raise MazeartError("generation options do not apply to a saved maze")
@@ -616,19 +612,7 @@ def make_book(
         return make(src, rng=seed, index=i, **options).maze
 
     with atomic_write(out) as fh:
-        write_book(
-            maze_for,
-            fh,
-            count=count,
-            page=page,
-            landscape=landscape,
-            page_margin=page_margin,
-            title=title,
-            footer=footer,
-            answer=answer,
-            progress=progress,
-            line_width=line_width,
-        )
+        write_book(maze_for, fh, count=count, progress=progress, **pages)
     return out
 
 
