@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -22,27 +23,17 @@ from skimage.morphology import skeletonize
 
 import mazeart
 from mazeart.export import to_png_image
-from mazeart.guide import fidelity, guidance, segment_cells
-from mazeart.image import figure_coverage, weights_from_image
+from mazeart.guide import fidelity, segment_cells
+from mazeart.image import figure_coverage
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(skimage.data.__file__).parent
 LOGO = REPO / "samples" / "logo.png"
 
 
-def guided(src, cells: int, seed: int = 1, **how):
-    weights = weights_from_image(src, cells=cells)
-    g = guidance(src, weights, **how)
-    options = {"angle": g["angle"], "bias": g["bias"]} if "angle" in g else {}
-    maze = mazeart.generate(
-        g.get("weights", weights),
-        seed=seed,
-        algorithm="flow" if options else "weighted-dfs",
-        walls=g.get("walls"),
-        **options,
-    )
-    extra = {k: g[k] for k in ("outline", "edges", "tone") if k in g}
-    return maze.replace(meta={**maze.meta, **extra}), weights, g
+def guided(src, cells: int, seed: int = 1, **how) -> mazeart.Made:
+    """``mazeart SRC --cells CELLS --seed SEED`` with the picture's guidance ``how``."""
+    return mazeart.make(src, cells=cells, rng=seed, **how)
 
 
 def silhouettes(glyph: Path) -> None:
@@ -50,10 +41,9 @@ def silhouettes(glyph: Path) -> None:
     for src in (REPO / "samples" / "horse.png", REPO / "samples" / "word.png", glyph):
         row = []
         for cells in (50, 100, 200):
-            weights = weights_from_image(src, cells=cells)
-            plain = mazeart.generate(weights, seed=1)
-            smooth, _, _ = guided(src, cells, outline="smooth")
-            a = fidelity(plain, src, allowed=weights == mazeart.FREE)["iou"]
+            plain = guided(src, cells)
+            smooth = guided(src, cells, outline="smooth").maze
+            a = fidelity(plain.maze, src, allowed=plain.preset == mazeart.FREE)["iou"]
             b = fidelity(smooth, src)["iou"]
             row.append(f"{cells}: {a:.3f} / {b:.3f}")
         print(f"  {src.name:<10} " + "; ".join(row))
@@ -73,15 +63,16 @@ def edges() -> None:
     print(f"--edges on the logo: S-curve centre line ({curve.sum()} px) on walls")
     for cells in (50, 80, 100):
         for seed in (1, 2):
-            maze, weights, _ = guided(LOGO, cells, seed, edges=True)
-            blind = mazeart.generate(weights, seed=seed)
+            maze = guided(LOGO, cells, seed, edges=True).maze
+            blind = guided(LOGO, cells, seed).maze
             a = fidelity(maze, LOGO, edges=curve)["edge_share"]
             b = fidelity(blind, LOGO, edges=curve)["edge_share"]
             print(f"  {cells} cells, seed {seed}: {a:.3f} (blind maze {b:.3f})")
 
 
 def regions() -> None:
-    maze, weights, _ = guided(LOGO, 80, regions=True, textures=["horizontal", "vertical"])
+    made = guided(LOGO, 80, regions=True, textures=["horizontal", "vertical"])
+    maze, weights = made.maze, made.preset
     labels = segment_cells(LOGO, weights.shape, figure=figure_coverage(LOGO) >= 0.5)
     free = weights == mazeart.FREE
     shares = []
@@ -97,7 +88,7 @@ def regions() -> None:
 
 def tone() -> None:
     camera = DATA / "camera.png"
-    maze, _, _ = guided(camera, 128, tone=True)
+    maze = guided(camera, 128, tone=True).maze
     grey = np.asarray(Image.open(camera).convert("L").resize((64, 64), Image.Resampling.BOX), float)
 
     def corr(m) -> float:
@@ -105,7 +96,7 @@ def tone() -> None:
         small = img.filter(ImageFilter.GaussianBlur(4)).resize((64, 64), Image.Resampling.BOX)
         return float(np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1])
 
-    even = maze.replace(meta={k: v for k, v in maze.meta.items() if k != "tone"})
+    even = maze.replace(guide=dataclasses.replace(maze.guide, tone=None))
     print(f"--tone on the camera: r = {corr(maze):.3f} (even walls: r = {corr(even):.3f})")
 
 

@@ -96,7 +96,7 @@ def bench_speed(n: int, repeat: int) -> None:
                     return a.func(weights, np.random.default_rng(1), geometry=g, **o)
 
                 def pipeline(a=name, g=geometry, o=options):
-                    return generate(weights, algorithm=a, geometry=g, seed=1, **o)
+                    return generate(weights, algorithm=a, geometry=g, rng=1, **o)
 
                 t1 = best_of(func, reps)
                 t2 = best_of(pipeline, reps)
@@ -172,7 +172,7 @@ def bench_use(n: int, repeat: int) -> None:
     from mazeart.export.pdf import write_pdf
     from mazeart.mazefile import dumps, loads
 
-    maze = generate(np.zeros((n, n), np.int32), algorithm="backtracker", seed=1)
+    maze = generate(np.zeros((n, n), np.int32), algorithm="backtracker", rng=1)
     loops = braid(maze, 0.3, np.random.default_rng(0))
     print(f"using a {n} x {n} backtracker maze (solution {len(solve(maze))} cells)")
     for method in ("bfs", "astar", "dead-end-filling", "wall-follower"):
@@ -185,7 +185,7 @@ def bench_use(n: int, repeat: int) -> None:
     print(f"  save to JSON             {1000 * best_of(lambda: dumps(maze), repeat):7.1f} ms "
           f"({len(text) / 1e6:.1f} MB)")  # fmt: skip
     print(f"  load from JSON           {1000 * best_of(lambda: loads(text), repeat):7.1f} ms")
-    small = generate(np.zeros((100, 100), np.int32), seed=1)
+    small = generate(np.zeros((100, 100), np.int32), rng=1)
     t = best_of(lambda: write_pdf(small, io.BytesIO()), repeat)
     print(f"  PDF, 100 x 100 with key  {1000 * t:7.1f} ms")
 

@@ -8,7 +8,7 @@ Layout (version 2)::
 
     {
      "format": "mazeart-maze",
-     "version": 1,
+     "version": 2,
      "geometry": "cells",                 // or "blocks"
      "rows": 3, "cols": 4,
      "entrance": [0, 0], "exit": [2, 3],  // [row, col] or null

@@ -43,11 +43,12 @@ def make(
     shape: dict | None = None,
     **draw,
 ):
-    weights = mazeart.weights_from_image(HERE / source, cells=cells)
-    maze = mazeart.generate(weights, seed=seed, geometry=geometry, **(shape or {}))
-    mazeart.save(maze, HERE / out, **draw)
+    """``mazeart SOURCE -o OUT --cells CELLS --seed SEED``, shaping and drawing options added."""
+    made = mazeart.make(HERE / source, cells=cells, rng=seed, geometry=geometry, **(shape or {}))
+    mazeart.save(made, HERE / out, **draw)
+    maze = made.maze
     print(f"{out}: {maze.width} x {maze.height} grid, {maze.n_cells} cells, seed {seed}")
-    return maze
+    return made
 
 
 def algorithm_sheet(out: str = "algorithms.png", *, columns: int = 4) -> None:
@@ -58,8 +59,7 @@ def algorithm_sheet(out: str = "algorithms.png", *, columns: int = 4) -> None:
     for name, algo in mazeart.ALGORITHMS.items():
         geometry = algo.geometries[0]
         cells, size = (44, 6) if geometry == "cells" else (88, 3)
-        weights = mazeart.weights_from_image(HERE / "horse.png", cells=cells)
-        maze = mazeart.generate(weights, algorithm=name, geometry=geometry, seed=3)
+        maze = mazeart.make(HERE / "horse.png", cells=cells, algorithm=name, rng=3).maze
         tiles.append((name, mazeart.export.to_png_image(maze, cell_size=size, solution=True)))
     tw = max(t.size[0] for _, t in tiles)
     th = max(t.size[1] for _, t in tiles) + 22
@@ -81,13 +81,12 @@ def puzzles() -> None:
 
     import numpy as np
 
-    weights = mazeart.weights_from_image(HERE / "horse.png", cells=50)
-    maze = mazeart.generate(weights, seed=8, algorithm="kruskal", braid=0.5)
+    maze = mazeart.make(HERE / "horse.png", cells=50, rng=8, algorithm="kruskal", braid=0.5).maze
     paths = mazeart.random_paths(maze, 5, np.random.default_rng(8))
-    mazeart.save(maze, HERE / "horse-paths.png", solutions=paths, cell_size=10)
+    mazeart.export.write(maze, HERE / "horse-paths.png", solutions=paths, cell_size=10)
     print(f"horse-paths.png: {len(paths)} paths of {', '.join(str(len(p)) for p in paths)} cells")
-    maze = make("horse.png", "horse-maze.json", cells=40, seed=12)
-    mazeart.save(maze, HERE / "puzzle.pdf", title="The Horse", footer="mazeart sample puzzle")
+    made = make("horse.png", "horse-maze.json", cells=40, seed=12)
+    mazeart.save(made, HERE / "puzzle.pdf", title="The Horse", footer="mazeart sample puzzle")
     if shutil.which("pdftoppm"):  # a preview of both pages for the README
         for page in (1, 2):
             subprocess.run(
@@ -100,23 +99,19 @@ def puzzles() -> None:
 
 def games() -> None:
     """The carve as a GIF, a browser game, a Tiled level."""
-    from mazeart.animate import Recording, to_gif
-    from mazeart.export.html import to_html
-
-    weights = mazeart.weights_from_image(HERE / "horse.png", cells=44)
-    with Recording() as rec:
-        maze = mazeart.generate(weights, seed=6, algorithm="weighted-dfs")
-    (HERE / "carving.gif").write_bytes(to_gif(maze, rec.carving(), frames=48, cell_size=7))
+    horse = HERE / "horse.png"
+    made = mazeart.make(horse, cells=44, rng=6, algorithm="weighted-dfs", record=True)
+    mazeart.save(made, HERE / "carving.gif", frames=48, cell_size=7)
     print("carving.gif: 48 frames of the weighted DFS")
-    levels = [mazeart.generate(weights, seed=s, algorithm="kruskal") for s in (1, 2, 3)]
-    (HERE / "game.html").write_text(to_html(levels, title="mazeart: three horses"))
+    levels = [mazeart.make(horse, cells=44, rng=s, algorithm="kruskal") for s in (1, 2, 3)]
+    mazeart.save(levels[0], HERE / "game.html", levels=levels, title="mazeart: three horses")
     print("game.html: 3 levels")
-    rooms = mazeart.rooms.load_rooms(HERE / "rooms.toml")
-    level = mazeart.generate(
-        mazeart.weights_from_image(HERE / "horse.png", cells=80),
-        seed=3,
+    level = mazeart.make(
+        horse,
+        cells=80,
+        rng=3,
         algorithm="hybrid",
-        rooms=rooms,
+        rooms=HERE / "rooms.toml",
         place="loot=4,spawn=3,trap=2,npc=2,key=1",
         braid=0.3,
     )
@@ -126,23 +121,11 @@ def games() -> None:
 
 def art() -> None:
     """Image-guided mazes: edges, regions, a smooth outline, tone."""
-    from mazeart.guide import guidance
 
-    def guided(src, out, *, cells, seed, algorithm="weighted-dfs", **how):
-        weights = mazeart.weights_from_image(src, cells=cells)
-        g = guidance(src, weights, **how)
-        options = {"angle": g["angle"], "bias": g["bias"]} if "angle" in g else {}
-        maze = mazeart.generate(
-            g.get("weights", weights),
-            seed=seed,
-            algorithm="flow" if options else algorithm,
-            walls=g.get("walls"),
-            **options,
-        )
-        extra = {k: g[k] for k in ("outline", "edges", "tone") if k in g}
-        maze = maze.replace(meta={**maze.meta, **extra})
+    def guided(src, out, *, cells, seed, **how):
+        maze = mazeart.make(src, cells=cells, rng=seed, **how).maze
         size = 6 if max(maze.shape) > 90 else 8
-        mazeart.save(maze, HERE / out, cell_size=size if "tone" not in g else 5)
+        mazeart.save(maze, HERE / out, cell_size=size if maze.guide.tone is None else 5)
         print(f"{out}: {maze.width} x {maze.height} grid, {maze.n_cells} cells")
 
     guided(HERE / "logo.png", "logo-edges.png", cells=80, seed=1, edges=True)
@@ -163,10 +146,9 @@ def main() -> None:
     make("logo.png", "logo-maze.png", cells=70, seed=11, cell_size=8, solution=True)
     make("logo.png", "logo-blocks.png", cells=120, seed=3, geometry="blocks", cell_size=5)
     make("word.png", "word-maze.png", cells=180, seed=4, cell_size=6, solution=True)
-    rooms = mazeart.rooms.load_rooms(HERE / "rooms.toml")
     level = {
         "algorithm": "hybrid",
-        "rooms": rooms,
+        "rooms": HERE / "rooms.toml",
         "braid": 0.3,
         "place": "loot=4,spawn=3,trap=2,npc=2,key=1",
     }
