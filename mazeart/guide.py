@@ -317,6 +317,7 @@ def _ink(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_]:
     h, w = size
     cs = max(2, round(min(h / maze.height, w / maze.width)))
     img = to_png_image(maze, cell_size=cs, margin=0, floor=None, tags=False, line_width=0.15)
+    img = img.convert("RGBA")
     a = np.asarray(img)
     ink = (a[..., 3] > 0) & (a[..., :3].astype(int).sum(axis=2) < 200)
     return np.asarray(Image.fromarray(ink).resize((w, h), Image.Resampling.NEAREST), dtype=bool)

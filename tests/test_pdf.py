@@ -77,8 +77,28 @@ def test_no_answer_and_page_sizes(tmp_path):
     for bad in ("A9", "10x10", "wide"):
         with pytest.raises(ValueError, match="page"):
             page_size(bad)
-    with pytest.raises(ValueError, match="Latin-1"):
+    with pytest.raises(ValueError, match="'迷', which the PDF font .* has no glyph"):
         to_pdf_bytes(maze, title="迷路")
+
+
+def test_any_european_text_prints_in_an_embedded_font(tmp_path):
+    import shutil
+    import subprocess
+
+    maze = generate(np.zeros((6, 6), np.int32), rng=1)
+    pdf = tmp_path / "m.pdf"
+    pdf.write_bytes(to_pdf_bytes(maze, title="Jamie’s maze – 5 €", footer="Été ☃ Ωμέγα"))
+    text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "Jamie’s maze – 5 €" in text and "Été ☃ Ωμέγα" in text
+    fonts = [f for page in PdfReader(pdf).pages for f in page["/Resources"]["/Font"].values()]
+    assert fonts
+    for font in fonts:  # every font a subset with its program in the file
+        desc = font.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+        assert "/FontFile2" in desc.get_object() and "+" in str(font.get_object()["/BaseFont"])
+    if shutil.which("pdffonts"):  # poppler's own reading agrees
+        rows = subprocess.run(["pdffonts", pdf], capture_output=True, text=True).stdout
+        table = rows.splitlines()[2:]
+        assert table and all(row.split()[-5] == "yes" for row in table), rows
 
 
 def test_blocks_and_rooms_render(tmp_path):
@@ -125,8 +145,8 @@ def test_book_bad_inputs(tmp_path):
     assert res.returncode == 2 and "a book is a .pdf" in res.stderr
     res = run_cli("book", WORD, "-o", out, "--count", "0")
     assert res.returncode == 2 and "count must be an integer" in res.stderr
-    res = run_cli("book", WORD, "-o", out, "--title", "Été ☃")
-    assert res.returncode == 2 and "Latin-1" in res.stderr
+    res = run_cli("book", WORD, "-o", out, "--title", "迷路")
+    assert res.returncode == 2 and "no glyph" in res.stderr
     assert not out.exists()
     assert not list(tmp_path.iterdir())  # no temporary files left either
 

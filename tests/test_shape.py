@@ -211,7 +211,7 @@ def test_tags_in_the_preset_and_in_the_exports(tmp_path):
         for d in dots
     }
     assert found == maze.tags
-    img = to_png_image(maze, cell_size=10, margin=1)
+    img = to_png_image(maze, cell_size=10, margin=1).convert("RGBA")
     for (r, c), kind in maze.tags.items():
         rgb = img.getpixel((10 + c * 10 + 5, 10 + r * 10 + 5))[:3]
         assert "#{:02x}{:02x}{:02x}".format(*rgb) == TAG_COLOURS[kind]

@@ -11,22 +11,30 @@ drawn in.
 :func:`write_pdf` writes one maze; :func:`write_book` writes many, puzzles
 first and answer keys at the back, four to a page.
 
-Text is set in the PDF core font Helvetica, which covers Latin-1; other
-characters give a clear error rather than silently missing glyphs.
+The drawing is the scene every renderer shares (:mod:`mazeart.export.scene`),
+written straight into the page's content stream as compact path operators in
+maze units under one transformation, so a million walls cost a few megabytes
+and a second, not a call each. Text is set in DejaVu Sans, shipped with the
+package (``mazeart/fonts``, Bitstream Vera licence) and embedded as a subset in
+every PDF, as print-on-demand services require; a character the font lacks is
+a one-line error rather than a missing glyph.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
+from importlib.resources import files
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError, check_int
-from mazeart.export._style import Style, _runs, solution_paths, style_from, wall_runs
-from mazeart.maze import STEP, Maze
+from mazeart.export._style import Style, style_from
+from mazeart.export.scene import Lines, Scene, build_scene
+from mazeart.maze import Maze
 
 __all__ = ["PAGE_SIZES", "page_size", "to_pdf_bytes", "write_book", "write_pdf"]
 
@@ -68,15 +76,86 @@ def page_size(page: str, *, landscape: bool = False) -> tuple[float, float]:
     return (h, w) if landscape else (w, h)
 
 
-def _latin1(text: str, what: str) -> str:
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError as exc:
-        bad = text[exc.start]
+_FONTS = files("mazeart").joinpath("fonts")
+_FONT = "DejaVuSans"
+
+
+@functools.cache
+def _glyphs() -> frozenset[int]:
+    """Code points the shipped font can print."""
+    from fontTools.ttLib import TTFont
+
+    with _FONTS.joinpath("DejaVuSans.ttf").open("rb") as fh:
+        return frozenset(TTFont(fh)["cmap"].getBestCmap())
+
+
+def _printable(text: str, what: str) -> str:
+    missing = [ch for ch in text if ord(ch) not in _glyphs() and ch.isprintable()]
+    if missing:
         raise MazeartError(
-            f"the {what} holds {bad!r}, which the PDF core font cannot print (Latin-1 only)"
-        ) from None
-    return text
+            f"the {what} holds {missing[0]!r}, which the PDF font (DejaVu Sans) has no glyph for"
+        )
+    return "".join(ch for ch in text if ch.isprintable())
+
+
+def _numbers(values: NDArray[np.float64]) -> list[str]:
+    """Numbers as short text: integers plain, others to four places."""
+    if np.all(values == np.round(values)):
+        return list(map(str, values.astype(np.int64).tolist()))
+    return [f"{v:.4f}".rstrip("0").rstrip(".") for v in np.round(values, 4).tolist()]
+
+
+def _path(lines: Lines, *, close: bool = False) -> str:
+    """PDF path operators for polylines (``m`` to each start, ``l`` on, ``h`` to close)."""
+    n = len(lines.points)
+    if not n:
+        return ""
+    tokens = np.empty(3 * n, dtype=object)
+    tokens[0::3] = _numbers(lines.points[:, 0])
+    tokens[1::3] = _numbers(lines.points[:, 1])
+    ops = np.full(n, "l", dtype=object)
+    ops[lines.starts[:-1]] = "m"
+    if close:
+        ops[lines.starts[1:-1] - 1] = "l h"
+        ops[-1] = "l h"
+    tokens[2::3] = ops
+    return " ".join(tokens.tolist())
+
+
+def _colour(colour: str, op: str) -> str:
+    r, g, b = _rgb(colour)
+    return f"{r / 255:.3f} {g / 255:.3f} {b / 255:.3f} {op}"
+
+
+def _scene_ops(scene: Scene) -> list[str]:
+    """The scene's layers as content-stream operators, in maze units."""
+    out = []
+    kappa = 0.5523
+    for layer in scene.layers:
+        for fill in layer.fills:
+            rects = " ".join(
+                f"{a} {b} {c} {d} re"
+                for a, b, c, d in zip(
+                    *(_numbers(v) for v in (fill.rects[:, 0], fill.rects[:, 1],
+                      fill.rects[:, 2] - fill.rects[:, 0], fill.rects[:, 3] - fill.rects[:, 1])),
+                    strict=True,
+                )
+            )  # fmt: skip
+            out += [_colour(fill.colour, "rg"), rects, _path(fill.rings, close=True), "f*"]
+        for st in layer.strokes:
+            ends = "2 J 0 j" if st.cap == "square" else "1 J 1 j"  # square caps, miters / round
+            out += [_colour(st.colour, "RG"), f"{st.width:.4f} w {ends}", _path(st.lines), "S"]
+        for dot in layer.dots:
+            x, y, r, k = dot.x, dot.y, dot.radius, kappa * dot.radius
+            out += [
+                _colour(dot.colour, "rg"),
+                f"{x + r:.4f} {y:.4f} m {x + r:.4f} {y + k:.4f} {x + k:.4f} {y + r:.4f} "
+                f"{x:.4f} {y + r:.4f} c {x - k:.4f} {y + r:.4f} {x - r:.4f} {y + k:.4f} "
+                f"{x - r:.4f} {y:.4f} c {x - r:.4f} {y - k:.4f} {x - k:.4f} {y - r:.4f} "
+                f"{x:.4f} {y - r:.4f} c {x + k:.4f} {y - r:.4f} {x + r:.4f} {y - k:.4f} "
+                f"{x + r:.4f} {y:.4f} c f",
+            ]
+    return [op for op in out if op]
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -102,17 +181,19 @@ class _Document:
                 f"page margin must be between 0 and a third of the page, got {margin}"
             )
         self.margin = margin
-        self.footer = _latin1(footer, "footer")
+        self.footer = _printable(footer, "footer")
         self.pdf = FPDF(unit="mm", format=size)
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(margin, margin, margin)
+        for style, name in (("", "DejaVuSans.ttf"), ("B", "DejaVuSans-Bold.ttf")):
+            self.pdf.add_font(_FONT, style, fname=str(_FONTS.joinpath(name)))
         self.pdf.set_creator(f"mazeart {__version__}")
-        self.pdf.set_title(_latin1(title, "title") or "mazeart maze")
+        self.pdf.set_title(_printable(title, "title") or "mazeart maze")
 
     def new_page(self) -> None:
         pdf = self.pdf
         pdf.add_page()
-        pdf.set_font("helvetica", size=8)
+        pdf.set_font(_FONT, size=8)
         pdf.set_text_color(90, 90, 90)
         y = self.height - self.margin / 2
         number = str(pdf.page_no())
@@ -126,7 +207,7 @@ class _Document:
         if not text:
             return 0.0
         pdf = self.pdf
-        pdf.set_font("helvetica", style="B", size=size)
+        pdf.set_font(_FONT, style="B", size=size)
         w = pdf.get_string_width(text)
         line = size * 0.3528  # points to mm
         pdf.text((self.width - w) / 2, self.margin + line, text)
@@ -134,116 +215,27 @@ class _Document:
 
     def caption(self, text: str, x: float, y: float, w: float) -> None:
         pdf = self.pdf
-        pdf.set_font("helvetica", size=6.5)
+        pdf.set_font(_FONT, size=6.5)
         pdf.set_text_color(110, 110, 110)
         pdf.text(x + (w - pdf.get_string_width(text)) / 2, y, text)
         pdf.set_text_color(0, 0, 0)
 
     def maze(
-        self,
-        maze: Maze,
-        box: tuple[float, float, float, float],
-        st: Style,
-        solutions: Sequence[ArrayLike] | None,
-        *,
-        answer: bool,
+        self, maze: Maze, scene: Scene, box: tuple[float, float, float, float], pad: float
     ) -> tuple[float, float, float, float]:
-        """Draw ``maze`` centred in ``box`` (x, y, w, h); return where it went."""
-        pdf = self.pdf
+        """Draw ``scene`` (of ``maze``) centred in ``box`` (x, y, w, h); return where it went."""
         bx, by, bw, bh = box
-        pad = max(st.margin, 1.0)  # room for the arrows at the doors
+        pad = max(pad, 1.0)  # room for the arrows at the doors
         cell = min(bw / (maze.width + 2 * pad), bh / (maze.height + 2 * pad))
         if cell <= 0:
             raise MazeartError("the page leaves no room for the maze")
         mw, mh = maze.width * cell, maze.height * cell
         ox, oy = bx + (bw - mw) / 2, by + (bh - mh) / 2
-        if maze.rooms:
-            pdf.set_fill_color(*_rgb(st.room_fill))
-            for room in maze.rooms:
-                rows, a, b = _runs(room.mask(maze.shape))
-                for r, c0, c1 in zip(rows, a, b, strict=True):
-                    pdf.rect(ox + c0 * cell, oy + r * cell, (c1 - c0) * cell, cell, style="F")
-        pdf.set_draw_color(*_rgb(st.wall))
-        pdf.set_fill_color(*_rgb(st.wall))
-        if maze.geometry == "cells":
-            curves = []
-            if maze.guide.outline or maze.guide.edge_labels is not None:
-                from mazeart.outline import bridge_cells, clip_segments, edge_paths, outline_paths
-
-                runs = wall_runs(maze)
-                rings = list(maze.guide.outline)
-                if rings:  # no clipping path here: cut the walls to the outline instead
-                    bridges = bridge_cells(maze)
-                    squares = [np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float)
-                               for r, c in zip(*np.nonzero(bridges), strict=True)]  # fmt: skip
-                    runs = np.vstack(
-                        [clip_segments(runs, rings)] + [clip_segments(runs, [q]) for q in squares]
-                    )
-                    curves += outline_paths(maze)
-                curves += edge_paths(maze)
-            else:
-                runs = wall_runs(maze)
-            with pdf.local_context(
-                stroke_cap_style="square", line_width=max(st.line_width * cell, 0.1)
-            ):
-                for x0, y0, x1, y1 in runs:
-                    pdf.line(ox + x0 * cell, oy + y0 * cell, ox + x1 * cell, oy + y1 * cell)
-            with pdf.local_context(
-                stroke_cap_style="round",
-                stroke_join_style="round",
-                line_width=max(st.line_width * cell, 0.1),
-            ):
-                for path in curves:
-                    pdf.polyline([(ox + x * cell, oy + y * cell) for x, y in path])
-        else:
-            blocks = maze.blocks() == 1
-            rows, a, b = _runs(blocks)
-            for r, c0, c1 in zip(rows, a, b, strict=True):
-                x, y = ox + (c0 - 1) * cell, oy + (r - 1) * cell
-                pdf.rect(x, y, (c1 - c0) * cell, cell, style="F")
-        if answer:
-            for pts, colour, width in solution_paths(maze, st, solutions):
-                pdf.set_draw_color(*_rgb(colour))
-                with pdf.local_context(
-                    stroke_cap_style="round",
-                    stroke_join_style="round",
-                    line_width=max(width * cell, 0.15),
-                ):
-                    pdf.polyline([(ox + x * cell, oy + y * cell) for x, y in pts])
-        self._arrows(maze, ox, oy, cell, st)
+        k, h = self.pdf.k, self.pdf.h  # points per mm; the page's height in mm
+        # one transformation: maze units, y down, the maze's corner at (ox, oy)
+        head = f"q {cell * k:.5f} 0 0 {-cell * k:.5f} {ox * k:.4f} {(h - oy) * k:.4f} cm"
+        self.pdf._out("\n".join([head, *_scene_ops(scene), "Q"]))
         return ox, oy, mw, mh
-
-    def _arrows(self, maze: Maze, ox: float, oy: float, cell: float, st: Style) -> None:
-        """A filled arrow pointing in at the entrance and out at the exit."""
-        pdf = self.pdf
-        reach = 0.5 if maze.geometry == "cells" else 1.0
-        for cell_rc, side, inward, colour in (
-            (maze.entrance, maze.entrance_side, True, st.entrance_color),
-            (maze.exit, maze.exit_side, False, st.exit_color),
-        ):
-            if cell_rc is None:
-                continue
-            r, c = cell_rc
-            cx, cy = ox + (c + 0.5) * cell, oy + (r + 0.5) * cell
-            if side:
-                dr, dc = STEP[side]
-                # the door's outer edge, then a cell further out
-                ex, ey = cx + dc * (reach + 0.15) * cell, cy + dr * (reach + 0.15) * cell
-                base = 0.8 * cell
-                if inward:
-                    tip = (ex, ey)
-                    back = (ex + dc * base, ey + dr * base)
-                else:
-                    back = (ex, ey)
-                    tip = (ex + dc * base, ey + dr * base)
-                half = 0.4 * cell
-                px, py = -dr * half, dc * half  # perpendicular
-                pts = [tip, (back[0] + px, back[1] + py), (back[0] - px, back[1] - py)]
-                pdf.set_fill_color(*_rgb(colour))
-                pdf.polyline(pts, polygon=True, style="F")
-            else:  # an end inside the figure: a dot
-                pdf.set_fill_color(*_rgb(colour))
-                pdf.circle(cx, cy, 0.3 * cell, style="F")
 
     def output(self) -> bytes:
         return bytes(self.pdf.output())
@@ -258,7 +250,7 @@ def _caption(maze: Maze) -> str:
     bits.append(f"{maze.width} x {maze.height}")
     if maze.meta.get("source"):
         bits.append(str(maze.meta["source"]))
-    return _latin1(" / ".join(bits), "caption")
+    return _printable(" / ".join(bits), "caption")
 
 
 def to_pdf_bytes(
@@ -299,16 +291,18 @@ def to_pdf_bytes(
     -------
     bytes
     """
-    st = style_from({"solution": True, **options}, base=style)
+    st = style_from({"solution": answer, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
-    if answer and not solution_paths(maze, st, solutions):
+    scene = build_scene(maze, st, solutions=solutions if answer else None, arrows=True)
+    if answer and scene.layer("solution") is None:
         raise MazeartError("an answer key needs an entrance and an exit (or use --no-answer)")
     for is_answer in (False, True) if answer else (False,):
         doc.new_page()
         heading = (f"Answer: {title}" if title else "Answer") if is_answer else title
-        top = doc.margin + doc.heading(_latin1(heading, "title"))
+        top = doc.margin + doc.heading(_printable(heading, "title"))
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
-        x, y, w, h = doc.maze(maze, box, st, solutions, answer=is_answer)
+        drawn = scene if is_answer else scene.without("solution")
+        x, y, w, h = doc.maze(maze, drawn, box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
     return doc.output()
 
@@ -361,20 +355,21 @@ def write_book(
         make, n = seq.__getitem__, len(seq)
     st = style_from({"solution": True, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
-    title = _latin1(title, "title")
-    keys: list[tuple[Maze, str, int]] = []
+    title = _printable(title, "title")
+    keys: list[tuple[Maze, Scene, str, int]] = []
     for i in range(n):
         maze = make(i)
         name = f"{title} #{i + 1}" if title else f"Maze {i + 1}"
         doc.new_page()
         top = doc.margin + doc.heading(name)
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
-        x, y, w, h = doc.maze(maze, box, st, None, answer=False)
+        scene = build_scene(maze, st, arrows=True)
+        x, y, w, h = doc.maze(maze, scene.without("solution"), box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
         if answer:
-            if maze.entrance is None or maze.exit is None:
+            if scene.layer("solution") is None:
                 raise MazeartError(f"{name} has no entrance or exit for its answer key")
-            keys.append((maze, name, doc.pdf.page_no()))
+            keys.append((maze, scene, name, doc.pdf.page_no()))
         if progress is not None:
             progress(i + 1)
     per_page = 4
@@ -383,10 +378,10 @@ def write_book(
         top = doc.margin + doc.heading("Answers", size=14)
         cw = (doc.width - 2 * doc.margin) / 2
         ch = (doc.height - top - 1.6 * doc.margin) / 2
-        for j, (maze, name, page_no) in enumerate(keys[start : start + per_page]):
+        for j, (maze, scene, name, page_no) in enumerate(keys[start : start + per_page]):
             bx = doc.margin + (j % 2) * cw
             by = top + (j // 2) * ch
-            x, y, w, h = doc.maze(maze, (bx, by + 5, cw, ch - 9), st, None, answer=True)
+            x, y, w, h = doc.maze(maze, scene, (bx, by + 5, cw, ch - 9), st.margin)
             doc.caption(f"{name} (page {page_no})", x, by + 4, w)
             doc.caption(_caption(maze), x, y + h + 4, w)
     fh.write(doc.output())

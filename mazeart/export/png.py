@@ -1,9 +1,13 @@
-"""PNG export with Pillow: ``cell_size`` pixels per cell, transparent outside the maze.
+"""PNG export: the drawing scene painted on a palette picture, ``cell_size`` pixels per cell.
 
 The picture is laid out like the SVG: cell ``(r, c)`` covers pixels
 ``[m + r*cs, m + (r+1)*cs)`` down and ``[m + c*cs, m + (c+1)*cs)`` across, with
-``m = round(margin * cs)``. Walls are centred on the grid lines. The maze's
-metadata is stored as a ``mazeart`` text chunk (JSON).
+``m = round(margin * cs)``. Rectangles (fills, and strokes along the axes with
+their square ends) are painted by one compiled loop over arrays; other curves,
+polygons and dots by Pillow, a call per polyline. The picture has a colour
+palette of the few colours it uses (so Pillow writes it with 1, 2, 4 or 8 bits
+a pixel), transparent outside the maze unless a background is given. The
+maze's metadata is stored as a ``mazeart`` text chunk (JSON).
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numba import njit
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError
-from mazeart.export._style import Style, solution_paths, style_from, wall_runs
+from mazeart.export._style import Style, style_from
+from mazeart.export.scene import Fill, Scene, Stroke, build_scene
 from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
@@ -35,13 +41,121 @@ def _rgba(colour: str | None) -> tuple[int, int, int, int]:
         raise MazeartError(f"unknown colour {colour!r}") from None
 
 
+@njit(cache=True)
+def _paint(canvas, rects, value):
+    """Set ``canvas[y0:y1, x0:x1] = value`` for every row ``x0, y0, x1, y1`` (clipped)."""
+    h, w = canvas.shape
+    for i in range(rects.shape[0]):
+        x0 = max(rects[i, 0], 0)
+        y0 = max(rects[i, 1], 0)
+        x1 = min(rects[i, 2], w)
+        y1 = min(rects[i, 3], h)
+        for y in range(y0, y1):
+            for x in range(x0, x1):
+                canvas[y, x] = value
+
+
+class _Canvas:
+    """A palette-indexed picture: rectangles painted by a compiled loop, curves by Pillow."""
+
+    def __init__(self, size: tuple[int, int], background: str | None, cs: int, m: int) -> None:
+        self.pixels = np.zeros((size[1], size[0]), dtype=np.uint8)
+        self.colours: list[tuple[int, int, int, int]] = [_rgba(background)]
+        self.cs, self.m = cs, m
+        self._pil: Any = None
+
+    def index(self, colour: str) -> int:
+        rgba = _rgba(colour)
+        if rgba not in self.colours:
+            if len(self.colours) == 256:
+                raise MazeartError("a PNG of more than 256 colours")
+            self.colours.append(rgba)
+        return self.colours.index(rgba)
+
+    def px(self, v: NDArray[np.float64]) -> NDArray[np.int64]:
+        return np.rint(self.m + v * self.cs).astype(np.int64)
+
+    def rects(self, rects: NDArray[np.int64], colour: str) -> None:
+        if len(rects):
+            if self._pil is not None:
+                self.pixels, self._pil = np.array(self._pil), None
+            _paint(self.pixels, np.ascontiguousarray(rects, dtype=np.int64), self.index(colour))
+
+    def draw(self) -> Any:
+        from PIL import Image, ImageDraw
+
+        if self._pil is None:
+            self._pil = Image.fromarray(self.pixels)
+        return ImageDraw.Draw(self._pil)
+
+    def image(self) -> Any:
+        from PIL import Image
+
+        img = self._pil if self._pil is not None else Image.fromarray(self.pixels)
+        img.putpalette([c for rgba in self.colours for c in rgba[:3]])
+        alpha = bytes(rgba[3] for rgba in self.colours)
+        if alpha[1:].strip(b"\xff"):  # translucent colours: a full alpha table
+            img.info["transparency"] = alpha
+        elif alpha[0] != 255:  # only the background is clear
+            img.info["transparency"] = 0
+        return img
+
+
+def _fill(canvas: _Canvas, fill: Fill) -> None:
+    canvas.rects(canvas.px(fill.rects), fill.colour)
+    if len(fill.rings):
+        draw, idx = canvas.draw(), canvas.index(fill.colour)
+        for ring in fill.rings:
+            draw.polygon([tuple(p) for p in canvas.px(ring).tolist()], fill=idx)
+
+
+def _stroke(canvas: _Canvas, stroke: Stroke) -> None:
+    t = max(1, round(stroke.width * canvas.cs))
+    a, b = t // 2, t - t // 2
+    segs = stroke.lines.segments()
+    axis = (segs[:, 0] == segs[:, 2]) | (segs[:, 1] == segs[:, 3])
+    if axis.any():  # axis-parallel runs: rectangles, square ends half a stroke past the point
+        q = canvas.px(segs[axis])
+        lo = np.minimum(q[:, :2], q[:, 2:]) - a
+        hi = np.maximum(q[:, :2], q[:, 2:]) + b
+        canvas.rects(np.hstack([lo, hi]), stroke.colour)
+    if not axis.all():
+        draw, idx = canvas.draw(), canvas.index(stroke.colour)
+        for line in stroke.lines:
+            d = np.diff(line, axis=0)
+            if np.all((d[:, 0] == 0) | (d[:, 1] == 0)):
+                continue  # drawn above
+            pts = [tuple(p) for p in (canvas.m + line * canvas.cs).tolist()]
+            draw.line(pts, fill=idx, width=t, joint="curve")
+
+
+def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
+    """A scene as a palette Pillow image, ``cell_size`` pixels per maze unit."""
+    w = round(scene.width * cell_size) + 2 * margin
+    h = round(scene.height * cell_size) + 2 * margin
+    if w * h > 400_000_000:
+        raise MazeartError(f"a {w} x {h} pixel PNG is too large; lower the cell size")
+    canvas = _Canvas((w, h), scene.background, cell_size, margin)
+    for layer in scene.layers:
+        for fill in layer.fills:
+            _fill(canvas, fill)
+        for stroke in layer.strokes:
+            _stroke(canvas, stroke)
+        for dot in layer.dots:
+            draw, idx = canvas.draw(), canvas.index(dot.colour)
+            x, y = canvas.m + dot.x * cell_size, canvas.m + dot.y * cell_size
+            r = dot.radius * cell_size
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=idx)
+    return canvas.image()
+
+
 def to_png_image(
     maze: Maze,
     *,
     style: Style | None = None,
     solutions: Sequence[ArrayLike] | None = None,
     **options: Any,
-):
+) -> Any:
     """Draw a maze as a Pillow image.
 
     Parameters
@@ -57,127 +171,15 @@ def to_png_image(
     Returns
     -------
     PIL.Image.Image
-        RGBA image.
+        A palette (``"P"``) image, its ``transparency`` set where the
+        background is transparent; ``.convert("RGBA")`` for pixels.
     """
-    from PIL import Image, ImageDraw
-
     st = style_from(options, base=style or _PNG_STYLE)
     cs = st.cell_size
     if cs != int(cs) or cs < 2:
         raise MazeartError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
-    cs = int(cs)
-    m = round(st.margin * cs)
-    h, w = maze.shape
-    size_px = (w * cs + 2 * m, h * cs + 2 * m)
-    if size_px[0] * size_px[1] > 400_000_000:
-        raise MazeartError(
-            f"a {size_px[0]} x {size_px[1]} pixel PNG is too large; lower the cell size"
-        )
-    canvas = np.zeros((size_px[1], size_px[0], 4), dtype=np.uint8)
-    canvas[...] = _rgba(st.background)
-    inner = canvas[m : m + h * cs, m : m + w * cs]
-    if maze.geometry == "cells":
-        if st.floor:
-            big = np.repeat(np.repeat(maze.mask, cs, axis=0), cs, axis=1)
-            inner[big] = _rgba(st.floor)
-        for room in maze.rooms:
-            big = np.repeat(np.repeat(room.mask(maze.shape), cs, axis=0), cs, axis=1)
-            inner[big] = _rgba(st.room_fill)
-        img = Image.fromarray(canvas)
-        draw = ImageDraw.Draw(img)
-        t = max(1, round(st.line_width * cs))
-        wall = _rgba(st.wall)
-        rings = maze.guide.outline
-        target = Image.new("RGBA", img.size, (0, 0, 0, 0)) if rings else img
-        wdraw = ImageDraw.Draw(target)
-        if maze.guide.tone is not None and not rings:  # wall ink follows the picture's darkness
-            from mazeart.tone import tone_walls
-
-            groups: list[tuple[int, Any]] = [
-                (max(1, round(width * cs)), segs) for width, segs in tone_walls(maze)
-            ]
-        else:
-            groups = [(t, wall_runs(maze))]
-        for thick, segs in groups:
-            a, b = thick // 2, thick - thick // 2
-            for x0, y0, x1, y1 in segs:
-                px0, py0 = m + x0 * cs - a, m + y0 * cs - a
-                px1, py1 = m + x1 * cs + b - 1, m + y1 * cs + b - 1
-                wdraw.rectangle((int(px0), int(py0), int(px1), int(py1)), fill=wall)
-        if rings:  # walls clipped to the smooth outline, which is drawn as the outer wall
-            from mazeart.outline import outline_paths
-
-            inside = np.zeros((img.size[1], img.size[0]), dtype=bool)
-            for ring in rings:
-                layer = Image.new("1", img.size, 0)
-                ImageDraw.Draw(layer).polygon(
-                    [(m + x * cs, m + y * cs) for x, y in ring], fill=1, outline=1
-                )
-                inside ^= np.asarray(layer, dtype=bool)
-            from mazeart.outline import bridge_cells
-
-            bridges = np.repeat(np.repeat(bridge_cells(maze), cs, axis=0), cs, axis=1)
-            inside[m : m + h * cs, m : m + w * cs] |= bridges
-            if st.floor:
-                base = np.asarray(img).copy()
-                base[..., :] = np.where(inside[..., None], _rgba(st.floor), _rgba(st.background))
-                for room in maze.rooms:
-                    big = np.repeat(np.repeat(room.mask(maze.shape), cs, axis=0), cs, axis=1)
-                    base[m : m + h * cs, m : m + w * cs][big] = _rgba(st.room_fill)
-                img = Image.fromarray(base)
-            walls_px = np.asarray(target).copy()
-            walls_px[~inside] = 0
-            img.alpha_composite(Image.fromarray(walls_px))
-            draw = ImageDraw.Draw(img)
-            for path in outline_paths(maze):
-                draw.line([(m + x * cs, m + y * cs) for x, y in path], fill=wall, width=t,
-                          joint="curve")  # fmt: skip
-        else:
-            draw = ImageDraw.Draw(img)
-        if (
-            maze.guide.edge_labels is not None
-        ):  # colour-region boundaries, drawn as the curves they are
-            from mazeart.outline import edge_paths
-
-            for path in edge_paths(maze):
-                draw.line([(m + x * cs, m + y * cs) for x, y in path], fill=wall, width=t,
-                          joint="curve")  # fmt: skip
-    else:
-        blocks = maze.blocks()
-        colours = np.array([_rgba(st.background), _rgba(st.wall), _rgba(st.floor)], np.uint8)
-        ext = colours[blocks].repeat(cs, axis=0).repeat(cs, axis=1)
-        # blocks() adds a one-block frame; it sits in the margin (cropped if the margin is thinner).
-        off = cs - m
-        if off >= 0:
-            canvas[...] = ext[off : off + canvas.shape[0], off : off + canvas.shape[1]]
-        else:
-            canvas[-off : -off + ext.shape[0], -off : -off + ext.shape[1]] = ext
-        img = Image.fromarray(canvas)
-        draw = ImageDraw.Draw(img)
-    for pts, colour, width in solution_paths(maze, st, solutions):
-        pts = pts * cs + m
-        draw.line(
-            [(float(x), float(y)) for x, y in pts],
-            fill=_rgba(colour),
-            width=max(1, round(width * cs)),
-            joint="curve",
-        )
-    if st.tags and maze.tags:
-        from mazeart.tags import TAG_COLOURS
-
-        r = 0.28 * cs
-        for (row, col), kind in maze.tags.items():
-            cx, cy = m + (col + 0.5) * cs, m + (row + 0.5) * cs
-            draw.ellipse(
-                (cx - r, cy - r, cx + r, cy + r), fill=_rgba(TAG_COLOURS.get(kind, "#7f7f7f"))
-            )
-    if st.markers:
-        r = 0.3 * cs
-        for cell, colour in ((maze.entrance, st.entrance_color), (maze.exit, st.exit_color)):
-            if cell is not None:
-                cx, cy = m + (cell[1] + 0.5) * cs, m + (cell[0] + 0.5) * cs
-                draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=_rgba(colour))
-    return img
+    scene = build_scene(maze, st, solutions=solutions)
+    return render(scene, cell_size=int(cs), margin=round(st.margin * cs))
 
 
 def write_png(maze: Maze, fh: Any, **options: Any) -> None:

@@ -1,0 +1,713 @@
+"""One drawing of a maze, built once, that every renderer translates.
+
+:func:`build_scene` turns a :class:`~mazeart.maze.Maze` (with its outline, edge
+curves, tone, rooms, tags, ends and solution paths) into plain geometry in maze
+units (``x`` across, ``y`` down, a cell one unit wide): named :class:`Layer` s of
+:class:`Stroke` s (polylines of one width), :class:`Fill` s (rectangles and
+polygons) and :class:`Dot` s. SVG, PNG and PDF only translate it, so they show
+the same ink. Nothing here knows about squares beyond reading the maze: a maze
+on another grid draws through the same primitives.
+
+The scene is plotter-grade as built:
+
+- **clipped by geometry**: with a smooth outline, walls are cut to the outline
+  (and the bridges across the ground) here, not by a renderer's clipping path,
+  so a pen plotter, vpype and a PNG see the same ink;
+- **merged and ordered**: wall runs that meet are chained into long polylines
+  (walking through every junction, straight on where it can), and within each
+  stroke the polylines are ordered greedily, nearest end first, reversed when
+  that end is nearer, to keep pen-up travel short;
+- :meth:`Scene.for_plotter` makes everything strokes of one pen width: thick
+  (tone) strokes become parallel pen lines, fills become hatching, dots circles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numpy.typing import ArrayLike, NDArray
+
+from mazeart.export._style import Style
+from mazeart.maze import STEP, Maze
+
+__all__ = [
+    "Dot",
+    "Fill",
+    "Layer",
+    "Lines",
+    "Scene",
+    "Stroke",
+    "build_scene",
+    "chain_segments",
+    "order_lines",
+    "pen_up_travel",
+    "runs",
+]
+
+PATH_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b")
+"""Colours of the second, third, ... solution path (the first uses ``Style.solution_color``)."""
+
+
+# ----------------------------------------------------------------------------- primitives
+
+
+@dataclass(frozen=True, eq=False)
+class Lines:
+    """Polylines as one ragged array: line ``i`` is ``points[starts[i]:starts[i + 1]]``."""
+
+    points: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)))
+    starts: NDArray[np.int64] = field(default_factory=lambda: np.zeros(1, np.int64))
+
+    @classmethod
+    def from_list(cls, lines: Sequence[ArrayLike]) -> Lines:
+        """From a list of ``(P, 2)`` point arrays (lines of fewer than 2 points are dropped)."""
+        arrs = [np.asarray(a, dtype=np.float64).reshape(-1, 2) for a in lines]
+        arrs = [a for a in arrs if len(a) >= 2]
+        if not arrs:
+            return cls()
+        starts = np.zeros(len(arrs) + 1, np.int64)
+        starts[1:] = np.cumsum([len(a) for a in arrs])
+        return cls(np.vstack(arrs), starts)
+
+    @classmethod
+    def from_segments(cls, segs: ArrayLike) -> Lines:
+        """Each ``x0, y0, x1, y1`` row as a two-point line."""
+        s = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+        return cls(s.reshape(-1, 2).copy(), np.arange(0, 2 * len(s) + 1, 2, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def __iter__(self) -> Iterator[NDArray[np.float64]]:
+        for a, b in zip(self.starts[:-1], self.starts[1:], strict=True):
+            yield self.points[a:b]
+
+    def segments(self) -> NDArray[np.float64]:
+        """Every segment of every line: ``(M, 4)`` rows ``x0, y0, x1, y1``."""
+        if len(self.points) < 2:
+            return np.zeros((0, 4))
+        inner = np.ones(len(self.points) - 1, dtype=bool)
+        inner[self.starts[1:-1] - 1] = False  # no segment from a line's end to the next start
+        return np.hstack([self.points[:-1], self.points[1:]])[inner]
+
+    def is_closed(self) -> NDArray[np.bool_]:
+        """Per line: whether it ends where it starts."""
+        if not len(self):
+            return np.zeros(0, bool)
+        first, last = self.points[self.starts[:-1]], self.points[self.starts[1:] - 1]
+        return np.all(np.abs(first - last) < 1e-9, axis=1)
+
+
+@dataclass(frozen=True, eq=False)
+class Stroke:
+    """Polylines drawn with one pen: a width (maze units), a colour and a cap."""
+
+    lines: Lines
+    width: float
+    colour: str
+    cap: str = "round"
+    """``"square"`` (wall runs: corners close) or ``"round"`` (curves, paths)."""
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    """Extra attributes an SVG writer keeps (e.g. ``data-path``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Fill:
+    """A filled area: axis-parallel rectangles and/or polygons (even-odd), one colour."""
+
+    colour: str
+    rects: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 4)))
+    """``(K, 4)`` rows ``x0, y0, x1, y1``."""
+    rings: Lines = field(default_factory=Lines)
+    """Closed rings (first point not repeated)."""
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    title: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Dot:
+    """A filled disc."""
+
+    x: float
+    y: float
+    radius: float
+    colour: str
+    attrs: Mapping[str, str] = field(default_factory=dict)
+    title: str = ""
+
+
+@dataclass(frozen=True, eq=False)
+class Layer:
+    """A named layer, drawn in order: fills, then strokes, then dots."""
+
+    name: str
+    fills: tuple[Fill, ...] = ()
+    strokes: tuple[Stroke, ...] = ()
+    dots: tuple[Dot, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.fills or self.strokes or self.dots)
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    """Everything one maze draws, in maze units over ``[0, width] x [0, height]``."""
+
+    width: float
+    height: float
+    layers: tuple[Layer, ...]
+    background: str | None = None
+
+    def layer(self, name: str) -> Layer | None:
+        """The layer called ``name``, if the scene has it."""
+        return next((lay for lay in self.layers if lay.name == name), None)
+
+    def without(self, *names: str) -> Scene:
+        """The scene without the named layers (e.g. the solution on a puzzle page)."""
+        return replace(self, layers=tuple(x for x in self.layers if x.name not in names))
+
+    def for_plotter(self, pen: float) -> Scene:
+        """Everything as strokes of one pen ``pen`` wide (maze units): nothing filled.
+
+        A stroke wider than the pen becomes parallel pen lines across its width
+        (so tone keeps its density), a fill becomes hatching at the pen's
+        spacing (rooms at four times it: a tint), a dot a circle.
+        """
+        out = []
+        for lay in self.layers:
+            lines: list[Lines] = []
+            colour = None
+            for fill in lay.fills:
+                gap = pen * (4 if lay.name == "rooms" else 1)
+                lines.append(hatch(fill, gap))
+                colour = colour or fill.colour
+            for stroke in lay.strokes:
+                lines.append(widen(stroke.lines, stroke.width, pen))
+                colour = colour or stroke.colour
+            for dot in lay.dots:
+                t = np.linspace(0, 2 * np.pi, 25)
+                for r in np.arange(dot.radius, 0, -pen):  # filled by rings, a pen apart
+                    ring = np.stack([dot.x + r * np.cos(t), dot.y + r * np.sin(t)], axis=1)
+                    lines.append(Lines.from_list([ring]))
+                colour = colour or dot.colour
+            if colour is None:
+                continue
+            merged = order_lines(chain_lines(concat(lines)))
+            out.append(Layer(lay.name, strokes=(Stroke(merged, pen, colour, "round"),)))
+        return replace(self, layers=tuple(out), background=None)
+
+
+def concat(parts: Sequence[Lines]) -> Lines:
+    """All the lines of several :class:`Lines` in one."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return Lines()
+    points = np.vstack([p.points for p in parts])
+    offsets = np.cumsum([0] + [len(p.points) for p in parts[:-1]])
+    starts = np.concatenate(
+        [p.starts[:-1] + o for p, o in zip(parts, offsets, strict=True)] + [[len(points)]]
+    )
+    return Lines(points, starts.astype(np.int64))
+
+
+# ----------------------------------------------------------------------------- merging, ordering
+
+
+@njit(cache=True)
+def _walk_trails(a, b, xy, n_vertices):
+    """Euler-style trails over an edge list: each walk goes on through every vertex it
+    can, straight on where it can; walks start at odd-degree vertices first."""
+    m = a.size
+    deg = np.zeros(n_vertices + 1, np.int64)
+    for e in range(m):
+        deg[a[e] + 1] += 1
+        deg[b[e] + 1] += 1
+    ptr = np.cumsum(deg)
+    inc = np.empty(2 * m, np.int64)
+    fill = ptr[:-1].copy()
+    for e in range(m):
+        inc[fill[a[e]]] = e
+        fill[a[e]] += 1
+        inc[fill[b[e]]] = e
+        fill[b[e]] += 1
+    left = deg[1:].copy()
+    used = np.zeros(m, np.bool_)
+    out = np.empty(2 * m, np.int64)  # vertex ids, lines one after another
+    starts = np.empty(m + 1, np.int64)
+    n_out = 0
+    n_lines = 0
+    for phase in range(2):
+        for s in range(n_vertices):
+            while left[s] > 0 and (phase == 1 or left[s] % 2 == 1):
+                starts[n_lines] = n_out
+                n_lines += 1
+                out[n_out] = s
+                n_out += 1
+                v = s
+                dx = 0.0
+                dy = 0.0
+                while True:
+                    best = -1
+                    best_dot = -2.0
+                    for k in range(ptr[v], ptr[v + 1]):
+                        e = inc[k]
+                        if used[e]:
+                            continue
+                        w = b[e] if a[e] == v else a[e]
+                        ex = xy[w, 0] - xy[v, 0]
+                        ey = xy[w, 1] - xy[v, 1]
+                        norm = np.sqrt(ex * ex + ey * ey)
+                        dot = (ex * dx + ey * dy) / norm if norm > 0 else 0.0
+                        if dot > best_dot:
+                            best_dot = dot
+                            best = e
+                    if best < 0:
+                        break
+                    used[best] = True
+                    w = b[best] if a[best] == v else a[best]
+                    left[v] -= 1
+                    left[w] -= 1
+                    ex = xy[w, 0] - xy[v, 0]
+                    ey = xy[w, 1] - xy[v, 1]
+                    norm = np.sqrt(ex * ex + ey * ey)
+                    straight = norm > 0 and out[n_out - 1] == v and best_dot > 1 - 1e-9
+                    if straight and n_out - starts[n_lines - 1] >= 2:
+                        out[n_out - 1] = w  # straight on: move the end instead of adding a point
+                    else:
+                        out[n_out] = w
+                        n_out += 1
+                    if norm > 0:
+                        dx = ex / norm
+                        dy = ey / norm
+                    v = w
+    starts[n_lines] = n_out
+    return out[:n_out], starts[: n_lines + 1]
+
+
+def chain_segments(segs: ArrayLike) -> Lines:
+    """Merge segments that meet end to end into as few polylines as a walk allows.
+
+    Parameters
+    ----------
+    segs : (M, 4) array_like
+        ``x0, y0, x1, y1``; endpoints that agree to 1e-6 are the same point.
+
+    Returns
+    -------
+    Lines
+        Every segment exactly once; at a junction a line goes straight on where
+        it can; collinear points in a line are dropped.
+    """
+    s = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+    s = s[np.any(s[:, :2] != s[:, 2:], axis=1)]
+    if not len(s):
+        return Lines()
+    ends = s.reshape(-1, 2)
+    if np.all(ends == np.round(ends)):  # lattice points: an exact integer key
+        lo = ends.min(axis=0)
+        ij = (ends - lo).astype(np.int64)
+        key = ij[:, 1] * (int(ij[:, 0].max()) + 1) + ij[:, 0]
+    else:
+        q = np.round(ends * 1e6).astype(np.int64)
+        key = q.view(np.dtype((np.void, 16))).ravel()
+    uniq, ids = np.unique(key, return_inverse=True)
+    xy = np.zeros((len(uniq), 2))
+    xy[ids] = ends
+    ids = ids.reshape(-1, 2).astype(np.int64)
+    verts, starts = _walk_trails(ids[:, 0].copy(), ids[:, 1].copy(), xy, len(uniq))
+    return Lines(xy[verts], starts)
+
+
+def chain_lines(lines: Lines) -> Lines:
+    """:func:`chain_segments` of the segments of ``lines``."""
+    return chain_segments(lines.segments())
+
+
+@njit(cache=True)
+def _greedy_order(ends, cell, x0, y0, nx, ny, bucket_ptr, bucket_items, sx, sy):
+    """Nearest free end first; returns the line order and whether each is reversed."""
+    k = ends.shape[0] // 2
+    alive = np.ones(k, np.bool_)
+    order = np.empty(k, np.int64)
+    flip = np.zeros(k, np.bool_)
+    px, py = sx, sy
+    for step in range(k):
+        cx = min(max(int((px - x0) / cell), 0), nx - 1)
+        cy = min(max(int((py - y0) / cell), 0), ny - 1)
+        best = -1
+        best_d = np.inf
+        r = 0
+        while True:
+            for gy in range(cy - r, cy + r + 1):
+                if gy < 0 or gy >= ny:
+                    continue
+                edge_row = gy == cy - r or gy == cy + r
+                gx = cx - r
+                while gx <= cx + r:
+                    if 0 <= gx < nx:
+                        g = gy * nx + gx
+                        for t in range(bucket_ptr[g], bucket_ptr[g + 1]):
+                            e = bucket_items[t]
+                            if alive[e // 2]:
+                                dx = ends[e, 0] - px
+                                dy = ends[e, 1] - py
+                                d = dx * dx + dy * dy
+                                if d < best_d:
+                                    best_d = d
+                                    best = e
+                    gx = gx + 1 if edge_row or r == 0 else gx + 2 * r
+            if best >= 0 and np.sqrt(best_d) <= r * cell:
+                break
+            if r > nx + ny:
+                break
+            r += 1
+        line = best // 2
+        alive[line] = False
+        order[step] = line
+        flip[step] = best % 2 == 1
+        other = best + 1 if best % 2 == 0 else best - 1
+        px = ends[other, 0]
+        py = ends[other, 1]
+    return order, flip
+
+
+def order_lines(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> Lines:
+    """The same polylines in pen order: from ``start``, always the nearest free end next.
+
+    A line whose far end is the nearer is drawn reversed. Closed lines are kept
+    as they are (any end is as good).
+    """
+    k = len(lines)
+    if k <= 1:
+        return lines
+    first = lines.points[lines.starts[:-1]]
+    last = lines.points[lines.starts[1:] - 1]
+    ends = np.empty((2 * k, 2))
+    ends[0::2], ends[1::2] = first, last
+    lo, hi = ends.min(axis=0), ends.max(axis=0)
+    cell = max(float(np.sqrt(np.prod(np.maximum(hi - lo, 1e-9)) / k)), 1e-6)
+    nx = int((hi[0] - lo[0]) / cell) + 1
+    ny = int((hi[1] - lo[1]) / cell) + 1
+    gx = np.minimum(((ends[:, 0] - lo[0]) / cell).astype(np.int64), nx - 1)
+    gy = np.minimum(((ends[:, 1] - lo[1]) / cell).astype(np.int64), ny - 1)
+    g = gy * nx + gx
+    items = np.argsort(g, kind="stable").astype(np.int64)
+    ptr = np.zeros(nx * ny + 1, np.int64)
+    ptr[1:] = np.cumsum(np.bincount(g, minlength=nx * ny))
+    order, flip = _greedy_order(
+        ends, cell, float(lo[0]), float(lo[1]), nx, ny, ptr, items, *map(float, start)
+    )
+    lengths = np.diff(lines.starts)[order]
+    idx = np.concatenate(
+        [
+            np.arange(lines.starts[i + 1] - 1, lines.starts[i] - 1, -1)
+            if f
+            else np.arange(lines.starts[i], lines.starts[i + 1])
+            for i, f in zip(order.tolist(), flip.tolist(), strict=True)
+        ]
+    )
+    starts = np.zeros(k + 1, np.int64)
+    starts[1:] = np.cumsum(lengths)
+    return Lines(lines.points[idx], starts)
+
+
+def pen_up_travel(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> float:
+    """Length of the moves between lines (from ``start``), in the lines' units."""
+    if not len(lines):
+        return 0.0
+    first = lines.points[lines.starts[:-1]]
+    last = lines.points[lines.starts[1:] - 1]
+    prev = np.vstack([np.asarray(start, float)[None], last[:-1]])
+    return float(np.linalg.norm(first - prev, axis=1).sum())
+
+
+# ----------------------------------------------------------------------------- plotter helpers
+
+
+def widen(lines: Lines, width: float, pen: float) -> Lines:
+    """A stroke ``width`` wide as parallel lines a pen apart (``lines`` when it is one pen)."""
+    n = max(1, round(width / pen))
+    if n == 1 or not len(lines):
+        return lines
+    segs = lines.segments()
+    d = segs[:, 2:] - segs[:, :2]
+    norm = np.linalg.norm(d, axis=1, keepdims=True)
+    normal = np.hstack([-d[:, 1:], d[:, :1]]) / np.maximum(norm, 1e-12)
+    out = []
+    for off in (np.arange(n) - (n - 1) / 2) * (width - pen) / max(n - 1, 1):
+        shift = np.hstack([normal, normal]) * off
+        out.append(segs + shift)
+    return Lines.from_segments(np.vstack(out))
+
+
+def hatch(fill: Fill, gap: float) -> Lines:
+    """Horizontal hatching of a fill, lines ``gap`` apart (its outline drawn too)."""
+    parts = []
+    r = fill.rects
+    if len(r):
+        heights = r[:, 3] - r[:, 1]
+        n = np.maximum(1, np.round(heights / gap).astype(np.int64))
+        which = np.repeat(np.arange(len(r)), n)
+        k = np.arange(len(which)) - np.repeat(np.cumsum(n) - n, n)
+        y = r[which, 1] + (k + 0.5) * heights[which] / n[which]
+        parts.append(Lines.from_segments(np.stack([r[which, 0], y, r[which, 2], y], axis=1)))
+        parts.append(Lines.from_segments(_rect_outline(r)))
+    if len(fill.rings):
+        from mazeart.outline import clip_segments
+
+        rings = list(fill.rings)
+        lo = fill.rings.points.min(axis=0)
+        hi = fill.rings.points.max(axis=0)
+        ys = np.arange(lo[1] + gap / 2, hi[1], gap)
+        lines = np.stack([np.full_like(ys, lo[0]), ys, np.full_like(ys, hi[0]), ys], axis=1)
+        parts.append(Lines.from_segments(clip_segments(lines, rings)))
+        parts.append(Lines.from_list([np.vstack([q, q[:1]]) for q in rings]))
+    return concat(parts)
+
+
+def _rect_outline(r: NDArray[np.float64]) -> NDArray[np.float64]:
+    x0, y0, x1, y1 = r.T
+    return np.vstack(
+        [
+            np.stack([x0, y0, x1, y0], 1),
+            np.stack([x1, y0, x1, y1], 1),
+            np.stack([x1, y1, x0, y1], 1),
+            np.stack([x0, y1, x0, y0], 1),
+        ]
+    )
+
+
+# ----------------------------------------------------------------------------- building
+
+
+def runs(a: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """Maximal runs of True along each row: ``(row, start, stop)`` with ``stop`` exclusive."""
+    rows, cols = a.shape
+    padded = np.zeros((rows, cols + 2), dtype=np.int8)
+    padded[:, 1:-1] = a
+    d = np.diff(padded, axis=1)
+    r0, c0 = np.nonzero(d == 1)
+    _, c1 = np.nonzero(d == -1)
+    return r0, c0, c1
+
+
+def _run_rects(cells: NDArray[np.bool_], shift: int = 0) -> NDArray[np.float64]:
+    """Rectangles covering the True cells, one per horizontal run (``x0, y0, x1, y1``)."""
+    r, a, b = runs(cells)
+    return np.stack([a - shift, r - shift, b - shift, r + 1 - shift], axis=1).astype(np.float64)
+
+
+def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """Wall runs on the grid lines as segments (horizontal walls first)."""
+    hy, hx0, hx1 = runs(hor)
+    vx, vy0, vy1 = runs(ver.T)
+    return np.concatenate(
+        [np.stack([hx0, hy, hx1, hy], axis=1), np.stack([vx, vy0, vx, vy1], axis=1)]
+    ).astype(np.float64)
+
+
+def _clip_to_outline(maze: Maze, segs: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The parts of wall segments inside the smooth outline or on a bridge."""
+    from mazeart.outline import bridge_cells, clip_segments
+
+    inside = clip_segments(segs, list(maze.guide.outline))
+    bridges = bridge_cells(maze)
+    if not bridges.any():
+        return inside
+    squares = Lines.from_list(
+        [np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float)
+         for r, c in zip(*np.nonzero(bridges), strict=True)]
+    )  # fmt: skip
+    on_bridges = clip_segments(segs, list(squares))
+    return np.vstack([inside, on_bridges])
+
+
+def _wall_strokes(maze: Maze, st: Style) -> tuple[Stroke, ...]:
+    """The walls of a cells maze: chained, clipped and ordered runs (per width for tone)."""
+    from mazeart.outline import drawn_sides
+
+    g = maze.guide
+    if g.tone is not None and not g.outline:
+        from mazeart.tone import tone_walls
+
+        groups = [(width, segs) for width, segs in tone_walls(maze)]
+    else:
+        smooth = bool(g.outline) or g.edge_labels is not None
+        hor, ver = drawn_sides(maze) if smooth else maze.walls()
+        groups = [(st.line_width, _side_segments(hor, ver))]
+    out = []
+    for width, segs in groups:
+        if g.outline:
+            segs = _clip_to_outline(maze, segs)
+        lines = order_lines(chain_segments(segs))
+        out.append(Stroke(lines, float(width), st.wall, "square"))
+    return tuple(out)
+
+
+def solution_polyline(maze: Maze, path: ArrayLike) -> NDArray[np.float64]:
+    """Turning points of a path in maze units, reaching out through the doors at its ends."""
+    cells = np.asarray(path, dtype=np.float64).reshape(-1, 2)
+    pts = [(c + 0.5, r + 0.5) for r, c in cells]
+    reach = 0.5 if maze.geometry == "cells" else 1.0
+    for end, side in ((0, maze.entrance_side), (-1, maze.exit_side)):
+        if not side or not pts:
+            continue
+        dr, dc = STEP[side]
+        x, y = pts[end]
+        outer = (x + dc * reach, y + dr * reach)
+        if end == 0:
+            pts.insert(0, outer)
+        else:
+            pts.append(outer)
+    arr = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    if len(arr) <= 2:
+        return arr
+    d = np.sign(np.diff(arr, axis=0))
+    turn = np.any(d[1:] != d[:-1], axis=1)
+    return arr[np.concatenate([[True], turn, [True]])]
+
+
+def _solution_strokes(
+    maze: Maze, st: Style, solutions: Sequence[ArrayLike] | None
+) -> tuple[Stroke, ...]:
+    if solutions is None:
+        if not st.solution or maze.entrance is None or maze.exit is None:
+            return ()
+        from mazeart.solve import solve
+
+        solutions = [solve(maze)]
+    colours = (st.solution_color, *PATH_COLOURS)
+    k = len(solutions)
+    return tuple(
+        Stroke(
+            Lines.from_list([solution_polyline(maze, path)]),
+            st.solution_width * (1 - 0.65 * i / max(k - 1, 1)),  # overlaps show every colour
+            colours[i % len(colours)],
+            "round",
+            {"data-path": str(i + 1)},
+        )
+        for i, path in enumerate(solutions)
+    )
+
+
+def _arrows(maze: Maze, st: Style) -> tuple[tuple[Fill, ...], tuple[Dot, ...]]:
+    """A filled arrow pointing in at the entrance and out at the exit (a dot inside)."""
+    reach = 0.5 if maze.geometry == "cells" else 1.0
+    fills, dots = [], []
+    for cell, side, inward, colour in (
+        (maze.entrance, maze.entrance_side, True, st.entrance_color),
+        (maze.exit, maze.exit_side, False, st.exit_color),
+    ):
+        if cell is None:
+            continue
+        cx, cy = cell[1] + 0.5, cell[0] + 0.5
+        if not side:
+            dots.append(Dot(cx, cy, 0.3, colour))
+            continue
+        dr, dc = STEP[side]
+        ex, ey = cx + dc * (reach + 0.15), cy + dr * (reach + 0.15)
+        back = (ex + dc * 0.8, ey + dr * 0.8)
+        tip = (ex, ey)
+        if not inward:
+            tip, back = back, tip
+        px, py = -dr * 0.4, dc * 0.4
+        tri = [tip, (back[0] + px, back[1] + py), (back[0] - px, back[1] - py)]
+        fills.append(Fill(colour, rings=Lines.from_list([tri])))
+    return tuple(fills), tuple(dots)
+
+
+def build_scene(
+    maze: Maze,
+    style: Style,
+    *,
+    solutions: Sequence[ArrayLike] | None = None,
+    arrows: bool = False,
+) -> Scene:
+    """Everything ``maze`` draws with ``style``, as layers of plain geometry.
+
+    Layers, in drawing order (empty ones left out): ``floor``, ``rooms``,
+    ``walls``, ``outline``, ``edges``, ``solution``, ``tags``, ``markers`` and,
+    with ``arrows`` (the PDF's ends), ``arrows``.
+
+    Parameters
+    ----------
+    maze : Maze
+    style : Style
+    solutions : sequence of (L, 2) array_like, optional
+        Paths for the solution layer (default: the shortest, when ``style.solution``).
+    arrows : bool, default False
+        Arrows into the entrance and out of the exit.
+
+    Returns
+    -------
+    Scene
+        With ``style.plotter``, :meth:`Scene.for_plotter` of it.
+    """
+    from mazeart.outline import bridge_cells, edge_paths, outline_paths
+    from mazeart.tags import TAG_COLOURS
+
+    layers = []
+    g = maze.guide
+    if maze.geometry == "cells":
+        if st_floor := style.floor:
+            if g.outline:
+                rings = Lines.from_list(list(g.outline))
+                rects = _run_rects(bridge_cells(maze))
+                layers.append(Layer("floor", fills=(Fill(st_floor, rects, rings),)))
+            else:
+                layers.append(Layer("floor", fills=(Fill(st_floor, _run_rects(maze.mask)),)))
+    else:
+        blocks = maze.blocks()  # framed: block (r, c) of the grid is at [r + 1, c + 1]
+        if style.floor:
+            layers.append(Layer("floor", fills=(Fill(style.floor, _run_rects(blocks == 2, 1)),)))
+    rooms = tuple(
+        Fill(
+            style.room_fill,
+            _run_rects(room.mask(maze.shape)),
+            attrs={"data-name": room.name, "data-kind": room.kind},
+            title=f"{room.name} ({room.kind}), {len(room.doors)} "
+            f"door{'s' * (len(room.doors) != 1)}",
+        )
+        for room in maze.rooms
+    )
+    layers.append(Layer("rooms", fills=rooms))
+    if maze.geometry == "cells":
+        layers.append(Layer("walls", strokes=_wall_strokes(maze, style)))
+        width = style.line_width
+        if g.outline:
+            outline = order_lines(Lines.from_list(outline_paths(maze)))
+            layers.append(Layer("outline", strokes=(Stroke(outline, width, style.wall),)))
+        if g.edge_labels is not None:
+            curves = order_lines(Lines.from_list(edge_paths(maze)))
+            layers.append(Layer("edges", strokes=(Stroke(curves, width, style.wall),)))
+    else:
+        walls = Fill(style.wall, _run_rects(blocks == 1, 1))
+        layers.append(Layer("walls", fills=(walls,)))
+    layers.append(Layer("solution", strokes=_solution_strokes(maze, style, solutions)))
+    if style.tags and maze.tags:
+        dots = tuple(
+            Dot(c + 0.5, r + 0.5, 0.28, TAG_COLOURS.get(kind, "#7f7f7f"), {"data-kind": kind}, kind)
+            for (r, c), kind in sorted(maze.tags.items())
+        )
+        layers.append(Layer("tags", dots=dots))
+    if style.markers:
+        ends = ((maze.entrance, style.entrance_color), (maze.exit, style.exit_color))
+        dots = tuple(Dot(c + 0.5, r + 0.5, 0.3, colour) for (r, c), colour in
+                     ((cell, colour) for cell, colour in ends if cell is not None))  # fmt: skip
+        layers.append(Layer("markers", dots=dots))
+    if arrows:
+        fills, dots = _arrows(maze, style)
+        layers.append(Layer("arrows", fills=fills, dots=dots))
+    scene = Scene(
+        float(maze.width), float(maze.height), tuple(x for x in layers if x), style.background
+    )
+    return scene.for_plotter(style.line_width) if style.plotter else scene
+
+
+def scene_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword options of :func:`build_scene` among a writer's options."""
+    return {k: options[k] for k in ("solutions", "arrows") if k in options}
