@@ -77,7 +77,7 @@ def test_no_answer_and_page_sizes(tmp_path):
     for bad in ("A9", "10x10", "wide"):
         with pytest.raises(ValueError, match="page"):
             page_size(bad)
-    with pytest.raises(ValueError, match="'迷', which the PDF font .* has no glyph"):
+    with pytest.raises(ValueError, match=r"'迷', which the PDF font .* has no glyph"):
         to_pdf_bytes(maze, title="迷路")
 
 
