@@ -144,6 +144,9 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("paths", "paths", int, 1, "Draw up to K different paths found by random recursive "
      "backtracking (each its own colour).", _SOLVE, ()),
     ("markers", "markers", bool, False, "Mark entrance and exit with dots.", _DRAW, ()),
+    ("plotter", "plotter", bool, False, "Strokes of one pen only (--line-width wide): tone as "
+     "parallel lines, blocks and rooms hatched, nothing filled (SVG, PDF).", _DRAW,
+     ("--plotter",)),
     ("cell_size", "cell_size", float, 10.0, "Cell size: pixels (PNG) or SVG user units.", _DRAW,
      ()),
     ("line_width", "line_width", float, 0.15, "Wall thickness as a fraction of a cell.", _DRAW,

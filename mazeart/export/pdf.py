@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError, check_int
 from mazeart.export._style import Style, style_from
-from mazeart.export.scene import Lines, Scene, build_scene
+from mazeart.export.scene import Layer, Lines, Scene, build_scene
 from mazeart.maze import Maze
 
 __all__ = ["PAGE_SIZES", "page_size", "to_pdf_bytes", "write_book", "write_pdf"]
@@ -127,34 +127,43 @@ def _colour(colour: str, op: str) -> str:
     return f"{r / 255:.3f} {g / 255:.3f} {b / 255:.3f} {op}"
 
 
-def _scene_ops(scene: Scene) -> list[str]:
-    """The scene's layers as content-stream operators, in maze units."""
+class _Drawing:
+    """A scene's layers as content-stream operators in maze units, written out once."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.layers = [(layer.name, "\n".join(_layer_ops(layer))) for layer in scene.layers]
+
+    def ops(self, *, without: tuple[str, ...] = ()) -> list[str]:
+        return [text for name, text in self.layers if name not in without and text]
+
+
+def _layer_ops(layer: Layer) -> list[str]:
+    """Content-stream operators of one layer, in maze units."""
     out = []
     kappa = 0.5523
-    for layer in scene.layers:
-        for fill in layer.fills:
-            rects = " ".join(
-                f"{a} {b} {c} {d} re"
-                for a, b, c, d in zip(
-                    *(_numbers(v) for v in (fill.rects[:, 0], fill.rects[:, 1],
-                      fill.rects[:, 2] - fill.rects[:, 0], fill.rects[:, 3] - fill.rects[:, 1])),
-                    strict=True,
-                )
-            )  # fmt: skip
-            out += [_colour(fill.colour, "rg"), rects, _path(fill.rings, close=True), "f*"]
-        for st in layer.strokes:
-            ends = "2 J 0 j" if st.cap == "square" else "1 J 1 j"  # square caps, miters / round
-            out += [_colour(st.colour, "RG"), f"{st.width:.4f} w {ends}", _path(st.lines), "S"]
-        for dot in layer.dots:
-            x, y, r, k = dot.x, dot.y, dot.radius, kappa * dot.radius
-            out += [
-                _colour(dot.colour, "rg"),
-                f"{x + r:.4f} {y:.4f} m {x + r:.4f} {y + k:.4f} {x + k:.4f} {y + r:.4f} "
-                f"{x:.4f} {y + r:.4f} c {x - k:.4f} {y + r:.4f} {x - r:.4f} {y + k:.4f} "
-                f"{x - r:.4f} {y:.4f} c {x - r:.4f} {y - k:.4f} {x - k:.4f} {y - r:.4f} "
-                f"{x:.4f} {y - r:.4f} c {x + k:.4f} {y - r:.4f} {x + r:.4f} {y - k:.4f} "
-                f"{x + r:.4f} {y:.4f} c f",
-            ]
+    for fill in layer.fills:
+        rects = " ".join(
+            f"{a} {b} {c} {d} re"
+            for a, b, c, d in zip(
+                *(_numbers(v) for v in (fill.rects[:, 0], fill.rects[:, 1],
+                  fill.rects[:, 2] - fill.rects[:, 0], fill.rects[:, 3] - fill.rects[:, 1])),
+                strict=True,
+            )
+        )  # fmt: skip
+        out += [_colour(fill.colour, "rg"), rects, _path(fill.rings, close=True), "f*"]
+    for st in layer.strokes:
+        ends = "2 J 0 j" if st.cap == "square" else "1 J 1 j"  # square caps, miters / round
+        out += [_colour(st.colour, "RG"), f"{st.width:.4f} w {ends}", _path(st.lines), "S"]
+    for dot in layer.dots:
+        x, y, r, k = dot.x, dot.y, dot.radius, kappa * dot.radius
+        out += [
+            _colour(dot.colour, "rg"),
+            f"{x + r:.4f} {y:.4f} m {x + r:.4f} {y + k:.4f} {x + k:.4f} {y + r:.4f} "
+            f"{x:.4f} {y + r:.4f} c {x - k:.4f} {y + r:.4f} {x - r:.4f} {y + k:.4f} "
+            f"{x - r:.4f} {y:.4f} c {x - r:.4f} {y - k:.4f} {x - k:.4f} {y - r:.4f} "
+            f"{x:.4f} {y - r:.4f} c {x + k:.4f} {y - r:.4f} {x + r:.4f} {y - k:.4f} "
+            f"{x + r:.4f} {y:.4f} c f",
+        ]
     return [op for op in out if op]
 
 
@@ -181,6 +190,7 @@ class _Document:
                 f"page margin must be between 0 and a third of the page, got {margin}"
             )
         self.margin = margin
+        self.drawn = 0  # bytes of drawing written
         self.footer = _printable(footer, "footer")
         self.pdf = FPDF(unit="mm", format=size)
         self.pdf.set_auto_page_break(False)
@@ -221,9 +231,9 @@ class _Document:
         pdf.set_text_color(0, 0, 0)
 
     def maze(
-        self, maze: Maze, scene: Scene, box: tuple[float, float, float, float], pad: float
+        self, maze: Maze, ops: list[str], box: tuple[float, float, float, float], pad: float
     ) -> tuple[float, float, float, float]:
-        """Draw ``scene`` (of ``maze``) centred in ``box`` (x, y, w, h); return where it went."""
+        """Draw ``ops`` (of ``maze``'s scene) centred in ``box`` (x, y, w, h); return where."""
         bx, by, bw, bh = box
         pad = max(pad, 1.0)  # room for the arrows at the doors
         cell = min(bw / (maze.width + 2 * pad), bh / (maze.height + 2 * pad))
@@ -234,11 +244,20 @@ class _Document:
         k, h = self.pdf.k, self.pdf.h  # points per mm; the page's height in mm
         # one transformation: maze units, y down, the maze's corner at (ox, oy)
         head = f"q {cell * k:.5f} 0 0 {-cell * k:.5f} {ox * k:.4f} {(h - oy) * k:.4f} cm"
-        self.pdf._out("\n".join([head, *_scene_ops(scene), "Q"]))
+        self.pdf._out("\n".join([head, *ops, "Q"]))
+        self.drawn += sum(len(op) for op in ops)
         return ox, oy, mw, mh
 
     def output(self) -> bytes:
-        return bytes(self.pdf.output())
+        from fpdf.syntax import PDFContentStream
+
+        level = PDFContentStream._COMPRESSION_LEVEL
+        big = self.drawn > 2_000_000
+        PDFContentStream._COMPRESSION_LEVEL = 1 if big else level  # zlib's fastest for big mazes
+        try:
+            return bytes(self.pdf.output())
+        finally:
+            PDFContentStream._COMPRESSION_LEVEL = level
 
 
 def _caption(maze: Maze) -> str:
@@ -296,13 +315,14 @@ def to_pdf_bytes(
     scene = build_scene(maze, st, solutions=solutions if answer else None, arrows=True)
     if answer and scene.layer("solution") is None:
         raise MazeartError("an answer key needs an entrance and an exit (or use --no-answer)")
+    drawing = _Drawing(scene)
     for is_answer in (False, True) if answer else (False,):
         doc.new_page()
         heading = (f"Answer: {title}" if title else "Answer") if is_answer else title
         top = doc.margin + doc.heading(_printable(heading, "title"))
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
-        drawn = scene if is_answer else scene.without("solution")
-        x, y, w, h = doc.maze(maze, drawn, box, st.margin)
+        ops = drawing.ops(without=() if is_answer else ("solution",))
+        x, y, w, h = doc.maze(maze, ops, box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
     return doc.output()
 
@@ -356,7 +376,7 @@ def write_book(
     st = style_from({"solution": True, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
     title = _printable(title, "title")
-    keys: list[tuple[Maze, Scene, str, int]] = []
+    keys: list[tuple[Maze, _Drawing, str, int]] = []
     for i in range(n):
         maze = make(i)
         name = f"{title} #{i + 1}" if title else f"Maze {i + 1}"
@@ -364,12 +384,13 @@ def write_book(
         top = doc.margin + doc.heading(name)
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
         scene = build_scene(maze, st, arrows=True)
-        x, y, w, h = doc.maze(maze, scene.without("solution"), box, st.margin)
+        drawing = _Drawing(scene)
+        x, y, w, h = doc.maze(maze, drawing.ops(without=("solution",)), box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
         if answer:
             if scene.layer("solution") is None:
                 raise MazeartError(f"{name} has no entrance or exit for its answer key")
-            keys.append((maze, scene, name, doc.pdf.page_no()))
+            keys.append((maze, drawing, name, doc.pdf.page_no()))
         if progress is not None:
             progress(i + 1)
     per_page = 4
@@ -378,10 +399,10 @@ def write_book(
         top = doc.margin + doc.heading("Answers", size=14)
         cw = (doc.width - 2 * doc.margin) / 2
         ch = (doc.height - top - 1.6 * doc.margin) / 2
-        for j, (maze, scene, name, page_no) in enumerate(keys[start : start + per_page]):
+        for j, (maze, drawing, name, page_no) in enumerate(keys[start : start + per_page]):
             bx = doc.margin + (j % 2) * cw
             by = top + (j // 2) * ch
-            x, y, w, h = doc.maze(maze, scene, (bx, by + 5, cw, ch - 9), st.margin)
+            x, y, w, h = doc.maze(maze, drawing.ops(), (bx, by + 5, cw, ch - 9), st.margin)
             doc.caption(f"{name} (page {page_no})", x, by + 4, w)
             doc.caption(_caption(maze), x, y + h + 4, w)
     fh.write(doc.output())

@@ -55,6 +55,27 @@ def _paint(canvas, rects, value):
                 canvas[y, x] = value
 
 
+@njit(cache=True)
+def _paint_axis_segments(canvas, segs, cs, m, a, b, value):
+    """Paint the axis-parallel segments (maze units) as rectangles ``a`` px before and
+    ``b`` px after the line (square ends); return which segments were not axis-parallel."""
+    h, w = canvas.shape
+    other = np.zeros(segs.shape[0], np.bool_)
+    for i in range(segs.shape[0]):
+        x0, y0, x1, y1 = segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3]
+        if x0 != x1 and y0 != y1:
+            other[i] = True
+            continue
+        px0 = int(np.rint(m + min(x0, x1) * cs)) - a
+        py0 = int(np.rint(m + min(y0, y1) * cs)) - a
+        px1 = int(np.rint(m + max(x0, x1) * cs)) + b
+        py1 = int(np.rint(m + max(y0, y1) * cs)) + b
+        for y in range(max(py0, 0), min(py1, h)):
+            for x in range(max(px0, 0), min(px1, w)):
+                canvas[y, x] = value
+    return other
+
+
 class _Canvas:
     """A palette-indexed picture: rectangles painted by a compiled loop, curves by Pillow."""
 
@@ -111,20 +132,18 @@ def _fill(canvas: _Canvas, fill: Fill) -> None:
 
 def _stroke(canvas: _Canvas, stroke: Stroke) -> None:
     t = max(1, round(stroke.width * canvas.cs))
-    a, b = t // 2, t - t // 2
-    segs = stroke.lines.segments()
-    axis = (segs[:, 0] == segs[:, 2]) | (segs[:, 1] == segs[:, 3])
-    if axis.any():  # axis-parallel runs: rectangles, square ends half a stroke past the point
-        q = canvas.px(segs[axis])
-        lo = np.minimum(q[:, :2], q[:, 2:]) - a
-        hi = np.maximum(q[:, :2], q[:, 2:]) + b
-        canvas.rects(np.hstack([lo, hi]), stroke.colour)
-    if not axis.all():
-        draw, idx = canvas.draw(), canvas.index(stroke.colour)
+    idx = canvas.index(stroke.colour)
+    if canvas._pil is not None:
+        canvas.pixels, canvas._pil = np.array(canvas._pil), None
+    segs = np.ascontiguousarray(stroke.lines.segments(), dtype=np.float64)
+    # axis-parallel runs: rectangles, square ends half a stroke past the point
+    other = _paint_axis_segments(canvas.pixels, segs, canvas.cs, canvas.m, t // 2, t - t // 2, idx)
+    if other.any():
+        draw = canvas.draw()
         for line in stroke.lines:
             d = np.diff(line, axis=0)
             if np.all((d[:, 0] == 0) | (d[:, 1] == 0)):
-                continue  # drawn above
+                continue  # painted above
             pts = [tuple(p) for p in (canvas.m + line * canvas.cs).tolist()]
             draw.line(pts, fill=idx, width=t, joint="curve")
 
@@ -178,7 +197,7 @@ def to_png_image(
     cs = st.cell_size
     if cs != int(cs) or cs < 2:
         raise MazeartError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
-    scene = build_scene(maze, st, solutions=solutions)
+    scene = build_scene(maze, st, solutions=solutions, ordered=False)
     return render(scene, cell_size=int(cs), margin=round(st.margin * cs))
 
 
@@ -197,4 +216,6 @@ def write_png(maze: Maze, fh: Any, **options: Any) -> None:
         **{k: maze.meta.get(k) for k in ("algorithm", "seed")},
     }
     info.add_text("mazeart", json.dumps(meta))
-    img.save(fh, format="PNG", pnginfo=info, optimize=False)
+    # zlib's fastest level on big pictures: 6x faster than the default for 1.1x the bytes
+    level = 6 if img.width * img.height < 4_000_000 else 1
+    img.save(fh, format="PNG", pnginfo=info, optimize=False, compress_level=level)

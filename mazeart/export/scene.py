@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 from numba import njit
@@ -90,6 +89,8 @@ class Lines:
         """Every segment of every line: ``(M, 4)`` rows ``x0, y0, x1, y1``."""
         if len(self.points) < 2:
             return np.zeros((0, 4))
+        if len(self.points) == 2 * len(self):  # all two-point lines: the points are the segments
+            return self.points.reshape(-1, 4)
         inner = np.ones(len(self.points) - 1, dtype=bool)
         inner[self.starts[1:-1] - 1] = False  # no segment from a line's end to the next start
         return np.hstack([self.points[:-1], self.points[1:]])[inner]
@@ -307,19 +308,25 @@ def chain_segments(segs: ArrayLike) -> Lines:
     if not len(s):
         return Lines()
     ends = s.reshape(-1, 2)
-    if np.all(ends == np.round(ends)):  # lattice points: an exact integer key
-        lo = ends.min(axis=0)
+    lo = ends.min(axis=0)
+    span = ends.max(axis=0) - lo
+    if np.all(ends == np.round(ends)) and (span[0] + 1) * (span[1] + 1) <= 4 * len(ends) + 64:
+        # lattice points, densely used: the point's place on the lattice is its id
         ij = (ends - lo).astype(np.int64)
-        key = ij[:, 1] * (int(ij[:, 0].max()) + 1) + ij[:, 0]
+        width = int(span[0]) + 1
+        ids = ij[:, 1] * width + ij[:, 0]
+        n = width * (int(span[1]) + 1)
+        xy = np.stack([np.arange(n) % width, np.arange(n) // width], axis=1) + lo
     else:
         q = np.round(ends * 1e6).astype(np.int64)
-        key = q.view(np.dtype((np.void, 16))).ravel()
-    uniq, ids = np.unique(key, return_inverse=True)
-    xy = np.zeros((len(uniq), 2))
-    xy[ids] = ends
+        key = np.ascontiguousarray(q).view(np.dtype((np.void, 16))).ravel()
+        uniq, ids = np.unique(key, return_inverse=True)
+        n = len(uniq)
+        xy = np.zeros((n, 2))
+        xy[ids] = ends
     ids = ids.reshape(-1, 2).astype(np.int64)
-    verts, starts = _walk_trails(ids[:, 0].copy(), ids[:, 1].copy(), xy, len(uniq))
-    return Lines(xy[verts], starts)
+    verts, starts = _walk_trails(ids[:, 0].copy(), ids[:, 1].copy(), xy.astype(np.float64), n)
+    return Lines(xy[verts].astype(np.float64), starts)
 
 
 def chain_lines(lines: Lines) -> Lines:
@@ -401,18 +408,24 @@ def order_lines(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> Lin
     order, flip = _greedy_order(
         ends, cell, float(lo[0]), float(lo[1]), nx, ny, ptr, items, *map(float, start)
     )
-    lengths = np.diff(lines.starts)[order]
-    idx = np.concatenate(
-        [
-            np.arange(lines.starts[i + 1] - 1, lines.starts[i] - 1, -1)
-            if f
-            else np.arange(lines.starts[i], lines.starts[i + 1])
-            for i, f in zip(order.tolist(), flip.tolist(), strict=True)
-        ]
-    )
-    starts = np.zeros(k + 1, np.int64)
-    starts[1:] = np.cumsum(lengths)
+    idx, starts = _reorder(lines.starts, order, flip)
     return Lines(lines.points[idx], starts)
+
+
+@njit(cache=True)
+def _reorder(starts, order, flip):
+    """Point indices of the lines taken in ``order`` (reversed where ``flip``), and new starts."""
+    idx = np.empty(starts[-1], np.int64)
+    out = np.empty(order.size + 1, np.int64)
+    n = 0
+    for j in range(order.size):
+        out[j] = n
+        a, b = starts[order[j]], starts[order[j] + 1]
+        for t in range(b - a):
+            idx[n + t] = b - 1 - t if flip[j] else a + t
+        n += b - a
+    out[order.size] = n
+    return idx, out
 
 
 def pen_up_travel(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> float:
@@ -501,13 +514,39 @@ def _run_rects(cells: NDArray[np.bool_], shift: int = 0) -> NDArray[np.float64]:
     return np.stack([a - shift, r - shift, b - shift, r + 1 - shift], axis=1).astype(np.float64)
 
 
+@njit(cache=True)
+def _side_runs(hor, ver):
+    """Maximal runs of wall sides: horizontal ones row by row, then vertical ones by column."""
+    out = np.empty((hor.size + ver.size, 4), np.float64)
+    k = 0
+    for y in range(hor.shape[0]):
+        x = 0
+        while x < hor.shape[1]:
+            if hor[y, x]:
+                x0 = x
+                while x < hor.shape[1] and hor[y, x]:
+                    x += 1
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = x0, y, x, y
+                k += 1
+            else:
+                x += 1
+    for x in range(ver.shape[1]):
+        y = 0
+        while y < ver.shape[0]:
+            if ver[y, x]:
+                y0 = y
+                while y < ver.shape[0] and ver[y, x]:
+                    y += 1
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = x, y0, x, y
+                k += 1
+            else:
+                y += 1
+    return out[:k]
+
+
 def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np.float64]:
-    """Wall runs on the grid lines as segments (horizontal walls first)."""
-    hy, hx0, hx1 = runs(hor)
-    vx, vy0, vy1 = runs(ver.T)
-    return np.concatenate(
-        [np.stack([hx0, hy, hx1, hy], axis=1), np.stack([vx, vy0, vx, vy1], axis=1)]
-    ).astype(np.float64)
+    """Wall runs on the grid lines as segments ``x0, y0, x1, y1`` (horizontal walls first)."""
+    return _side_runs(np.ascontiguousarray(hor), np.ascontiguousarray(ver))
 
 
 def _clip_to_outline(maze: Maze, segs: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -526,7 +565,7 @@ def _clip_to_outline(maze: Maze, segs: NDArray[np.float64]) -> NDArray[np.float6
     return np.vstack([inside, on_bridges])
 
 
-def _wall_strokes(maze: Maze, st: Style) -> tuple[Stroke, ...]:
+def _wall_strokes(maze: Maze, st: Style, ordered: bool) -> tuple[Stroke, ...]:
     """The walls of a cells maze: chained, clipped and ordered runs (per width for tone)."""
     from mazeart.outline import drawn_sides
 
@@ -543,7 +582,7 @@ def _wall_strokes(maze: Maze, st: Style) -> tuple[Stroke, ...]:
     for width, segs in groups:
         if g.outline:
             segs = _clip_to_outline(maze, segs)
-        lines = order_lines(chain_segments(segs))
+        lines = order_lines(chain_segments(segs)) if ordered else Lines.from_segments(segs)
         out.append(Stroke(lines, float(width), st.wall, "square"))
     return tuple(out)
 
@@ -551,19 +590,14 @@ def _wall_strokes(maze: Maze, st: Style) -> tuple[Stroke, ...]:
 def solution_polyline(maze: Maze, path: ArrayLike) -> NDArray[np.float64]:
     """Turning points of a path in maze units, reaching out through the doors at its ends."""
     cells = np.asarray(path, dtype=np.float64).reshape(-1, 2)
-    pts = [(c + 0.5, r + 0.5) for r, c in cells]
+    arr = cells[:, ::-1] + 0.5
     reach = 0.5 if maze.geometry == "cells" else 1.0
-    for end, side in ((0, maze.entrance_side), (-1, maze.exit_side)):
-        if not side or not pts:
-            continue
-        dr, dc = STEP[side]
-        x, y = pts[end]
-        outer = (x + dc * reach, y + dr * reach)
-        if end == 0:
-            pts.insert(0, outer)
-        else:
-            pts.append(outer)
-    arr = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    if len(arr):
+        for end, side in ((0, maze.entrance_side), (-1, maze.exit_side)):
+            if side:
+                dr, dc = STEP[side]
+                outer = arr[end] + np.array([dc, dr]) * reach
+                arr = np.vstack([outer[None], arr] if end == 0 else [arr, outer[None]])
     if len(arr) <= 2:
         return arr
     d = np.sign(np.diff(arr, axis=0))
@@ -626,6 +660,7 @@ def build_scene(
     *,
     solutions: Sequence[ArrayLike] | None = None,
     arrows: bool = False,
+    ordered: bool = True,
 ) -> Scene:
     """Everything ``maze`` draws with ``style``, as layers of plain geometry.
 
@@ -641,6 +676,9 @@ def build_scene(
         Paths for the solution layer (default: the shortest, when ``style.solution``).
     arrows : bool, default False
         Arrows into the entrance and out of the exit.
+    ordered : bool, default True
+        Chain the wall runs and put them in pen order. A raster renderer, for
+        which the order is nothing, passes False: the same ink, sooner.
 
     Returns
     -------
@@ -676,7 +714,7 @@ def build_scene(
     )
     layers.append(Layer("rooms", fills=rooms))
     if maze.geometry == "cells":
-        layers.append(Layer("walls", strokes=_wall_strokes(maze, style)))
+        layers.append(Layer("walls", strokes=_wall_strokes(maze, style, ordered)))
         width = style.line_width
         if g.outline:
             outline = order_lines(Lines.from_list(outline_paths(maze)))
@@ -706,8 +744,3 @@ def build_scene(
         float(maze.width), float(maze.height), tuple(x for x in layers if x), style.background
     )
     return scene.for_plotter(style.line_width) if style.plotter else scene
-
-
-def scene_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The keyword options of :func:`build_scene` among a writer's options."""
-    return {k: options[k] for k in ("solutions", "arrows") if k in options}
