@@ -42,29 +42,18 @@ def _rgba(colour: str | None) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True)
-def _paint(canvas, rects, value):
-    """Set ``canvas[y0:y1, x0:x1] = value`` for every row ``x0, y0, x1, y1`` (clipped)."""
-    h, w = canvas.shape
-    for i in range(rects.shape[0]):
-        x0 = max(rects[i, 0], 0)
-        y0 = max(rects[i, 1], 0)
-        x1 = min(rects[i, 2], w)
-        y1 = min(rects[i, 3], h)
-        for y in range(y0, y1):
-            for x in range(x0, x1):
-                canvas[y, x] = value
+def _paint(canvas, boxes, cs, m, a, b, value, lines):
+    """Paint boxes ``x0, y0, x1, y1`` (maze units) grown by ``a`` px before and ``b`` after.
 
-
-@njit(cache=True)
-def _paint_axis_segments(canvas, segs, cs, m, a, b, value):
-    """Paint the axis-parallel segments (maze units) as rectangles ``a`` px before and
-    ``b`` px after the line (square ends); return which segments were not axis-parallel."""
+    With ``lines``, the boxes are segments: axis-parallel ones are painted (a
+    stroke with square ends), the others skipped and flagged in the result.
+    """
     h, w = canvas.shape
-    other = np.zeros(segs.shape[0], np.bool_)
-    for i in range(segs.shape[0]):
-        x0, y0, x1, y1 = segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3]
-        if x0 != x1 and y0 != y1:
-            other[i] = True
+    skipped = np.zeros(boxes.shape[0], np.bool_)
+    for i in range(boxes.shape[0]):
+        x0, y0, x1, y1 = boxes[i, 0], boxes[i, 1], boxes[i, 2], boxes[i, 3]
+        if lines and x0 != x1 and y0 != y1:
+            skipped[i] = True
             continue
         px0 = int(np.rint(m + min(x0, x1) * cs)) - a
         py0 = int(np.rint(m + min(y0, y1) * cs)) - a
@@ -73,11 +62,11 @@ def _paint_axis_segments(canvas, segs, cs, m, a, b, value):
         for y in range(max(py0, 0), min(py1, h)):
             for x in range(max(px0, 0), min(px1, w)):
                 canvas[y, x] = value
-    return other
+    return skipped
 
 
 class _Canvas:
-    """A palette-indexed picture: rectangles painted by a compiled loop, curves by Pillow."""
+    """A palette-indexed picture: boxes painted by a compiled loop, curves by Pillow."""
 
     def __init__(self, size: tuple[int, int], background: str | None, cs: int, m: int) -> None:
         self.pixels = np.zeros((size[1], size[0]), dtype=np.uint8)
@@ -93,14 +82,14 @@ class _Canvas:
             self.colours.append(rgba)
         return self.colours.index(rgba)
 
-    def px(self, v: NDArray[np.float64]) -> NDArray[np.int64]:
-        return np.rint(self.m + v * self.cs).astype(np.int64)
-
-    def rects(self, rects: NDArray[np.int64], colour: str) -> None:
-        if len(rects):
-            if self._pil is not None:
-                self.pixels, self._pil = np.array(self._pil), None
-            _paint(self.pixels, np.ascontiguousarray(rects, dtype=np.int64), self.index(colour))
+    def paint(self, boxes: NDArray[np.float64], colour: str, width: int = 0) -> Any:
+        """Boxes, or with a ``width`` (px) the axis-parallel segments; the rest left out."""
+        if self._pil is not None:
+            self.pixels, self._pil = np.array(self._pil), None
+        boxes = np.ascontiguousarray(boxes, dtype=np.float64).reshape(-1, 4)
+        a, b = width // 2, width - width // 2
+        args = (self.cs, self.m, a, b, self.index(colour), width > 0)
+        return _paint(self.pixels, boxes, *args)
 
     def draw(self) -> Any:
         from PIL import Image, ImageDraw
@@ -108,6 +97,9 @@ class _Canvas:
         if self._pil is None:
             self._pil = Image.fromarray(self.pixels)
         return ImageDraw.Draw(self._pil)
+
+    def points(self, line: NDArray[np.float64]) -> list[tuple[float, float]]:
+        return [tuple(p) for p in (self.m + line * self.cs).tolist()]
 
     def image(self) -> Any:
         from PIL import Image
@@ -123,29 +115,22 @@ class _Canvas:
 
 
 def _fill(canvas: _Canvas, fill: Fill) -> None:
-    canvas.rects(canvas.px(fill.rects), fill.colour)
+    canvas.paint(fill.rects, fill.colour)
     if len(fill.rings):
         draw, idx = canvas.draw(), canvas.index(fill.colour)
         for ring in fill.rings:
-            draw.polygon([tuple(p) for p in canvas.px(ring).tolist()], fill=idx)
+            draw.polygon(canvas.points(ring), fill=idx)
 
 
 def _stroke(canvas: _Canvas, stroke: Stroke) -> None:
     t = max(1, round(stroke.width * canvas.cs))
-    idx = canvas.index(stroke.colour)
-    if canvas._pil is not None:
-        canvas.pixels, canvas._pil = np.array(canvas._pil), None
-    segs = np.ascontiguousarray(stroke.lines.segments(), dtype=np.float64)
-    # axis-parallel runs: rectangles, square ends half a stroke past the point
-    other = _paint_axis_segments(canvas.pixels, segs, canvas.cs, canvas.m, t // 2, t - t // 2, idx)
-    if other.any():
-        draw = canvas.draw()
+    skipped = canvas.paint(stroke.lines.segments(), stroke.colour, t)
+    if skipped.any():  # other curves: Pillow, a call per polyline
+        draw, idx = canvas.draw(), canvas.index(stroke.colour)
         for line in stroke.lines:
             d = np.diff(line, axis=0)
-            if np.all((d[:, 0] == 0) | (d[:, 1] == 0)):
-                continue  # painted above
-            pts = [tuple(p) for p in (canvas.m + line * canvas.cs).tolist()]
-            draw.line(pts, fill=idx, width=t, joint="curve")
+            if not np.all((d[:, 0] == 0) | (d[:, 1] == 0)):
+                draw.line(canvas.points(line), fill=idx, width=t, joint="curve")
 
 
 def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
