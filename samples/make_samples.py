@@ -60,7 +60,8 @@ def algorithm_sheet(out: str = "algorithms.png", *, columns: int = 4) -> None:
         geometry = algo.geometries[0]
         cells, size = (44, 6) if geometry == "cells" else (88, 3)
         maze = mazeart.make(HERE / "horse.png", cells=cells, algorithm=name, rng=3).maze
-        tiles.append((name, mazeart.export.to_png_image(maze, cell_size=size, solution=True)))
+        tile = mazeart.export.to_png_image(maze, cell_size=size, solution=True)
+        tiles.append((name, tile.convert("RGBA")))
     tw = max(t.size[0] for _, t in tiles)
     th = max(t.size[1] for _, t in tiles) + 22
     rows = -(-len(tiles) // columns)
