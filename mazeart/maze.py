@@ -19,7 +19,8 @@ A maze lives on an ``(H, W)`` grid of cells.
   A block maze is a cell maze at block resolution, so solvers and metrics read
   both the same way; only drawing differs.
 - ``region`` — ``(H, W) ndarray of bool``: the cells the preset allowed. For
-  ``cells`` it equals ``mask``; for ``blocks`` it also holds the wall blocks.
+  ``cells`` it equals ``mask`` but for pruned dead ends (closed squares in the
+  figure); for ``blocks`` it also holds the wall blocks.
 - ``entrance`` / ``exit`` — ``(row, col)`` cells or ``None``.
 - ``meta`` — read-only mapping: provenance (algorithm, seed, geometry, options).
 - ``rooms`` — :class:`~mazeart.rooms.Room` s: open areas of maze cells, walled

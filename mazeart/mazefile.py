@@ -15,7 +15,8 @@ Layout (version 2)::
      "grid": [                            // one string per row, one character per cell
       "26a c",                            //   0-9 a-f: a maze cell; the hex digit is its open
       "5#.5",                             //            sides, N=1 E=2 S=4 W=8
-      ...                                 //   '#': inside the region but not maze (a wall block)
+      ...                                 //   '#': inside the region but not maze (a wall
+      ...                                 //        block; a pruned cell of a cells maze)
      ],                                   //   '.': outside the region
      "rooms": [{"name": "hall", "kind": "arena",
                 "cells": [[r, c], ...], "doors": [[r, c, "N"], ...]}],
@@ -321,8 +322,6 @@ def loads(text: str | bytes) -> Maze:
     geometry = doc["geometry"]
     if geometry not in ("cells", "blocks"):
         raise FileFormatError(f'"geometry" must be "cells" or "blocks", got {geometry!r}')
-    if geometry == "cells" and np.any(region & ~mask):
-        raise FileFormatError("a cells maze has no wall blocks ('#') in its grid")
     tags = doc["tags"]
     if not isinstance(tags, list):
         raise FileFormatError('"tags" must be a list of [row, col, kind]')

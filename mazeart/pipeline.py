@@ -495,7 +495,8 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
 
     Parameters
     ----------
-    source : path, PIL.Image.Image or ndarray
+    source : path, PIL.Image.Image, ndarray or Maze
+        A picture, a preset, or a saved maze (its region becomes the free part).
     **options
         ``cells``, ``threshold``, ``invert``, ``coverage``, ``preset``,
         ``colour_rooms`` and ``rooms``, as for :func:`make`.
@@ -511,7 +512,13 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     if unknown:
         raise TypeError(f"make_preset() got unknown option(s) {', '.join(sorted(unknown))}")
     opts = {**_DEFAULTS, **options}
-    weights, _ = _read_source(source, opts)
+    if isinstance(source, Maze) or (
+        isinstance(source, str | os.PathLike) and is_maze_file(source)
+    ):  # a saved maze: its region is the preset's free part
+        maze = source if isinstance(source, Maze) else load_maze(source)
+        weights = np.where(maze.region, FREE, FORBIDDEN).astype(np.int32)
+    else:
+        weights, _ = _read_source(source, opts)
     rooms = _rooms(opts["rooms"])
     if rooms:
         weights, _ = stamp_rooms(weights, rooms)

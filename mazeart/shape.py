@@ -65,6 +65,7 @@ class ShapeReport:
     bridges: int = 0
     bridge_cells: int = 0
     unreachable: int = 0
+    dropped_cells: int = 0
     pruned: int = 0
     dead_ends_before: int = 0
     braided: int = 0
@@ -78,7 +79,10 @@ class ShapeReport:
             joined = f"{self.parts} parts joined by {self.bridges} bridge"
             bits.append(joined + ("s" if self.bridges != 1 else ""))
             if self.unreachable:
-                bits.append(f"{self.unreachable} part(s) could not be reached")
+                bits.append(
+                    f"dropped {self.unreachable} part(s) of {self.dropped_cells} cells "
+                    "that no corridor could reach"
+                )
         elif self.parts == 1:
             bits.append("1 part")
         if self.walls_cut or self.doors:
@@ -117,8 +121,10 @@ def dead_ends(maze: Maze) -> NDArray[np.bool_]:
 
 
 def _protected(maze: Maze) -> NDArray[np.bool_]:
-    """Cells the shaping steps must not remove: rooms, the cells before doors, the ends."""
+    """Cells the shaping steps must not remove: rooms, the cells before doors, the ends, tags."""
     keep = maze.room_mask.copy()
+    for cell in maze.tags:
+        keep[cell] = True
     for room in maze.rooms:
         for d in room.doors:
             keep[d.outside] = True
@@ -399,7 +405,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     A dead-end cell whose only neighbour has three or more passages is cut off
     and leaves the maze (a ``cells`` maze shows it as a closed square, a
     ``blocks`` maze as a wall block); this repeats until none is left. Rooms,
-    the cells in front of doors, the entrance and the exit are kept.
+    the cells in front of doors, the entrance, the exit and tagged cells are kept.
 
     Parameters
     ----------

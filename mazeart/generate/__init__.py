@@ -108,6 +108,50 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     return entrance, exit_
 
 
+def _drop_unreached(maze: Maze, report: ShapeReport) -> Maze:
+    """The maze without the parts the blocks connectivity pass could not reach (they become
+    wall blocks), or a refusal when those hold more than the part that is kept."""
+    from mazeart._graph import label_passages
+
+    pad = np.pad(maze.passages, 1)
+    labels, _ = label_passages(pad.reshape(-1), np.pad(maze.mask, 1).reshape(-1), pad.shape[1])
+    labels = labels.reshape(pad.shape)[1:-1, 1:-1]
+    sizes = np.bincount(labels[maze.mask])
+    keep = labels == int(np.argmax(sizes))
+    dropped = int(np.count_nonzero(maze.mask & ~keep))
+    if dropped > maze.n_cells - dropped:
+        raise MazeartError(
+            f"{report.unreachable} of the {report.parts} separate parts ({dropped} cells) cannot "
+            "be reached by a corridor that touches nothing but its ends (the blocks geometry "
+            "needs room between parts); keep them apart with islands='separate', or use the "
+            "cells geometry"
+        )
+    report.dropped_cells = dropped
+    return maze.replace(mask=maze.mask & keep, passages=np.where(keep, maze.passages, 0))
+
+
+def _tags_on_path(maze: Maze, tags: dict[tuple[int, int], str]) -> dict[tuple[int, int], str]:
+    """The preset's tags, each on its cell or, where that became a wall block, the nearest
+    free path block (a blocks maze decides which free cells become path)."""
+    if all(maze.mask[cell] for cell in tags):
+        return tags
+    from scipy import ndimage
+
+    out = {cell: kind for cell, kind in tags.items() if maze.mask[cell]}
+    free = maze.mask & ~maze.room_mask
+    for cell, kind in sorted(tags.items()):
+        if maze.mask[cell]:
+            continue
+        spot = free.copy()
+        for taken in out:
+            spot[taken] = False
+        if not spot.any():
+            continue
+        _, (ri, ci) = ndimage.distance_transform_edt(~spot, return_indices=True)
+        out[(int(ri[cell]), int(ci[cell]))] = kind
+    return out
+
+
 def generate(
     weights: ArrayLike,
     *,
@@ -228,7 +272,9 @@ def generate(
         maze = respect_walls(maze, walls[0], walls[1], generator, report=report)
     if islands == "connect":
         maze = connect(maze, report=report)
-    maze = maze.replace(tags=tags_from_weights(w))
+    if report.unreachable:
+        maze = _drop_unreached(maze, report)
+    maze = maze.replace(tags=_tags_on_path(maze, tags_from_weights(w)))
     auto_in, auto_out = default_endpoints(maze)
     maze = maze.replace(
         entrance=auto_in if entrance is None else entrance,
