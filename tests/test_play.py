@@ -162,7 +162,9 @@ def test_browser_game_is_won_along_the_solution(tmp_path, browser):
             page.keyboard.press(KEYS[d])
         assert state(page) == (*maze.exit, "true")
         message = page.locator("#message").text_content()
-        assert message.startswith("Solved in") and "best" in message
+        assert message.startswith("Solved in")
+        if level == 1:  # the first time of this size is a best (a later one only when faster)
+            assert "(best!)" in message
         if level < len(mazes):
             page.keyboard.press("x")  # any key: the next maze
     best = page.evaluate("() => Object.keys(localStorage)")
