@@ -13,6 +13,7 @@ import functools
 import inspect
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -22,8 +23,8 @@ import typer
 from typer.core import TyperGroup
 
 import mazeart
-from mazeart.errors import MazeartError
-from mazeart.export import EXPORT_FORMATS
+from mazeart.errors import MazeartError, check_int
+from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS
 from mazeart.generate import ALGORITHMS
 from mazeart.pipeline import make, make_book, make_many, make_preset, play_levels, save
 from mazeart.weights import FREE, PRESET_SUFFIXES, save_preset
@@ -108,7 +109,7 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      "texture (the flow generator).", _ART, ("--regions",)),
     ("segments", "segments", int, 2, "Colour clusters for --edges and --regions.", _ART, ()),
     ("tone", "tone", bool, False, "Fill the whole picture and draw each wall as thick as the "
-     "picture is dark under it (SVG, PNG): a photograph read from a distance.", _ART,
+     "picture is dark under it: a photograph read from a distance.", _ART,
      ("--tone",)),
     ("outline", "outline", str | None, None, "Draw the figure's outer wall as cell sides "
      "(cells), or as the picture's smooth contour (smooth; SVG, PNG, PDF).", _ART, ()),
@@ -145,7 +146,7 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      "backtracking (each its own colour).", _SOLVE, ()),
     ("markers", "markers", bool, False, "Mark entrance and exit with dots.", _DRAW, ()),
     ("plotter", "plotter", bool, False, "Strokes of one pen only (--line-width wide): tone as "
-     "parallel lines, blocks and rooms hatched, nothing filled (SVG, PDF).", _DRAW,
+     "parallel lines, blocks and rooms hatched, nothing filled (SVG, PDF, PNG).", _DRAW,
      ("--plotter",)),
     ("cell_size", "cell_size", float, 10.0, "Cell size: pixels (PNG) or SVG user units.", _DRAW,
      ()),
@@ -285,6 +286,9 @@ def make_command(
     started = time.perf_counter()
     if output is None and not ascii_:
         raise MazeartError("say where to write the maze with -o FILE (or print it with --ascii)")
+    check_int(levels, "--levels", maximum=100_000)
+    if output is not None and output.suffix.lower() == ".gif":
+        raise MazeartError("a GIF animates the carve: write it with --animate carve.gif")
     if levels != 1 and (output is None or output.suffix.lower() != ".html"):
         raise MazeartError("--levels applies to an HTML game (-o game.html)")
     if animate is not None and animate.suffix.lower() != ".gif":
@@ -299,8 +303,8 @@ def make_command(
             draw.setdefault("levels", made_all)
         save(made, output, **draw)
     if animate is not None:
-        drawing = {k: v for k, v in draw.items() if k not in ("size", "title", "levels")}
-        save(made, animate, **drawing)
+        gif = FORMAT_OPTIONS[".png"] | set(_SOLUTION_KEYS)  # a GIF's frames are PNG drawings
+        save(made, animate, **{k: v for k, v in draw.items() if k in gif})
     if ascii_:
         from mazeart.export.text import to_ascii
 
@@ -404,7 +408,7 @@ def info_command(
             typer.echo(f"{label:<{width}}  {f'{100 * value:.1f} %' if key in _PERCENT else value}")
 
 
-@app.command("book", context_settings=_EXTRA, epilog=_EPILOG)
+@app.command("book")
 @_with_options("gen", _GENERATION)
 def book_command(
     ctx: typer.Context,
@@ -435,8 +439,6 @@ def book_command(
     again with mazeart SOURCE --seed SEED.
     """
     started = time.perf_counter()
-    if ctx.args:
-        gen["args"] = ctx.args
     make_book(
         sources, output, count=count, progress=_Progress("book", count, quiet=quiet), page=page,
         landscape=landscape, page_margin=page_margin, title=title, footer=footer, answer=answer,
@@ -465,8 +467,6 @@ def play_command(
     Best times per maze size are kept in the user's data directory
     ($MAZEART_DATA_DIR overrides it). Mazes larger than the terminal scroll.
     """
-    from mazeart.errors import check_int
-
     levels = check_int(levels, "--levels", minimum=0)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise MazeartError("mazeart play needs a terminal")
@@ -539,8 +539,16 @@ def algorithms_command() -> None:
 # ----------------------------------------------------------------------------- entry point
 
 
+_FLAGS = {key: "--" + param.rstrip("_").replace("_", "-") for param, key, *_ in
+          _GENERATION + _DRAWING}  # fmt: skip
+_FLAGS["rng"] = "--seed"
+_NAMED = re.compile(r"^(\w+)(?=( must | applies |: not an option| does not ))")
+
+
 def _fail(message: str) -> int:
     message = " ".join(str(message).split())  # one line, whatever the exception said
+    # the library names its parameters; on the command line they are flags
+    message = _NAMED.sub(lambda m: _FLAGS.get(m.group(1), m.group(1)), message)
     print(f"mazeart: error: {message}", file=sys.stderr)
     return 2
 

@@ -361,9 +361,9 @@ def _densify(pts: NDArray[np.float64], step: float) -> NDArray[np.float64]:
 def clip_segments(segs: NDArray, rings: Sequence[NDArray[np.float64]]) -> NDArray[np.float64]:
     """The parts of axis-parallel segments that lie inside the rings (even-odd rule).
 
-    For exporters without a clipping path (PDF): each distinct horizontal (or
-    vertical) line is crossed with every ring edge once, and the segments on it
-    keep what falls between alternate crossings.
+    The drawing scene cuts walls to the outline with it, for every format: each
+    distinct horizontal (or vertical) line is crossed with every ring edge once,
+    and the segments on it keep what falls between alternate crossings.
 
     Parameters
     ----------

@@ -52,7 +52,16 @@ if TYPE_CHECKING:
     from mazeart.animate import Recording
     from mazeart.guide import Guidance
 
-__all__ = ["Made", "make", "make_book", "make_many", "make_preset", "play_levels", "save"]
+__all__ = [
+    "Made",
+    "make",
+    "make_book",
+    "make_many",
+    "make_preset",
+    "play_levels",
+    "save",
+    "solutions",
+]
 
 Source = str | os.PathLike[str] | NDArray[np.integer] | Maze | Any
 """A picture (path or PIL image), a preset (path, array, or ASCII text), or a saved maze."""

@@ -123,8 +123,8 @@ def dead_ends(maze: Maze) -> NDArray[np.bool_]:
 def _protected(maze: Maze) -> NDArray[np.bool_]:
     """Cells the shaping steps must not remove: rooms, the cells before doors, the ends, tags."""
     keep = maze.room_mask.copy()
-    for cell in maze.tags:
-        keep[cell] = True
+    for tagged in maze.tags:
+        keep[tagged] = True
     for room in maze.rooms:
         for d in room.doors:
             keep[d.outside] = True

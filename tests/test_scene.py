@@ -281,3 +281,50 @@ def test_pen_up_travel_is_near_what_vpype_reaches(cells, tmp_path):
         return sum(lc.pen_up_length()[0] for lc in doc.layers.values())
 
     assert travel(ours) <= 1.25 * travel(tidy)
+
+
+def test_bridges_keep_their_walls_through_a_smooth_outline():
+    """Walls on a bridge's sides are drawn whole, though the bridge lies outside the outline."""
+    from mazeart.export._style import Style
+    from mazeart.export.scene import build_scene
+    from mazeart.outline import bridge_cells, drawn_sides
+
+    maze = make(REPO / "samples" / "word.png", cells=80, rng=2, outline="smooth").maze
+    bridges = bridge_cells(maze)
+    assert bridges.any()
+    hor, ver = drawn_sides(maze)
+    segs = build_scene(maze, Style()).layer("walls").strokes[0].lines.segments()
+
+    def covered(a, b) -> bool:  # both quarter points of the side lie on a drawn segment
+        for t in (0.25, 0.75):
+            p = np.asarray(a, float) + t * (np.asarray(b, float) - np.asarray(a, float))
+            d = segs[:, 2:] - segs[:, :2]
+            u = np.clip(((p - segs[:, :2]) * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0, 1)
+            if np.min(np.linalg.norm(segs[:, :2] + u[:, None] * d - p, axis=1)) > 1e-9:
+                return False
+        return True
+
+    checked = 0
+    for r, c in zip(*np.nonzero(bridges), strict=True):
+        sides = [
+            (hor[r, c], (c, r), (c + 1, r)),
+            (hor[r + 1, c], (c, r + 1), (c + 1, r + 1)),
+            (ver[r, c], (c, r), (c, r + 1)),
+            (ver[r, c + 1], (c + 1, r), (c + 1, r + 1)),
+        ]
+        for wall, a, b in sides:
+            if wall:
+                checked += 1
+                assert covered(a, b), ((r, c), a, b)
+    assert checked > 20
+
+
+def test_plotter_keeps_a_pen_per_colour():
+    made = make(HORSE, cells=20, rng=1, braid=1.0)
+    from mazeart.pipeline import solutions
+
+    paths = solutions(made.maze, paths=3)
+    root = ET.fromstring(to_svg(made.maze, plotter=True, solutions=paths, markers=True))
+    strokes = {p.get("stroke") for p in root.iter(f"{SVG}path")}
+    assert {"#d62728", "#1f77b4", "#2ca02c", "#000000"} <= strokes
+    assert root.find(f"{SVG}g[@id='floor']") is None

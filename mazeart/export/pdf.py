@@ -95,7 +95,7 @@ def _printable(text: str, what: str) -> str:
         raise MazeartError(
             f"the {what} holds {missing[0]!r}, which the PDF font (DejaVu Sans) has no glyph for"
         )
-    return "".join(ch for ch in text if ch.isprintable())
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
 
 
 def _numbers(values: NDArray[np.float64]) -> list[str]:
@@ -217,8 +217,16 @@ class _Document:
         if not text:
             return 0.0
         pdf = self.pdf
+        room = self.width - 2 * self.margin
         pdf.set_font(_FONT, style="B", size=size)
         w = pdf.get_string_width(text)
+        if w > room:  # a long title: smaller type, down to 7 pt, then cut with an ellipsis
+            size = max(7.0, size * room / w)
+            pdf.set_font(_FONT, style="B", size=size)
+            while pdf.get_string_width(text) > room and len(text) > 1:
+                text = text[: max(1, int(len(text) * room / pdf.get_string_width(text)) - 1)]
+                text = text.rstrip() + "…"
+            w = pdf.get_string_width(text)
         line = size * 0.3528  # points to mm
         pdf.text((self.width - w) / 2, self.margin + line, text)
         return line * 1.8
@@ -353,7 +361,7 @@ def write_book(
     ----------
     mazes : sequence of Maze, or callable
         The mazes, or a function ``i -> Maze`` called for ``i`` in ``range(count)``
-        (so a long book never holds more than the drawing it is making).
+        (made one at a time; only their answer keys' drawings wait for the back pages).
     fh : binary file object
     count : int, optional
         Number of mazes when ``mazes`` is a callable.

@@ -95,13 +95,6 @@ class Lines:
         inner[self.starts[1:-1] - 1] = False  # no segment from a line's end to the next start
         return np.hstack([self.points[:-1], self.points[1:]])[inner]
 
-    def is_closed(self) -> NDArray[np.bool_]:
-        """Per line: whether it ends where it starts."""
-        if not len(self):
-            return np.zeros(0, bool)
-        first, last = self.points[self.starts[:-1]], self.points[self.starts[1:] - 1]
-        return np.all(np.abs(first - last) < 1e-9, axis=1)
-
 
 @dataclass(frozen=True, eq=False)
 class Stroke:
@@ -176,29 +169,32 @@ class Scene:
 
         A stroke wider than the pen becomes parallel pen lines across its width
         (so tone keeps its density), a fill becomes hatching at the pen's
-        spacing (rooms at four times it: a tint), a dot a circle.
+        spacing (rooms at four times it: a tint), a dot a filled circle of
+        rings. Each colour stays its own stroke (a pen per colour); the floor,
+        which is the paper, is left out.
         """
         out = []
         for lay in self.layers:
-            lines: list[Lines] = []
-            colour = None
+            if lay.name == "floor":
+                continue
+            by_colour: dict[str, list[Lines]] = {}
             for fill in lay.fills:
                 gap = pen * (4 if lay.name == "rooms" else 1)
-                lines.append(hatch(fill, gap))
-                colour = colour or fill.colour
+                by_colour.setdefault(fill.colour, []).append(hatch(fill, gap))
             for stroke in lay.strokes:
-                lines.append(widen(stroke.lines, stroke.width, pen))
-                colour = colour or stroke.colour
+                wide = widen(stroke.lines, stroke.width, pen, square=stroke.cap == "square")
+                by_colour.setdefault(stroke.colour, []).append(wide)
             for dot in lay.dots:
                 t = np.linspace(0, 2 * np.pi, 25)
-                for r in np.arange(dot.radius, 0, -pen):  # filled by rings, a pen apart
-                    ring = np.stack([dot.x + r * np.cos(t), dot.y + r * np.sin(t)], axis=1)
-                    lines.append(Lines.from_list([ring]))
-                colour = colour or dot.colour
-            if colour is None:
-                continue
-            merged = order_lines(chain_lines(concat(lines)))
-            out.append(Layer(lay.name, strokes=(Stroke(merged, pen, colour, "round"),)))
+                rings = [np.stack([dot.x + r * np.cos(t), dot.y + r * np.sin(t)], axis=1)
+                         for r in np.arange(dot.radius, 0, -pen)]  # fmt: skip
+                by_colour.setdefault(dot.colour, []).append(Lines.from_list(rings))
+            strokes = tuple(
+                Stroke(order_lines(chain_lines(concat(parts))), pen, colour, "round")
+                for colour, parts in by_colour.items()
+            )
+            if strokes:
+                out.append(Layer(lay.name, strokes=strokes))
         return replace(self, layers=tuple(out), background=None)
 
 
@@ -385,8 +381,7 @@ def _greedy_order(ends, cell, x0, y0, nx, ny, bucket_ptr, bucket_items, sx, sy):
 def order_lines(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> Lines:
     """The same polylines in pen order: from ``start``, always the nearest free end next.
 
-    A line whose far end is the nearer is drawn reversed. Closed lines are kept
-    as they are (any end is as good).
+    A line whose far end is the nearer is drawn reversed.
     """
     k = len(lines)
     if k <= 1:
@@ -441,19 +436,25 @@ def pen_up_travel(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> f
 # ----------------------------------------------------------------------------- plotter helpers
 
 
-def widen(lines: Lines, width: float, pen: float) -> Lines:
-    """A stroke ``width`` wide as parallel lines a pen apart (``lines`` when it is one pen)."""
+def widen(lines: Lines, width: float, pen: float, *, square: bool = False) -> Lines:
+    """A stroke ``width`` wide as parallel lines a pen apart (``lines`` when it is one pen).
+
+    With ``square`` ends, each line runs on past its segment's ends by half the
+    width, as a square-capped stroke does, so corners and junctions close.
+    """
     n = max(1, round(width / pen))
     if n == 1 or not len(lines):
         return lines
     segs = lines.segments()
     d = segs[:, 2:] - segs[:, :2]
-    norm = np.linalg.norm(d, axis=1, keepdims=True)
-    normal = np.hstack([-d[:, 1:], d[:, :1]]) / np.maximum(norm, 1e-12)
+    unit = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
+    normal = np.hstack([-unit[:, 1:], unit[:, :1]])
+    if square:
+        reach = unit * (width - pen) / 2
+        segs = np.hstack([segs[:, :2] - reach, segs[:, 2:] + reach])
     out = []
     for off in (np.arange(n) - (n - 1) / 2) * (width - pen) / max(n - 1, 1):
-        shift = np.hstack([normal, normal]) * off
-        out.append(segs + shift)
+        out.append(segs + np.hstack([normal, normal]) * off)
     return Lines.from_segments(np.vstack(out))
 
 
@@ -549,20 +550,17 @@ def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np
     return _side_runs(np.ascontiguousarray(hor), np.ascontiguousarray(ver))
 
 
-def _clip_to_outline(maze: Maze, segs: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The parts of wall segments inside the smooth outline or on a bridge."""
+def _walls_in_outline(
+    maze: Maze, hor: NDArray[np.bool_], ver: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """Wall runs cut to the smooth outline; the sides of bridge cells whole."""
     from mazeart.outline import bridge_cells, clip_segments
 
-    inside = clip_segments(segs, list(maze.guide.outline))
-    bridges = bridge_cells(maze)
-    if not bridges.any():
-        return inside
-    squares = Lines.from_list(
-        [np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float)
-         for r, c in zip(*np.nonzero(bridges), strict=True)]
-    )  # fmt: skip
-    on_bridges = clip_segments(segs, list(squares))
-    return np.vstack([inside, on_bridges])
+    b = np.pad(bridge_cells(maze), 1)
+    on_h = hor & (b[:-1, 1:-1] | b[1:, 1:-1])  # (H + 1, W): a bridge above or below
+    on_v = ver & (b[1:-1, :-1] | b[1:-1, 1:])  # (H, W + 1): a bridge left or right
+    inside = clip_segments(_side_segments(hor & ~on_h, ver & ~on_v), list(maze.guide.outline))
+    return np.vstack([inside, _side_segments(on_h, on_v)])
 
 
 def _wall_strokes(maze: Maze, st: Style, ordered: bool) -> tuple[Stroke, ...]:
@@ -577,11 +575,10 @@ def _wall_strokes(maze: Maze, st: Style, ordered: bool) -> tuple[Stroke, ...]:
     else:
         smooth = bool(g.outline) or g.edge_labels is not None
         hor, ver = drawn_sides(maze) if smooth else maze.walls()
-        groups = [(st.line_width, _side_segments(hor, ver))]
+        segs = _walls_in_outline(maze, hor, ver) if g.outline else _side_segments(hor, ver)
+        groups = [(st.line_width, segs)]
     out = []
     for width, segs in groups:
-        if g.outline:
-            segs = _clip_to_outline(maze, segs)
         lines = order_lines(chain_segments(segs)) if ordered else Lines.from_segments(segs)
         out.append(Stroke(lines, float(width), st.wall, "square"))
     return tuple(out)
