@@ -32,18 +32,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_generate import best_of  # the same timing rule in both scripts
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def best_of(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def rectangle(n: int):

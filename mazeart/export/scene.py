@@ -516,38 +516,32 @@ def _run_rects(cells: NDArray[np.bool_], shift: int = 0) -> NDArray[np.float64]:
 
 
 @njit(cache=True)
-def _side_runs(hor, ver):
-    """Maximal runs of wall sides: horizontal ones row by row, then vertical ones by column."""
-    out = np.empty((hor.size + ver.size, 4), np.float64)
+def _row_runs(a):
+    """Maximal runs of True along each row of ``a``: rows of ``row, start, stop``."""
+    out = np.empty((a.size, 3), np.int64)
     k = 0
-    for y in range(hor.shape[0]):
+    for y in range(a.shape[0]):
         x = 0
-        while x < hor.shape[1]:
-            if hor[y, x]:
+        while x < a.shape[1]:
+            if a[y, x]:
                 x0 = x
-                while x < hor.shape[1] and hor[y, x]:
+                while x < a.shape[1] and a[y, x]:
                     x += 1
-                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = x0, y, x, y
+                out[k, 0], out[k, 1], out[k, 2] = y, x0, x
                 k += 1
             else:
                 x += 1
-    for x in range(ver.shape[1]):
-        y = 0
-        while y < ver.shape[0]:
-            if ver[y, x]:
-                y0 = y
-                while y < ver.shape[0] and ver[y, x]:
-                    y += 1
-                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = x, y0, x, y
-                k += 1
-            else:
-                y += 1
     return out[:k]
 
 
 def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np.float64]:
     """Wall runs on the grid lines as segments ``x0, y0, x1, y1`` (horizontal walls first)."""
-    return _side_runs(np.ascontiguousarray(hor), np.ascontiguousarray(ver))
+    h = _row_runs(np.ascontiguousarray(hor))
+    v = _row_runs(np.ascontiguousarray(ver.T))
+    return np.concatenate(
+        [np.stack([h[:, 1], h[:, 0], h[:, 2], h[:, 0]], 1),
+         np.stack([v[:, 0], v[:, 1], v[:, 0], v[:, 2]], 1)]
+    ).astype(np.float64)  # fmt: skip
 
 
 def _walls_in_outline(
