@@ -22,6 +22,8 @@ def existing_file(path: str | os.PathLike[str], what: str) -> Path:
         raise MazeartError(f"{p}: no such file")
     if p.is_dir():
         raise MazeartError(f"{p}: is a directory, not {what}")
+    if not p.is_file():  # a FIFO, a device, a socket: reading it could block forever
+        raise MazeartError(f"{p}: not a regular file, not {what}")
     return p
 
 

@@ -202,3 +202,16 @@ def test_write_errors_are_the_packages(tmp_path, monkeypatch):
     monkeypatch.setattr("tempfile.mkstemp", full)
     with pytest.raises(MazeartError, match=r"cannot write .*No space left"):
         save(made, tmp_path / "m.svg")
+
+
+def test_special_files_are_refused_at_once(tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    with pytest.raises(MazeartError, match="not a regular file"):
+        make(fifo)
+    rooms = tmp_path / "rooms.json"
+    os.mkfifo(rooms)
+    with pytest.raises(MazeartError, match="not a regular file"):
+        make("...\n...", rooms=rooms)
