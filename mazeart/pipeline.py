@@ -299,11 +299,13 @@ def _cell(value: Any, name: str) -> tuple[int, int] | None:
     return r, c
 
 
-def _is_saved(source: Source) -> bool:
-    """Whether a source is a saved maze (a Maze, or a saved-maze file)."""
+def _saved(source: Source) -> Maze | None:
+    """The maze a source is when it is a saved maze (a Maze, or a saved-maze file), else None."""
     if isinstance(source, Maze):
-        return True
-    return isinstance(source, str | os.PathLike) and is_maze_file(source)
+        return source
+    if isinstance(source, str | os.PathLike) and is_maze_file(source):
+        return load_maze(source)
+    return None
 
 
 def _seed(rng: RngLike) -> int:
@@ -383,13 +385,14 @@ def make(
     opts = {**_DEFAULTS, **{k: v for k, v in options.items() if k in _DEFAULTS}}
     extra = {k: v for k, v in options.items() if k not in _DEFAULTS}
     index = check_int(index, "index", minimum=0)
-    if isinstance(source, Maze) or (isinstance(source, str | os.PathLike) and is_maze_file(source)):
+    saved = _saved(source)
+    if saved is not None:
         given = sorted(k for k, v in options.items() if v != _DEFAULTS.get(k, object()))
         given += [t for t in args if t.startswith("--")]
         if given or rng is not None or record:
             names = ", ".join(given + ["rng"] * (rng is not None) + ["record"] * record)
             raise MazeartError(f"{names}: generation options do not apply to a saved maze")
-        return Made(source if isinstance(source, Maze) else load_maze(source))
+        return Made(saved)
     if isinstance(source, str | os.PathLike) and Path(source).suffix.lower() == ".json":
         load_maze(source)  # not a saved maze: say what is wrong with it
     difficulty = opts["difficulty"]
@@ -521,11 +524,9 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     if unknown:
         raise TypeError(f"make_preset() got unknown option(s) {', '.join(sorted(unknown))}")
     opts = {**_DEFAULTS, **options}
-    if isinstance(source, Maze) or (
-        isinstance(source, str | os.PathLike) and is_maze_file(source)
-    ):  # a saved maze: its region is the preset's free part
-        maze = source if isinstance(source, Maze) else load_maze(source)
-        weights = np.where(maze.region, FREE, FORBIDDEN).astype(np.int32)
+    saved = _saved(source)
+    if saved is not None:  # a saved maze: its region is the preset's free part
+        weights = np.where(saved.region, FREE, FORBIDDEN).astype(np.int32)
     else:
         weights, _ = _read_source(source, opts)
     rooms = _rooms(opts["rooms"])
@@ -555,9 +556,10 @@ def play_levels(
     callable
     """
     seed = _seed(rng)
-    if _is_saved(source):
+    saved = _saved(source)
+    if saved is not None:
         algorithm = options.pop("algorithm", None)
-        first = make(source, **options).maze
+        first = make(saved, **options).maze
         base = np.where(first.region, FREE, FORBIDDEN).astype(np.int32)
         algorithm = algorithm or str(first.meta.get("algorithm") or DEFAULT_ALGORITHM)
 
@@ -616,16 +618,16 @@ def make_book(
         if isinstance(src, str | os.PathLike) and not Path(src).exists():
             raise MazeartError(f"{src}: no such file")
     pages = {k: options.pop(k) for k in FORMAT_OPTIONS[".pdf"] if k in options}
-    saved = [s for s in sources if _is_saved(s)]
-    if saved and (options or rng is not None):
+    loaded = [_saved(s) for s in sources]  # saved mazes read once, used as they are
+    if any(m is not None for m in loaded) and (options or rng is not None):
         raise MazeartError("generation options do not apply to a saved maze")
     seed = _seed(rng)
 
     def maze_for(i: int) -> Maze:
-        src = sources[i % len(sources)]
-        if _is_saved(src):
-            return make(src).maze
-        return make(src, rng=seed, index=i, **options).maze
+        saved = loaded[i % len(sources)]
+        if saved is not None:
+            return saved
+        return make(sources[i % len(sources)], rng=seed, index=i, **options).maze
 
     with atomic_write(out) as fh:
         write_book(maze_for, fh, count=count, progress=progress, **pages)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from mazeart.errors import MazeartError
+from mazeart.errors import MazeartError, check_number
 
 __all__ = ["Style", "style_from"]
 
@@ -81,10 +81,7 @@ def style_from(options: dict[str, Any], *, base: Style | None = None) -> Style:
             f"(valid: {', '.join(sorted(_FIELD_NAMES))})"
         )
     style = replace(base or Style(), **{k: v for k, v in options.items() if v is not None})
-    if not style.cell_size > 0:
-        raise MazeartError(f"cell size must be positive, got {style.cell_size}")
-    if not 0 < style.line_width <= 1:
-        raise MazeartError(f"line width must be in (0, 1] of a cell, got {style.line_width}")
-    if style.margin < 0:
-        raise MazeartError(f"margin must not be negative, got {style.margin}")
+    check_number(style.cell_size, "cell_size", low=0, high=10_000, low_open=True)
+    check_number(style.line_width, "line_width", low=0, high=1, low_open=True)
+    check_number(style.margin, "margin", low=0, high=10_000)
     return style
