@@ -22,6 +22,7 @@ one line that names the problem; wrong types raise :class:`TypeError`.
 """
 
 from mazeart import rooms, shape, tags
+from mazeart._limits import Limits, limits
 from mazeart._version import __version__
 from mazeart.analyze import Metrics, best_of, measure
 from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
@@ -55,6 +56,7 @@ __all__ = [
     "FileFormatError",
     "Guide",
     "InvalidMazeError",
+    "Limits",
     "Made",
     "Maze",
     "MazeartError",
@@ -68,6 +70,7 @@ __all__ = [
     "default_endpoints",
     "distances",
     "generate",
+    "limits",
     "load_maze",
     "load_preset",
     "load_rooms",

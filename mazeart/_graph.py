@@ -10,8 +10,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
+
+from mazeart._jit import njit
 
 __all__ = [
     "BITS",

@@ -14,9 +14,9 @@ import numbers
 from typing import Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
+from mazeart._jit import njit
 from mazeart.errors import MazeartError
 
 RngLike = int | np.integer | np.random.Generator | None

@@ -48,9 +48,9 @@ from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from mazeart._graph import label_passages
+from mazeart._jit import njit
 from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze
 

@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._io import atomic_write
+from mazeart._limits import current
 from mazeart.errors import MazeartError, check_int
 from mazeart.generate._carve import _RECORDING
 from mazeart.maze import Maze, passages_from_links
@@ -208,6 +209,17 @@ def to_gif(
     side = max(maze.width, maze.height) + 2 * margin
     while cs > 2 and side * cs > max_side:
         cs -= 1
+    # Every frame is held (as RGB, a colour key and a palette index: 8 bytes a pixel) until
+    # the GIF is encoded: a big maze gets fewer frames, within an eighth of max_pixels.
+    pixels = (maze.width + 2 * margin) * cs * (maze.height + 2 * margin) * cs
+    budget = current().max_pixels // 8
+    if 2 * pixels > budget:
+        raise MazeartError(
+            f"a GIF of this maze needs {pixels / 1e6:,.1f} Mpx a frame; two frames are more "
+            f"than max_pixels {current().max_pixels / 1e6:,.0f} Mpx / 8 allows (raise "
+            "max_pixels, or draw it as a PNG)"
+        )
+    frames = max(2, min(check_int(frames, "frames"), int(budget // pixels)))
     mazes = carve_frames(maze, carving, count=frames)
     partial = {k: v for k, v in drawing.items() if k != "solution"}
     pictures = [_on_white(to_png_image(f, cell_size=cs, **partial)) for f in mazes[:-1]]
@@ -215,7 +227,7 @@ def to_gif(
     # One palette for every frame, exact for the colours of the drawing.
     keys = []
     for p in pictures:
-        a = np.asarray(p).astype(np.int64)
+        a = np.asarray(p).astype(np.int32)
         keys.append(a[..., 0] << 16 | a[..., 1] << 8 | a[..., 2])
     colours = np.unique(np.concatenate([np.unique(k) for k in keys]))
     if len(colours) > 256:

@@ -14,7 +14,9 @@ import inspect
 import json
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,8 +25,10 @@ import typer
 from typer.core import TyperGroup
 
 import mazeart
+from mazeart._io import all_or_nothing, check_writable, printable
+from mazeart._limits import check_count, limits
 from mazeart.errors import MazeartError, check_int
-from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS
+from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generate import ALGORITHMS
 from mazeart.pipeline import make, make_book, make_many, make_preset, play_levels, save
 from mazeart.weights import FREE, PRESET_SUFFIXES, save_preset
@@ -163,6 +167,13 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("answer", "answer", bool, True, "Add the PDF answer-key page.", _PDF, ()),
 ]  # fmt: skip
 
+_LIMITS: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
+    ("max_cells", "max_cells", int | None, None, "Refuse grids (and mazes held at once) of "
+     "more cells than this (default: 2,000,000).", "Limits", ()),
+    ("max_pixels", "max_pixels", int | None, None, "Refuse pictures to read and PNGs to draw "
+     "of more pixels than this (default: 100,000,000).", "Limits", ()),
+]  # fmt: skip
+
 _SOLUTION_KEYS = ("solution", "solver", "hand", "paths")
 
 _Given = dict[str, Any]
@@ -211,6 +222,18 @@ def _with_options(name: str, group: list) -> Any:
     return decorate
 
 
+def _limited(func: Any) -> Any:
+    """Add --max-cells and --max-pixels to a command; its body runs within those limits."""
+
+    @_with_options("lim", _LIMITS)
+    @functools.wraps(func)
+    def run(*args: Any, lim: dict[str, Any], **kwargs: Any) -> Any:
+        with limits(**lim):
+            return func(*args, **kwargs)
+
+    return run
+
+
 class _Progress:
     """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
 
@@ -234,7 +257,7 @@ class _Progress:
 
 def _report(message: str, quiet: bool) -> None:
     if not quiet:
-        typer.echo(f"mazeart: {message}", err=True)
+        typer.echo(f"mazeart: {printable(message)}", err=True)
 
 
 Source = Annotated[
@@ -263,6 +286,7 @@ _EPILOG = (
 
 
 @app.command(_DEFAULT_COMMAND, context_settings=_EXTRA, epilog=_EPILOG)
+@_limited
 @_with_options("draw", _DRAWING)
 @_with_options("gen", _GENERATION)
 def make_command(
@@ -286,25 +310,30 @@ def make_command(
     started = time.perf_counter()
     if output is None and not ascii_:
         raise MazeartError("say where to write the maze with -o FILE (or print it with --ascii)")
-    check_int(levels, "--levels", maximum=100_000)
+    check_count(levels, "--levels")
     if output is not None and output.suffix.lower() == ".gif":
         raise MazeartError("a GIF animates the carve: write it with --animate carve.gif")
     if levels != 1 and (output is None or output.suffix.lower() != ".html"):
         raise MazeartError("--levels applies to an HTML game (-o game.html)")
     if animate is not None and animate.suffix.lower() != ".gif":
         raise MazeartError(f"--animate writes a GIF, got {animate}")
+    if output is not None:  # every destination is checked before the work
+        check_output_path(output)
+    if animate is not None:
+        check_writable(animate)
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
     record = animate is not None
     opts = {"args": ctx.args, "record": record, "progress": progress, **gen}
     made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
     made = made_all[0]
-    if output is not None:
-        if output.suffix.lower() == ".html":
-            draw.setdefault("levels", made_all)
-        save(made, output, **draw)
-    if animate is not None:
-        gif = FORMAT_OPTIONS[".png"] | set(_SOLUTION_KEYS)  # a GIF's frames are PNG drawings
-        save(made, animate, **{k: v for k, v in draw.items() if k in gif})
+    with all_or_nothing():  # the files move into place only when all are written
+        if output is not None:
+            if output.suffix.lower() == ".html":
+                draw.setdefault("levels", made_all)
+            save(made, output, **draw)
+        if animate is not None:
+            gif = FORMAT_OPTIONS[".png"] | set(_SOLUTION_KEYS)  # a GIF's frames: PNG drawings
+            save(made, animate, **{k: v for k, v in draw.items() if k in gif})
     if ascii_:
         from mazeart.export.text import to_ascii
 
@@ -315,6 +344,7 @@ def make_command(
 
 
 @app.command("solve", context_settings=_EXTRA, epilog=_EPILOG)
+@_limited
 @_with_options("draw", _DRAWING)
 @_with_options("gen", _GENERATION)
 def solve_command(
@@ -333,6 +363,7 @@ def solve_command(
     """
     from mazeart.pipeline import solutions
 
+    check_output_path(output)
     made = make(source, args=ctx.args, **gen)
     how = {k: draw.pop(k) for k in _SOLUTION_KEYS if k in draw}
     how.pop("solution", None)
@@ -376,6 +407,7 @@ _PERCENT = ("solution_share", "straightness", "edge_share", "edge_share_chance")
 
 
 @app.command("info", context_settings=_EXTRA, epilog=_EPILOG)
+@_limited
 @_with_options("gen", _GENERATION)
 def info_command(
     ctx: typer.Context,
@@ -399,8 +431,8 @@ def info_command(
         return
     width = max(len(v) for v in _INFO_LABELS.values())
     ends = f"{maze.entrance} -> {maze.exit}" if maze.entrance else "none"
-    typer.echo(f"{'source':<{width}}  {source}")
-    typer.echo(f"{'algorithm, seed':<{width}}  {about['algorithm']}, {about['seed']}")
+    typer.echo(f"{'source':<{width}}  {printable(source)}")
+    typer.echo(f"{'algorithm, seed':<{width}}  {printable(about['algorithm'])}, {about['seed']}")
     typer.echo(f"{'entrance -> exit':<{width}}  {ends}")
     for key, label in _INFO_LABELS.items():
         if key in metrics:
@@ -409,6 +441,7 @@ def info_command(
 
 
 @app.command("book")
+@_limited
 @_with_options("gen", _GENERATION)
 def book_command(
     ctx: typer.Context,
@@ -449,6 +482,7 @@ def book_command(
 
 
 @app.command("play", context_settings=_EXTRA, epilog=_EPILOG)
+@_limited
 @_with_options("gen", _GENERATION)
 def play_command(
     ctx: typer.Context,
@@ -496,6 +530,7 @@ _PRESET_KEYS = ("cells", "threshold", "invert", "coverage", "preset", "colour_ro
 
 
 @app.command("weights")
+@_limited
 @_with_options("gen", [g for g in _GENERATION if g[0] in _PRESET_KEYS])
 def weights_command(
     ctx: typer.Context,
@@ -516,6 +551,7 @@ def weights_command(
             f"cannot write {output}: unknown preset format {suffix or '(no suffix)'!r} "
             f"(choose from {', '.join(PRESET_SUFFIXES)})"
         )
+    check_writable(output)
     weights = make_preset(source, **gen)
     save_preset(weights, output)
     h, w = weights.shape
@@ -540,31 +576,79 @@ def algorithms_command() -> None:
 
 
 _FLAGS = {key: "--" + param.rstrip("_").replace("_", "-") for param, key, *_ in
-          _GENERATION + _DRAWING}  # fmt: skip
+          _GENERATION + _DRAWING + _LIMITS}  # fmt: skip
 _FLAGS["rng"] = "--seed"
 _NAMED = re.compile(r"^(\w+)(?=( must | applies |: not an option| does not ))")
+_LIMIT_NAMES = re.compile(r"\b(max_cells|max_pixels)\b")
 
 
 def _fail(message: str) -> int:
-    message = " ".join(str(message).split())  # one line, whatever the exception said
+    message = " ".join(printable(message).split())  # one line, whatever the exception said
     # the library names its parameters; on the command line they are flags
     message = _NAMED.sub(lambda m: _FLAGS.get(m.group(1), m.group(1)), message)
+    message = _LIMIT_NAMES.sub(lambda m: _FLAGS[m.group(1)], message)
     print(f"mazeart: error: {message}", file=sys.stderr)
     return 2
 
 
+class _Stopped(BaseException):
+    """A signal asked the run to stop (a BaseException: nothing may swallow it on the way out,
+    and every temporary file is removed as it passes)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped(signum)
+
+
+def _stopped(exc: BaseException) -> _Stopped | None:
+    """The signal behind an exception: raised directly, or while a compiled kernel returned."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, _Stopped):
+            return exc
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+        seen += 1
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit status (also used as the console script)."""
+    """Run the CLI; return the exit status (also used as the console script).
+
+    Ctrl-C exits with status 130 (``mazeart: interrupted``), SIGTERM with 143;
+    either way no temporary file is left behind and no output is half-written.
+    """
+    handled = (signal.SIGINT, signal.SIGTERM)
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {sig: signal.signal(sig, _stop) for sig in handled}
+    try:
+        return _run(argv)
+    except BaseException as exc:
+        stop = _stopped(exc)
+        if stop is None:
+            raise
+        interrupted = stop.signum == signal.SIGINT
+        print(f"mazeart: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
+        return 128 + stop.signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         status = app(args=argv, prog_name="mazeart", standalone_mode=False)
-    except KeyboardInterrupt:
-        print("mazeart: interrupted", file=sys.stderr)
-        return 130
     except MazeartError as exc:
         if os.environ.get("MAZEART_DEBUG"):
             raise
         return _fail(str(exc))
     except Exception as exc:
+        if _stopped(exc) is not None:  # a signal that arrived inside a compiled kernel
+            raise
         name = type(exc).__name__
         if name == "NoArgsIsHelpError":
             ctx = getattr(exc, "ctx", None)

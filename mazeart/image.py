@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._io import open_image
+from mazeart._limits import check_cells, current
 from mazeart.errors import MazeartError, check_int, check_number
 from mazeart.weights import FORBIDDEN, FREE
 
@@ -190,9 +191,10 @@ def resample_coverage(coverage: NDArray[np.floating], cells: int) -> NDArray[np.
     """
     from PIL import Image
 
-    cells = check_int(cells, "cells")
+    cells = check_int(cells, "cells", maximum=current().max_cells)
     h, w = coverage.shape
     rows = max(1, round(int(cells) * h / w))
+    check_cells(rows, cells, "the grid")
     src = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32))
     out = src.resize((int(cells), rows), resample=Image.Resampling.BOX)
     return np.clip(np.asarray(out, dtype=np.float32), 0.0, 1.0)

@@ -48,6 +48,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W, label_mask
+from mazeart._io import check_text
 from mazeart.errors import InvalidMazeError
 from mazeart.rooms import Room
 
@@ -347,7 +348,7 @@ class Maze:
             at = _as_cell(cell, "a tag's cell")
             if at is None or not self.is_cell(at):
                 raise InvalidMazeError(f"tag {kind!r} at {cell} is not on a maze cell")
-            cells[at] = str(kind)
+            cells[at] = check_text(kind, f"the kind of the tag at {at}")
         set_(self, "tags", MappingProxyType(cells))
         guide = Guide() if guide is None else guide
         if not isinstance(guide, Guide):

@@ -49,7 +49,8 @@ from typing import Any
 import numpy as np
 
 from mazeart._graph import SIDE_BIT, SIDE_LETTER
-from mazeart._io import atomic_write, read_bytes
+from mazeart._io import atomic_write, check_text, load_json, read_bytes
+from mazeart._limits import check_cells, current
 from mazeart.errors import FileFormatError, InvalidMazeError
 from mazeart.maze import Guide, Maze, thaw
 
@@ -255,6 +256,32 @@ def _rooms(items: Any) -> list:
     return out
 
 
+def _meta(meta: Any) -> dict[str, Any]:
+    """The ``meta`` object, checked: a seed that makes the maze again, text fit to print."""
+    if not isinstance(meta, dict):
+        raise FileFormatError('"meta" must be an object')
+    seed = meta.get("seed")
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63
+    ):
+        raise FileFormatError(f'"meta": "seed" must be a whole number >= 0 or null, got {seed!r}')
+    algorithm = meta.get("algorithm")
+    if algorithm is not None:
+        check_text(algorithm, '"meta": "algorithm"')
+    todo: list[Any] = [meta]  # every text inside, without recursion
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                check_text(key, '"meta": a key')
+                todo.append(value)
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, str):
+            check_text(item, '"meta": a text')
+    return meta
+
+
 def loads(text: str | bytes) -> Maze:
     """Read a saved maze from its JSON text.
 
@@ -272,10 +299,7 @@ def loads(text: str | bytes) -> Maze:
         Naming the first problem: not JSON, not a saved maze, a newer version,
         a malformed field, or a maze the model rejects.
     """
-    try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FileFormatError(f"not valid JSON ({exc})") from None
+    doc = load_json(text)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise FileFormatError(f'not a saved maze (no "format": "{FORMAT}")')
     version = doc.get("version")
@@ -300,6 +324,7 @@ def loads(text: str | bytes) -> Maze:
     grid = doc["grid"]
     if not isinstance(grid, list) or len(grid) != rows:
         raise FileFormatError(f'"grid" must be a list of {rows} row strings')
+    check_cells(rows, cols, "the saved maze's grid")
     raw = np.empty((rows, cols), dtype=np.uint8)
     for i, row in enumerate(grid):
         if not isinstance(row, str) or len(row) != cols or not row.isascii():
@@ -327,15 +352,14 @@ def loads(text: str | bytes) -> Maze:
         raise FileFormatError('"tags" must be a list of [row, col, kind]')
     tag_map: dict[tuple[int, int], str] = {}
     for t in tags:
-        if not (isinstance(t, list) and len(t) == 3 and isinstance(t[2], str)):
+        if not (isinstance(t, list) and len(t) == 3):
             raise FileFormatError(f"a tag must be [row, col, kind], got {t!r}")
+        check_text(t[2], "a tag's kind")
         cell = _cell(t[:2], "a tag's cell")
         if cell in tag_map:
             raise FileFormatError(f"two tags on cell {cell}")
         tag_map[cell] = t[2]  # type: ignore[index]
-    meta = doc["meta"]
-    if not isinstance(meta, dict):
-        raise FileFormatError('"meta" must be an object')
+    meta = _meta(doc["meta"])
     guide = _guide(doc["guide"])
     try:
         return Maze(
@@ -375,7 +399,8 @@ def load_maze(path: str | os.PathLike[str]) -> Maze:
     ValueError
         ``"<path>: <problem>"`` for a missing, unreadable or invalid file.
     """
-    data = read_bytes(path, "a saved maze")
+    # the grid is a byte a cell; a picture's guide adds up to a few dozen more
+    data = read_bytes(path, "a saved maze", limit=64 * current().max_cells + 2**20)
     try:
         return loads(data)
     except ValueError as exc:

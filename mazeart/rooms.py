@@ -36,17 +36,17 @@ name the side there.
 
 from __future__ import annotations
 
-import json
 import os
-import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._graph import DIRECTIONS, SIDE_BIT, SIDE_LETTER, STEP
-from mazeart._io import existing_file, read_bytes
+from mazeart._io import check_text, load_json, load_toml, read_bytes
+from mazeart._limits import check_cells
 from mazeart.errors import MazeartError
 from mazeart.weights import DOOR, FORBIDDEN, MAX_ROOMS, ROOM, is_free, validate_weights
 
@@ -98,6 +98,8 @@ class Room:
     _set: frozenset = field(default=frozenset(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_text(self.name, "a room's name")
+        check_text(self.kind, f"the kind of room {self.name!r}")
         object.__setattr__(self, "cells", tuple(sorted((int(r), int(c)) for r, c in self.cells)))
         object.__setattr__(self, "_set", frozenset(self.cells))
 
@@ -121,50 +123,67 @@ class Room:
 # ----------------------------------------------------------------------------- files
 
 
+_MAX_ROOMS_FILE = 16 * 2**20
+"""A rooms file's size limit: far above any hand-written or generated file."""
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MazeartError(f"{what} must be a whole number, got {value!r}")
+    if abs(value) > 10**9:
+        raise MazeartError(f"{what} is out of range, got {value!r}")
+    return value
+
+
+def _ints(value: Any, n: int, what: str) -> list[int]:
+    if not isinstance(value, list | tuple) or len(value) != n:
+        raise MazeartError(f"{what} must be a list of {n} whole numbers, got {value!r}")
+    return [_int(v, what) for v in value]
+
+
 def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int | None]]]:
     if not isinstance(spec, dict):
         raise MazeartError(f"room {index + 1} must be a table of keys, got {type(spec).__name__}")
-    name = str(spec.get("name", f"room {index + 1}"))
-    kind = str(spec.get("kind", "room"))
+    name = check_text(spec.get("name", f"room {index + 1}"), f"room {index + 1}: name")
+    kind = check_text(spec.get("kind", "room"), f"room {name!r}: kind")
     unknown = set(spec) - {"name", "kind", "rect", "mask", "origin", "doors"}
     if unknown:
         raise MazeartError(f"room {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
-    try:
-        if "rect" in spec:
-            r0, c0, h, w = (int(v) for v in spec["rect"])
-            if h < 1 or w < 1:
-                raise MazeartError(f"room {name!r}: rect height and width must be at least 1")
-            cells = [(r0 + i, c0 + j) for i in range(h) for j in range(w)]
-        elif "mask" in spec:
-            r0, c0 = (int(v) for v in spec.get("origin", (0, 0)))
-            rows = spec["mask"]
-            if isinstance(rows, str):
-                rows = rows.strip("\n").splitlines()
-            cells = [
-                (r0 + i, c0 + j)
-                for i, line in enumerate(rows)
-                for j, ch in enumerate(str(line))
-                if ch in "#xX@"
-            ]
-        else:
-            raise MazeartError(f"room {name!r} needs a 'rect' or a 'mask'")
-        doors = []
-        for d in spec.get("doors", []):
-            d = list(d)
-            if len(d) not in (2, 3):
-                raise ValueError
-            side = None
-            if len(d) == 3:
-                side = SIDE_BIT.get(str(d[2]).upper())
-                if side is None:
-                    raise MazeartError(
-                        f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}"
-                    )
-            doors.append((int(d[0]), int(d[1]), side))
-    except (TypeError, ValueError) as exc:
-        if str(exc).startswith("room "):
-            raise
-        raise MazeartError(f"room {name!r}: malformed rect, mask, origin or doors") from None
+    if "rect" in spec:
+        r0, c0, h, w = _ints(spec["rect"], 4, f"room {name!r}: rect")
+        if h < 1 or w < 1:
+            raise MazeartError(f"room {name!r}: rect height and width must be at least 1")
+        check_cells(h, w, f"room {name!r}")
+        cells = [(r0 + i, c0 + j) for i in range(h) for j in range(w)]
+    elif "mask" in spec:
+        r0, c0 = _ints(spec.get("origin", [0, 0]), 2, f"room {name!r}: origin")
+        rows = spec["mask"]
+        if isinstance(rows, str):
+            rows = rows.strip("\n").splitlines()
+        if not isinstance(rows, list) or not all(isinstance(line, str) for line in rows):
+            raise MazeartError(f"room {name!r}: mask must be a list of strings")
+        cells = [
+            (r0 + i, c0 + j)
+            for i, line in enumerate(rows)
+            for j, ch in enumerate(line)
+            if ch in "#xX@"
+        ]
+    else:
+        raise MazeartError(f"room {name!r} needs a 'rect' or a 'mask'")
+    raw_doors = spec.get("doors", [])
+    if not isinstance(raw_doors, list):
+        raise MazeartError(f"room {name!r}: doors must be a list of [row, col] or [row, col, side]")
+    doors = []
+    for d in raw_doors:
+        if not isinstance(d, list | tuple) or len(d) not in (2, 3):
+            raise MazeartError(f"room {name!r}: a door must be [row, col] or [row, col, side]")
+        r, c = _ints(list(d[:2]), 2, f"room {name!r}: a door")
+        side = None
+        if len(d) == 3:
+            side = SIDE_BIT.get(d[2].upper()) if isinstance(d[2], str) else None
+            if side is None:
+                raise MazeartError(f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}")
+        doors.append((r, c, side))
     if not cells:
         raise MazeartError(f"room {name!r} has no cells")
     return Room(tuple(cells), (), name=name, kind=kind), doors
@@ -186,23 +205,21 @@ def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
     -------
     list of (Room, list of (row, col, side or None))
     """
-    p = existing_file(path, "a rooms file")
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".json", ".toml"):
+        raise MazeartError(f"{p}: a rooms file must be .json or .toml")
+    data = read_bytes(p, "a rooms file", limit=_MAX_ROOMS_FILE)
     try:
-        if p.suffix.lower() == ".toml":
-            data = tomllib.loads(read_bytes(p, "a rooms file").decode("utf-8"))
-        elif p.suffix.lower() == ".json":
-            data = json.loads(read_bytes(p, "a rooms file"))
-        else:
-            raise MazeartError(f"{p}: a rooms file must be .json or .toml")
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise MazeartError(f"{p}: not valid {p.suffix[1:].upper()}: {exc}") from None
-    specs = data.get("rooms") if isinstance(data, dict) else data
-    if not isinstance(specs, list) or not specs:
-        raise MazeartError(f"{p}: no rooms found (expected a 'rooms' list)")
-    try:
+        doc = load_toml(data) if suffix == ".toml" else load_json(data)
+        specs = doc.get("rooms") if isinstance(doc, dict) else doc
+        if not isinstance(specs, list) or not specs:
+            raise MazeartError("no rooms found (expected a 'rooms' list)")
+        if len(specs) > MAX_ROOMS:
+            raise MazeartError(f"{len(specs)} rooms; at most {MAX_ROOMS} fit in the weight matrix")
         return [_parse_room(spec, i) for i, spec in enumerate(specs)]
-    except ValueError as exc:
-        raise MazeartError(f"{p}: {exc}") from None
+    except MazeartError as exc:
+        raise type(exc)(f"{p}: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- grid

@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import label_passages, spanning_edges
+from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator
 from mazeart.errors import MazeartError, check_number
 from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links

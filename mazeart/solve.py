@@ -27,9 +27,9 @@ returns paths as ``(L, 2)`` arrays of ``(row, col)``, entrance first.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
+from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
 from mazeart.maze import DIRECTIONS, Maze

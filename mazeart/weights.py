@@ -42,7 +42,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._io import atomic_write, existing_file, open_image, read_bytes
+from mazeart._io import atomic_write, existing_file, load_json, open_image, read_bytes
+from mazeart._limits import check_cells, current
 from mazeart.errors import MazeartError
 
 __all__ = [
@@ -284,20 +285,38 @@ def _preset_to_png_image(weights: NDArray[np.int32]):
 def _png_key_from_text(raw: str | None) -> dict[int, tuple[int, int, int]]:
     if raw is None:
         return dict(_PNG_DEFAULT_KEY)
+    damaged = "the preset PNG's colour key is damaged"
     try:
-        payload = json.loads(raw)
-        if payload.get("version") != 1:
-            raise ValueError
-        key = {int(v): (int(c[0]), int(c[1]), int(c[2])) for v, c in payload["key"]}
-    except (ValueError, TypeError, KeyError, IndexError):
-        raise MazeartError("the preset PNG's colour key is damaged") from None
-    if not key:
-        raise MazeartError("the preset PNG's colour key is empty")
+        payload = load_json(raw)
+    except MazeartError as exc:
+        raise MazeartError(f"{damaged}: {exc}") from None
+    if not isinstance(payload, dict) or payload.get("version") != 1:
+        raise MazeartError(f"{damaged}: no version 1")
+    entries = payload.get("key")
+    if not isinstance(entries, list) or not entries:
+        raise MazeartError(f"{damaged}: no colours")
+    key: dict[int, tuple[int, int, int]] = {}
+    for entry in entries:
+        ok = (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and _whole(entry[0], 0, np.iinfo(np.int32).max)
+            and isinstance(entry[1], list)
+            and len(entry[1]) == 3
+            and all(_whole(v, 0, 255) for v in entry[1])
+        )
+        if not ok:
+            raise MazeartError(f"{damaged}: {entry!r} is not [value, [r, g, b]]")
+        key[entry[0]] = (entry[1][0], entry[1][1], entry[1][2])
     return key
 
 
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def _preset_from_png(path: Path) -> NDArray[np.int32]:
-    img = open_image(path)
+    img = open_image(path, cells=True)
     key = _png_key_from_text(img.info.get(_PNG_KEY_CHUNK))
     transparent = None
     if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
@@ -355,6 +374,35 @@ def is_preset_file(path: str | os.PathLike[str]) -> bool:
 # --------------------------------------------------------------------------- files
 
 
+def _load_npy(p: Path) -> NDArray:
+    """A ``.npy`` array, its header checked (shape, type, size) before its data is read."""
+    fmt = np.lib.format
+    try:
+        with open(p, "rb") as fh:
+            version = fmt.read_magic(fh)
+            if version == (1, 0):
+                shape, _, dtype = fmt.read_array_header_1_0(fh)
+            elif version == (2, 0):
+                shape, _, dtype = fmt.read_array_header_2_0(fh)
+            else:
+                raise ValueError(f"format version {version}")
+            if len(shape) != 2:
+                raise MazeartError(f"a preset must be two-dimensional, got shape {shape}")
+            if dtype.hasobject or dtype.kind not in "biuf":
+                raise MazeartError(f"a preset holds numbers, got dtype {dtype}")
+            check_cells(shape[0], shape[1], "the preset")
+            need = shape[0] * shape[1] * dtype.itemsize
+            if p.stat().st_size - fh.tell() < need:
+                raise MazeartError(f"the file ends before its {shape[0]} x {shape[1]} values")
+            fh.seek(0)
+            arr = fmt.read_array(fh, allow_pickle=False)
+    except MazeartError as exc:
+        raise MazeartError(f"{p}: {exc}") from None
+    except (ValueError, OSError, EOFError, SyntaxError):
+        raise MazeartError(f"{p}: not a readable .npy array") from None
+    return arr
+
+
 def load_preset(path: str | os.PathLike[str]) -> NDArray[np.int32]:
     """Read a preset from ``.npy``, ``.txt`` or ``.png``.
 
@@ -377,17 +425,16 @@ def load_preset(path: str | os.PathLike[str]) -> NDArray[np.int32]:
     p = existing_file(path, "a preset file")
     suffix = p.suffix.lower()
     if suffix == ".npy":
-        try:
-            arr = np.load(p, allow_pickle=False)
-        except (ValueError, OSError, EOFError):
-            raise MazeartError(f"{p}: not a readable .npy array") from None
+        arr = _load_npy(p)
         try:
             return validate_weights(arr)
         except ValueError as exc:
             raise MazeartError(f"{p}: {exc}") from None
     if suffix == ".txt":
         try:
-            text = read_bytes(p, "a preset file").decode("utf-8")
+            # a text preset is a character a cell, and a line end a row
+            limit = 2 * current().max_cells + 2**16
+            text = read_bytes(p, "a preset file", limit=limit).decode("utf-8")
         except UnicodeDecodeError:
             raise MazeartError(f"{p}: not a UTF-8 text preset") from None
         try:

@@ -202,8 +202,14 @@ def bad_inputs(tmp_path):
         (["cut.png", "-o", "out.svg"], "truncated or corrupt"),
         (["black.png", "-o", "out.svg"], "flat tone"),
         (["walls.txt", "-o", "out.svg"], "no cell of the 3 x 2 grid is free"),
-        (["HORSE", "-o", "out.svg", "--cells", "0"], "cells must be an integer >= 1, got 0"),
-        (["HORSE", "-o", "out.svg", "--cells", "-5"], "cells must be an integer >= 1, got -5"),
+        (
+            ["HORSE", "-o", "out.svg", "--cells", "0"],
+            "cells must be an integer from 1 to",
+        ),
+        (
+            ["HORSE", "-o", "out.svg", "--cells", "-5"],
+            "got -5",
+        ),
         (["HORSE", "-o", "out.svg", "--cells", "many"], "--cells"),
         (["HORSE", "-o", "out.bmp"], "unknown format '.bmp'"),
         (["HORSE", "-o", "out"], "unknown format"),

@@ -14,12 +14,12 @@ The page's state is visible for tests and tools: ``#game`` carries
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from mazeart._io import dump_json
 from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 
@@ -77,7 +77,7 @@ def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
     levels = [mazes] if isinstance(mazes, Maze) else list(mazes)
     if not levels:
         raise MazeartError("a game needs at least one maze")
-    payload = json.dumps({"title": title, "levels": [level_data(m) for m in levels]})
+    payload = dump_json({"title": title, "levels": [level_data(m) for m in levels]})
     # No "</script>" (or "<!--") can appear inside the script element.
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     fill = {"%TITLE%": escape(title), "%DATA%": payload}

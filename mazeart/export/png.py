@@ -12,14 +12,15 @@ maze's metadata is stored as a ``mazeart`` text chunk (JSON).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._io import dump_json
+from mazeart._jit import njit
+from mazeart._limits import check_pixels
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Scene, Stroke, build_scene
@@ -137,8 +138,7 @@ def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
     """A scene as a palette Pillow image, ``cell_size`` pixels per maze unit."""
     w = round(scene.width * cell_size) + 2 * margin
     h = round(scene.height * cell_size) + 2 * margin
-    if w * h > 400_000_000:
-        raise MazeartError(f"a {w} x {h} pixel PNG is too large; lower the cell size")
+    check_pixels(w, h, "the PNG")
     canvas = _Canvas((w, h), scene.background, cell_size, margin)
     for layer in scene.layers:
         for fill in layer.fills:
@@ -182,8 +182,10 @@ def to_png_image(
     cs = st.cell_size
     if cs != int(cs) or cs < 2:
         raise MazeartError(f"PNG cell size must be a whole number of pixels >= 2, got {cs}")
+    margin = round(st.margin * cs)
+    check_pixels(maze.width * cs + 2 * margin, maze.height * cs + 2 * margin, "the PNG")
     scene = build_scene(maze, st, solutions=solutions, ordered=False)
-    return render(scene, cell_size=int(cs), margin=round(st.margin * cs))
+    return render(scene, cell_size=int(cs), margin=margin)
 
 
 def write_png(maze: Maze, fh: Any, **options: Any) -> None:
@@ -200,7 +202,7 @@ def write_png(maze: Maze, fh: Any, **options: Any) -> None:
         "exit": maze.exit,
         **{k: maze.meta.get(k) for k in ("algorithm", "seed")},
     }
-    info.add_text("mazeart", json.dumps(meta))
+    info.add_text("mazeart", dump_json(meta))
     # zlib's fastest level on big pictures: 6x faster than the default for 1.1x the bytes
     level = 6 if img.width * img.height < 4_000_000 else 1
     img.save(fh, format="PNG", pnginfo=info, optimize=False, compress_level=level)

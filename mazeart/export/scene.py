@@ -27,9 +27,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._jit import njit
 from mazeart.export._style import Style
 from mazeart.maze import STEP, Maze
 

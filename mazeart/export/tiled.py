@@ -23,7 +23,6 @@ opens in Tiled as it is. Object types use the ``type`` field of Tiled 1.10+.
 
 from __future__ import annotations
 
-import json
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -32,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from mazeart._graph import SIDE_LETTER
-from mazeart._io import atomic_write
-from mazeart.errors import check_int
+from mazeart._io import atomic_write, dump_json
+from mazeart.errors import MazeartError, check_int
 from mazeart.maze import STEP, Maze
 
 __all__ = ["tiled_map", "write_tiled"]
@@ -265,13 +264,36 @@ def _tmx(doc: dict) -> bytes:
 def _tileset_png(tile_size: int) -> bytes:
     import io
 
-    from PIL import Image
+    from PIL import Image, PngImagePlugin
 
     img = Image.new("RGB", (2 * tile_size, tile_size), (255, 255, 255))
     img.paste((40, 40, 48), (0, 0, tile_size, tile_size))
+    info = PngImagePlugin.PngInfo()
+    info.add_text(_TILESET_MARK, "wall, floor")
     buf = io.BytesIO()
-    img.save(buf, format="PNG")
+    img.save(buf, format="PNG", pnginfo=info)
     return buf.getvalue()
+
+
+_TILESET_MARK = "mazeart-tileset"
+
+
+def _check_tileset(path: Path) -> None:
+    """Refuse to replace a file at the tileset's name that mazeart did not write."""
+    if not path.exists():
+        return
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            ours = img.format == "PNG" and _TILESET_MARK in img.info
+    except Exception:  # not a picture at all: certainly not ours
+        ours = False
+    if not ours:
+        raise MazeartError(
+            f"cannot write the map's tileset {path}: a file of that name exists that "
+            "mazeart did not write (move it, or name the map differently)"
+        )
 
 
 def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options: Any) -> None:
@@ -283,7 +305,9 @@ def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options:
     tile_size = options.get("tile_size", 16)
     image = f"{p.stem}.tiles.png"
     doc = tiled_map(maze, tile_size=tile_size, tileset_image=image)
-    with atomic_write(p.with_name(image)) as img:
+    tiles = p.with_name(image)
+    _check_tileset(tiles)
+    with atomic_write(tiles) as img:
         img.write(_tileset_png(tile_size))
     if p.suffix.lower() == ".tmx":
         fh.write(_tmx(doc))
@@ -291,7 +315,7 @@ def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options:
         # Indented for people, but the tile data one row per line as Tiled writes it.
         data = doc["layers"][0]["data"]
         doc["layers"][0]["data"] = "@DATA@"
-        text = json.dumps(doc, indent=1)
+        text = dump_json(doc, indent=1)
         w = doc["width"]
         rows = ",\n  ".join(",".join(map(str, data[i : i + w])) for i in range(0, len(data), w))
         fh.write(text.replace('"@DATA@"', f"[\n  {rows}\n ]").encode("utf-8"))

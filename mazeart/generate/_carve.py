@@ -5,10 +5,10 @@ from __future__ import annotations
 from contextvars import ContextVar
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS
+from mazeart._jit import njit
 
 __all__ = ["carve", "close", "mark", "order_buffer", "report_carving"]
 

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS, label_mask
+from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generate._carve import (

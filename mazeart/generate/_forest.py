@@ -11,9 +11,9 @@ the repair that makes that algorithm correct on any mask.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mazeart._graph import find, union
+from mazeart._jit import njit
 from mazeart._rng import below, next_u64
 from mazeart.generate._carve import carve
 

@@ -8,8 +8,8 @@ time is the grid's cover time, about ``n (log n)^2 / pi`` steps: slow but exact.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 

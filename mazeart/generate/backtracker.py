@@ -13,8 +13,8 @@ independent implementations of one walk, which the tests compare.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 

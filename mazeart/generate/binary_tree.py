@@ -14,8 +14,7 @@ part still ends as one perfect maze. The pass does nothing on a rectangle.
 
 from __future__ import annotations
 
-from numba import njit
-
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 

@@ -16,8 +16,8 @@ along the figure's edge (the drawn outline closes it).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import kernel_generator, mark
 

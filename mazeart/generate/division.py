@@ -15,8 +15,8 @@ into one perfect maze per free part. On a rectangle nothing needs joining.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import close, kernel_generator
 

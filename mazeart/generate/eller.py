@@ -18,9 +18,9 @@ part is one perfect maze; on a rectangle that pass has nothing to do.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mazeart._graph import find
+from mazeart._jit import njit
 from mazeart._rng import below, next_u64
 from mazeart.generate._common import carve, kernel_generator
 

@@ -14,10 +14,10 @@ array and per-cell ``bias`` instead of a named direction.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import find, union
+from mazeart._jit import njit
 from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve
 from mazeart.generate._registry import register

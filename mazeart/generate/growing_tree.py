@@ -14,8 +14,8 @@ shifting), so under ``mix`` the "newest" is occasionally the second newest.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below, uniform
 from mazeart.errors import MazeartError, check_number
 from mazeart.generate._common import CellGrid, carve

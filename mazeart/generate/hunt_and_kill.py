@@ -15,8 +15,8 @@ so all hunts together cost O(cells) plus one row of words each.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 

@@ -27,9 +27,9 @@ With no rooms it is Wilson's algorithm.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mazeart._graph import find
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve, label_parts

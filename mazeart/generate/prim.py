@@ -15,8 +15,8 @@ except along the tree, so there is never a loop nor a 2 x 2 open square.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator, mark
 

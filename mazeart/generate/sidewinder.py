@@ -14,8 +14,8 @@ one perfect maze; on a rectangle only the top row does this, and needs no join.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 

@@ -62,9 +62,9 @@ Geometries
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
+from mazeart._jit import njit
 from mazeart._rng import as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generate._common import (

@@ -7,14 +7,13 @@ directory (:func:`best_times_path`).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from mazeart._io import atomic_write
+from mazeart._io import atomic_write, dump_json, load_json, read_bytes
 from mazeart.errors import MazeartError
 from mazeart.maze import DIRECTIONS, Maze
 
@@ -107,13 +106,19 @@ def best_times_path() -> Path:
 def load_best_times(path: Path | None = None) -> dict[str, float]:
     """Best times by :func:`size_key`; empty when there are none or the file is unreadable."""
     p = best_times_path() if path is None else path
+    if not p.exists():
+        return {}
     try:
-        data = json.loads(p.read_text("utf-8"))
-    except (OSError, ValueError):
+        data = load_json(read_bytes(p, "a best-times file", limit=2**20))
+    except MazeartError:  # damaged: start afresh (the next record replaces it)
         return {}
     if not isinstance(data, dict):
         return {}
-    return {str(k): float(v) for k, v in data.items() if isinstance(v, int | float)}
+    return {
+        k: float(v)
+        for k, v in data.items()
+        if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v < 1e9
+    }
 
 
 def record_time(maze: Maze, seconds: float, path: Path | None = None) -> tuple[bool, float]:
@@ -130,5 +135,5 @@ def record_time(maze: Maze, seconds: float, path: Path | None = None) -> tuple[b
     times[key] = round(float(seconds), 3)
     p.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(p) as fh:
-        fh.write((json.dumps(times, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+        fh.write((dump_json(times, indent=1, sort_keys=True) + "\n").encode("utf-8"))
     return True, times[key]
