@@ -21,30 +21,116 @@ Errors a user can cause are :class:`MazeartError` (a :class:`ValueError`) with
 one line that names the problem; wrong types raise :class:`TypeError`.
 """
 
-from mazeart import rooms, shape, tags
-from mazeart._limits import Limits, limits
+import sys
+import types
+from typing import TYPE_CHECKING
+
 from mazeart._version import __version__
-from mazeart.analyze import Metrics, best_of, measure
-from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
-from mazeart.export import EXPORT_FORMATS
-from mazeart.generate import ALGORITHMS, default_endpoints, generate
-from mazeart.image import weights_from_image
-from mazeart.maze import Guide, Maze
-from mazeart.mazefile import load_maze, save_maze
-from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
-from mazeart.rooms import Door, Room, load_rooms
-from mazeart.shape import braid, connect, prune_dead_ends
-from mazeart.solve import distances, random_paths, solve
-from mazeart.tags import place_tags
-from mazeart.weights import (
-    FORBIDDEN,
-    FREE,
-    PATH,
-    load_preset,
-    preset_from_text,
-    preset_to_text,
-    save_preset,
-)
+
+if TYPE_CHECKING:
+    from mazeart import rooms, shape, tags
+    from mazeart._limits import Limits, limits
+    from mazeart._version import __version__
+    from mazeart.analyze import Metrics, best_of, measure
+    from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
+    from mazeart.export import EXPORT_FORMATS
+    from mazeart.generate import ALGORITHMS, default_endpoints, generate
+    from mazeart.image import weights_from_image
+    from mazeart.maze import Guide, Maze
+    from mazeart.mazefile import load_maze, save_maze
+    from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
+    from mazeart.rooms import Door, Room, load_rooms
+    from mazeart.shape import braid, connect, prune_dead_ends
+    from mazeart.solve import distances, random_paths, solve
+    from mazeart.tags import place_tags
+    from mazeart.weights import (
+        FORBIDDEN,
+        FREE,
+        PATH,
+        load_preset,
+        preset_from_text,
+        preset_to_text,
+        save_preset,
+    )
+
+# Each name is imported when first used: ``import mazeart`` stays light, and the command
+# line can guard Ctrl-C before the heavy imports begin.
+_HOME = {
+    "rooms": "mazeart.rooms",
+    "shape": "mazeart.shape",
+    "tags": "mazeart.tags",
+    "Limits": "mazeart._limits",
+    "limits": "mazeart._limits",
+    "Metrics": "mazeart.analyze",
+    "best_of": "mazeart.analyze",
+    "measure": "mazeart.analyze",
+    "FileFormatError": "mazeart.errors",
+    "InvalidMazeError": "mazeart.errors",
+    "MazeartError": "mazeart.errors",
+    "NoPathError": "mazeart.errors",
+    "EXPORT_FORMATS": "mazeart.export",
+    "ALGORITHMS": "mazeart.generate",
+    "default_endpoints": "mazeart.generate",
+    "generate": "mazeart.generate",
+    "weights_from_image": "mazeart.image",
+    "Guide": "mazeart.maze",
+    "Maze": "mazeart.maze",
+    "load_maze": "mazeart.mazefile",
+    "save_maze": "mazeart.mazefile",
+    "Made": "mazeart.pipeline",
+    "make": "mazeart.pipeline",
+    "make_book": "mazeart.pipeline",
+    "make_many": "mazeart.pipeline",
+    "make_preset": "mazeart.pipeline",
+    "save": "mazeart.pipeline",
+    "Door": "mazeart.rooms",
+    "Room": "mazeart.rooms",
+    "load_rooms": "mazeart.rooms",
+    "braid": "mazeart.shape",
+    "connect": "mazeart.shape",
+    "prune_dead_ends": "mazeart.shape",
+    "distances": "mazeart.solve",
+    "random_paths": "mazeart.solve",
+    "solve": "mazeart.solve",
+    "place_tags": "mazeart.tags",
+    "FORBIDDEN": "mazeart.weights",
+    "FREE": "mazeart.weights",
+    "PATH": "mazeart.weights",
+    "load_preset": "mazeart.weights",
+    "preset_from_text": "mazeart.weights",
+    "preset_to_text": "mazeart.weights",
+    "save_preset": "mazeart.weights",
+}
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'mazeart' has no attribute {name!r}")
+    module = importlib.import_module(home)
+    value = module if name in ("rooms", "shape", "tags") else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """``mazeart.generate`` and ``mazeart.solve`` are functions, though modules share their
+    names: importing such a module does not bind it here (it stays in ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in ("generate", "solve") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "ALGORITHMS",

@@ -56,6 +56,11 @@ def printable(text: object) -> str:
     return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
 
 
+def plain(text: str) -> str:
+    """``text`` with each control character replaced by a space (titles and footers)."""
+    return _CONTROL.sub(" ", text)
+
+
 def existing_file(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a Path, or a one-line error if it is missing or not a regular file."""
     p = Path(path)

@@ -41,8 +41,9 @@ def _user_cache() -> Path:
 
 def _choose_cache() -> bool:
     """Whether kernels can be cached; sets numba's cache folder when its own will not do."""
-    if config.CACHE_DIR:
-        if _writable(Path(config.CACHE_DIR)):
+    given = getattr(config, "CACHE_DIR", "")
+    if given:
+        if _writable(Path(given)):
             return True
     else:
         here = Path(__file__).parent
@@ -52,7 +53,7 @@ def _choose_cache() -> bool:
     uid = os.getuid() if hasattr(os, "getuid") else "user"
     fallback = Path(tempfile.gettempdir()) / f"mazeart-numba-cache-{uid}"
     if _writable(fallback):
-        config.CACHE_DIR = str(fallback)
+        config.CACHE_DIR = str(fallback)  # type: ignore[attr-defined]
         return True
     sys.stderr.write(
         "mazeart: warning: no writable cache folder, so compiled kernels are not kept "

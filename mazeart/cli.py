@@ -14,9 +14,7 @@ import inspect
 import json
 import os
 import re
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,6 +25,7 @@ from typer.core import TyperGroup
 import mazeart
 from mazeart._io import all_or_nothing, check_writable, printable
 from mazeart._limits import check_count, limits
+from mazeart._signals import guarded, stopped
 from mazeart.errors import MazeartError, check_int
 from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generate import ALGORITHMS
@@ -591,52 +590,13 @@ def _fail(message: str) -> int:
     return 2
 
 
-class _Stopped(BaseException):
-    """A signal asked the run to stop (a BaseException: nothing may swallow it on the way out,
-    and every temporary file is removed as it passes)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _stop(signum: int, frame: object) -> None:
-    raise _Stopped(signum)
-
-
-def _stopped(exc: BaseException) -> _Stopped | None:
-    """The signal behind an exception: raised directly, or while a compiled kernel returned."""
-    seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, _Stopped):
-            return exc
-        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
-        seen += 1
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit status (also used as the console script).
+    """Run the CLI; return the exit status.
 
     Ctrl-C exits with status 130 (``mazeart: interrupted``), SIGTERM with 143;
     either way no temporary file is left behind and no output is half-written.
     """
-    handled = (signal.SIGINT, signal.SIGTERM)
-    previous = {}
-    if threading.current_thread() is threading.main_thread():
-        previous = {sig: signal.signal(sig, _stop) for sig in handled}
-    try:
-        return _run(argv)
-    except BaseException as exc:
-        stop = _stopped(exc)
-        if stop is None:
-            raise
-        interrupted = stop.signum == signal.SIGINT
-        print(f"mazeart: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
-        return 128 + stop.signum
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    return guarded(lambda: _run(argv))
 
 
 def _run(argv: list[str] | None) -> int:
@@ -647,7 +607,7 @@ def _run(argv: list[str] | None) -> int:
             raise
         return _fail(str(exc))
     except Exception as exc:
-        if _stopped(exc) is not None:  # a signal that arrived inside a compiled kernel
+        if stopped(exc) is not None:  # a signal that arrived inside a compiled kernel
             raise
         name = type(exc).__name__
         if name == "NoArgsIsHelpError":

@@ -184,7 +184,12 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
     """The preset a source stands for, and the decoded picture (None for a preset)."""
     from PIL import Image as PILImage
 
-    cells = check_int(opts["cells"], "cells", maximum=current().max_cells)
+    cells = check_int(opts["cells"], "cells")
+    if cells > current().max_cells:
+        raise MazeartError(
+            f"cells {cells:,} is more than max_cells {current().max_cells:,} "
+            "(raise max_cells to allow it)"
+        )
     threshold = opts["threshold"]
     if threshold is not None:
         threshold = check_number(threshold, "threshold", low=0, high=255)
@@ -226,7 +231,7 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
         weights = weights.copy()
         weights[free] = FORBIDDEN
         weights[~free & (weights == FORBIDDEN)] = FREE
-    check_cells(*weights.shape, "the preset")
+    check_cells(weights.shape[0], weights.shape[1], "the preset")
     if not (weights == FREE).any():
         h, w = weights.shape
         hint = " (try invert or a threshold)" if picture is not None else ""
@@ -522,7 +527,7 @@ def make_many(source: Source, count: int, *, rng: RngLike = None, **options: Any
     count = check_count(count, "count")
     seed = _seed(rng)
     first = make(source, rng=seed, **options)
-    check_cells(*first.maze.shape, f"{count} levels held at once", count=count)
+    check_cells(first.maze.height, first.maze.width, f"{count} levels", count=count)
     return [first] + [make(source, rng=seed, index=i, **options) for i in range(1, count)]
 
 
@@ -652,7 +657,7 @@ def make_book(
         if saved is None:
             saved = make(sources[i % len(sources)], rng=seed, index=i, **options).maze
         if i == 0:  # every page's drawing waits for the answer keys at the back
-            check_cells(*saved.shape, f"a book of {count} pages", count=count)
+            check_cells(saved.height, saved.width, f"a book of {count} pages", count=count)
         return saved
 
     with atomic_write(out) as fh:

@@ -118,10 +118,14 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
                 items.append((name.strip(), int(count)))
             except ValueError:
                 raise MazeartError(f"--place count for {name.strip()!r} is not a number") from None
+        if not items:
+            raise MazeartError(f"--place names no tags (write kind=count, e.g. loot=5): {spec!r}")
     out: dict[str, int] = {}
     for name, count in items:
         if name not in TAG_KINDS:
             raise MazeartError(f"unknown tag kind {name!r} (choose from {', '.join(TAG_KINDS)})")
+        if isinstance(count, bool) or not isinstance(count, int | np.integer):
+            raise TypeError(f"tag count for {name!r} must be an integer, got {count!r}")
         if int(count) < 0:
             raise MazeartError(f"tag count for {name!r} must not be negative")
         out[name] = out.get(name, 0) + int(count)

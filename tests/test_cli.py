@@ -204,11 +204,11 @@ def bad_inputs(tmp_path):
         (["walls.txt", "-o", "out.svg"], "no cell of the 3 x 2 grid is free"),
         (
             ["HORSE", "-o", "out.svg", "--cells", "0"],
-            "cells must be an integer from 1 to",
+            "cells must be an integer >= 1, got 0",
         ),
         (
             ["HORSE", "-o", "out.svg", "--cells", "-5"],
-            "got -5",
+            "cells must be an integer >= 1, got -5",
         ),
         (["HORSE", "-o", "out.svg", "--cells", "many"], "--cells"),
         (["HORSE", "-o", "out.bmp"], "unknown format '.bmp'"),

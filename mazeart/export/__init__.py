@@ -20,7 +20,7 @@ from typing import Any
 
 from numpy.typing import ArrayLike
 
-from mazeart._io import atomic_write
+from mazeart._io import atomic_write, check_writable, plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style
 from mazeart.export.html import write_html
@@ -28,7 +28,7 @@ from mazeart.export.pdf import write_pdf
 from mazeart.export.png import to_png_image, write_png
 from mazeart.export.svg import to_svg, write_svg
 from mazeart.export.text import to_ascii, write_ascii
-from mazeart.export.tiled import write_tiled
+from mazeart.export.tiled import check_tileset, write_tiled
 from mazeart.maze import Maze
 from mazeart.mazefile import write_json
 
@@ -87,11 +87,9 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
         raise MazeartError(
             f"cannot write {p}: unknown format {suffix or '(no suffix)'!r} (choose from {valid})"
         )
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise MazeartError(f"cannot write {p}: directory {parent} does not exist")
-    if p.is_dir():
-        raise MazeartError(f"cannot write {p}: it is a directory")
+    check_writable(p)
+    if suffix in (".tmj", ".tmx"):  # and the tileset beside it
+        check_tileset(p)
     return p
 
 
@@ -133,6 +131,9 @@ def write(
     if unknown:
         names = ", ".join(unknown)
         raise MazeartError(f"{names}: not an option of {suffix} output")
+    for key in ("title", "footer"):  # text for XML, PDF and HTML: no control characters
+        if isinstance(options.get(key), str):
+            options[key] = plain(options[key])
     if solutions is not None:
         if suffix not in _DRAWN:
             raise MazeartError(f"a solution is drawn in {', '.join(_DRAWN)} only, not {suffix}")

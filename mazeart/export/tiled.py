@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from mazeart._graph import SIDE_LETTER
-from mazeart._io import atomic_write, dump_json
+from mazeart._io import atomic_write, check_writable, dump_json
 from mazeart.errors import MazeartError, check_int
 from mazeart.maze import STEP, Maze
 
@@ -278,10 +278,21 @@ def _tileset_png(tile_size: int) -> bytes:
 _TILESET_MARK = "mazeart-tileset"
 
 
-def _check_tileset(path: Path) -> None:
-    """Refuse to replace a file at the tileset's name that mazeart did not write."""
+def tileset_path(path: str | os.PathLike[str]) -> Path:
+    """Where a map at ``path`` keeps its tileset image: ``NAME.tiles.png`` beside it."""
+    p = Path(path)
+    return p.with_name(f"{p.stem}.tiles.png")
+
+
+def check_tileset(map_path: str | os.PathLike[str]) -> Path:
+    """Where the tileset of a map at ``map_path`` goes, if mazeart may write it there.
+
+    A file at that name that mazeart did not write is the user's: it is refused,
+    never replaced.
+    """
+    path = check_writable(tileset_path(map_path))
     if not path.exists():
-        return
+        return path
     from PIL import Image
 
     try:
@@ -294,6 +305,7 @@ def _check_tileset(path: Path) -> None:
             f"cannot write the map's tileset {path}: a file of that name exists that "
             "mazeart did not write (move it, or name the map differently)"
         )
+    return path
 
 
 def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options: Any) -> None:
@@ -303,10 +315,8 @@ def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options:
     """
     p = Path(path)
     tile_size = options.get("tile_size", 16)
-    image = f"{p.stem}.tiles.png"
-    doc = tiled_map(maze, tile_size=tile_size, tileset_image=image)
-    tiles = p.with_name(image)
-    _check_tileset(tiles)
+    tiles = check_tileset(p)
+    doc = tiled_map(maze, tile_size=tile_size, tileset_image=tiles.name)
     with atomic_write(tiles) as img:
         img.write(_tileset_png(tile_size))
     if p.suffix.lower() == ".tmx":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,7 +64,10 @@ class Algorithm:
             if isinstance(default, int):
                 return int(text)
             if isinstance(default, float):
-                return float(text)
+                value = float(text)
+                if not math.isfinite(value):
+                    raise ValueError
+                return value
         except ValueError:
             kind = type(default).__name__
             raise MazeartError(

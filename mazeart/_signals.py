@@ -1,0 +1,73 @@
+"""Ctrl-C and SIGTERM on the command line: one line, the right status, no temporary file left.
+
+The handlers raise :class:`Stopped`, a :class:`BaseException` that nothing on
+the way out swallows; every temporary file is removed as it passes (see
+:func:`mazeart._io.atomic_write`). A signal that arrives while a compiled
+kernel returns surfaces as a ``SystemError`` whose cause is the
+:class:`Stopped`: :func:`stopped` finds it either way.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+HANDLED = (signal.SIGINT, signal.SIGTERM)
+
+
+class Stopped(BaseException):
+    """A signal asked the run to stop."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def install() -> dict[int, Any]:
+    """Install the handlers (in the main thread only); return the ones they replace."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, _stop) for sig in HANDLED}
+
+
+def restore(previous: dict[int, Any]) -> None:
+    """Put back the handlers :func:`install` replaced."""
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+
+
+def stopped(exc: BaseException | None) -> Stopped | None:
+    """The signal behind an exception: raised directly, or while a compiled kernel returned."""
+    for _ in range(10):
+        if exc is None or isinstance(exc, Stopped):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def report(stop: Stopped) -> int:
+    """Say why the run ended; return its exit status (128 + the signal's number)."""
+    interrupted = stop.signum == signal.SIGINT
+    print(f"mazeart: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
+    return 128 + stop.signum
+
+
+def guarded(run: Callable[[], int]) -> int:
+    """``run()`` with the handlers installed: its status, or the signal's."""
+    previous = install()
+    try:
+        return run()
+    except BaseException as exc:
+        stop = stopped(exc)
+        if stop is None:
+            raise
+        return report(stop)
+    finally:
+        restore(previous)
