@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import os
 import textwrap
+import tokenize
 from pathlib import Path
 
 import numpy as np
@@ -398,7 +399,8 @@ def _load_npy(p: Path) -> NDArray:
             arr = fmt.read_array(fh, allow_pickle=False)
     except MazeartError as exc:
         raise MazeartError(f"{p}: {exc}") from None
-    except (ValueError, OSError, EOFError, SyntaxError):
+    except (ValueError, OSError, EOFError, SyntaxError, TypeError, tokenize.TokenError):
+        # (numpy reads the header as a Python literal: a damaged one fails in the tokenizer)
         raise MazeartError(f"{p}: not a readable .npy array") from None
     return arr
 

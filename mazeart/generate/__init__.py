@@ -146,7 +146,10 @@ def _tags_on_path(maze: Maze, tags: dict[tuple[int, int], str]) -> dict[tuple[in
         for taken in out:
             spot[taken] = False
         if not spot.any():
-            continue
+            raise MazeartError(
+                f"tag {kind!r} at {cell} has no path block left to stand on (the blocks maze "
+                f"has {int(free.sum())} path cells for {len(tags)} tags)"
+            )
         _, (ri, ci) = ndimage.distance_transform_edt(~spot, return_indices=True)
         out[(int(ri[cell]), int(ci[cell]))] = kind
     return out
