@@ -1,0 +1,130 @@
+"""The places a run meets the machine: the kernel cache, photos' orientation, file permissions,
+and several outputs written as one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import mazeart
+from mazeart import MazeartError
+from mazeart._io import all_or_nothing, atomic_write
+
+MAKE = "import mazeart; print(mazeart.make('....\\n....', rng=1).maze.n_cells)"
+
+
+def _python(code: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "TMPDIR": str(tmp_path), **env},
+        timeout=300,
+    )
+
+
+def _denied(allowed: str) -> str:
+    """Code that makes every folder but ``allowed`` unwritable, as on a read-only install
+    with an unwritable home, for numba's probes and ours alike (root writes anywhere)."""
+    return textwrap.dedent(f"""
+        import tempfile
+        real = tempfile.TemporaryFile
+        def probe(*args, dir=None, **kwargs):
+            if {allowed!r} and str(dir).startswith({allowed!r}):
+                return real(*args, dir=dir, **kwargs)
+            raise PermissionError(13, "Permission denied", str(dir))
+        tempfile.TemporaryFile = probe
+    """)
+
+
+def test_kernels_fall_back_to_a_temporary_cache(tmp_path):
+    run = _python(_denied(str(tmp_path)) + MAKE, tmp_path, NUMBA_CACHE_DIR="")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "8" and run.stderr == ""
+    cache = tmp_path / f"mazeart-numba-cache-{os.getuid()}"
+    assert any(cache.rglob("*.nbi")), "nothing was cached in the fallback folder"
+
+
+def test_kernels_run_uncached_with_one_warning_when_nothing_is_writable(tmp_path):
+    run = _python(_denied("") + MAKE, tmp_path, NUMBA_CACHE_DIR="")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "8"
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mazeart: warning: no writable cache")
+
+
+def test_exif_orientation_turns_the_photo_upright(tmp_path):
+    # A wide picture stored sideways: EXIF orientation 6 says "turn 90 degrees clockwise".
+    pixels = np.full((20, 40), 255, np.uint8)
+    pixels[:, :10] = 0  # a dark band on the stored picture's left: the top once upright
+    img = Image.fromarray(pixels)
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / "photo.jpg"
+    img.save(path, exif=exif, quality=95)
+    weights = mazeart.make_preset(path, cells=10)
+    assert weights.shape == (20, 10)  # upright: tall, not wide
+    assert (weights[:5] == mazeart.FREE).all() and (weights[6:] != mazeart.FREE).all()
+
+
+def test_read_only_output_is_refused_and_kept(tmp_path, monkeypatch):
+    out = tmp_path / "maze.svg"
+    out.write_text("mine")
+    out.chmod(0o444)
+    # root may write anywhere, as the shell's > would; a user may not: ask as a user would
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m: False if Path(p) == out else real(p, m))
+    with pytest.raises(MazeartError, match="read-only"), atomic_write(out) as fh:
+        fh.write(b"new")
+    assert out.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["maze.svg"]
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path):
+    out = tmp_path / "maze.svg"
+    out.write_text("old")
+    out.chmod(0o640)
+    with atomic_write(out) as fh:
+        fh.write(b"new")
+    assert out.read_text() == "new" and (out.stat().st_mode & 0o777) == 0o640
+
+
+def test_several_outputs_move_into_place_together_or_not_at_all(tmp_path):
+    a, b = tmp_path / "a.svg", tmp_path / "b.gif"
+    a.write_text("old a")
+    with pytest.raises(RuntimeError), all_or_nothing():
+        with atomic_write(a) as fh:
+            fh.write(b"new a")
+        assert a.read_text() == "old a"  # complete, but waiting for the others
+        raise RuntimeError("the second output failed")
+    assert a.read_text() == "old a" and not b.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg"]
+    with all_or_nothing():
+        for path in (a, b):
+            with atomic_write(path) as fh:
+                fh.write(b"new")
+    assert a.read_bytes() == b.read_bytes() == b"new"
+
+
+def test_stale_temporary_files_are_swept_but_a_living_writers_is_not(tmp_path):
+    out = tmp_path / "maze.svg"
+    stale = tmp_path / ".maze.svg.k1ll3d00.part"  # a killed run's: nobody holds its lock
+    stale.write_text("half")
+    other = tmp_path / ".maze.svg.notes.part"  # not of our naming: never touched
+    other.write_text("mine")
+    with atomic_write(out) as fh:
+        (living,) = [p for p in tmp_path.glob(".maze.svg.*.part") if p not in (stale, other)]
+        with atomic_write(out) as fh2:  # a second writer to the same place sweeps...
+            fh2.write(b"second")
+        assert living.exists()  # ...but not the file the first one still writes
+        fh.write(b"first")
+    assert not stale.exists() and other.exists()
+    assert out.read_bytes() == b"first"
