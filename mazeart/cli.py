@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import os
 import re
 import sys
@@ -23,7 +22,7 @@ import typer
 from typer.core import TyperGroup
 
 import mazeart
-from mazeart._io import all_or_nothing, check_writable, printable
+from mazeart._io import all_or_nothing, check_writable, dump_json, printable
 from mazeart._limits import check_count, limits
 from mazeart._signals import guarded, stopped
 from mazeart.errors import MazeartError, check_int
@@ -426,7 +425,7 @@ def info_command(
         "exit": list(maze.exit) if maze.exit else None,
     }
     if as_json:
-        typer.echo(json.dumps({**about, **metrics}, indent=2))
+        typer.echo(dump_json({**about, **metrics}, indent=2))
         return
     width = max(len(v) for v in _INFO_LABELS.values())
     ends = f"{maze.entrance} -> {maze.exit}" if maze.entrance else "none"

@@ -316,7 +316,7 @@ def loads(text: str | bytes) -> Maze:
         raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
     extra = sorted(set(doc) - set(_KEYS))
     if extra:
-        raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(extra)}")
+        raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(map(repr, extra))}")
     rows, cols = doc["rows"], doc["cols"]
     for name, v in (("rows", rows), ("cols", cols)):
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:

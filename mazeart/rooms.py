@@ -148,7 +148,7 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
     kind = check_text(spec.get("kind", "room"), f"room {name!r}: kind")
     unknown = set(spec) - {"name", "kind", "rect", "mask", "origin", "doors"}
     if unknown:
-        raise MazeartError(f"room {name!r}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise MazeartError(f"room {name!r}: unknown key(s) {', '.join(map(repr, sorted(unknown)))}")
     if "rect" in spec:
         r0, c0, h, w = _ints(spec["rect"], 4, f"room {name!r}: rect")
         if h < 1 or w < 1:

@@ -25,9 +25,7 @@ from mazeart.play.game import load_best_times
 from mazeart.rooms import load_rooms, stamp_rooms
 from mazeart.weights import load_preset, save_preset
 
-SAVED = dumps(
-    make("......\n.#..#.\n......\n..12..", rng=4, place="loot=1", rooms=None).maze
-)
+SAVED = dumps(make("......\n.#..#.\n......\n..12..", rng=4, place="loot=1", rooms=None).maze)
 ROOMS = {
     "rooms": [
         {"name": "hall", "kind": "arena", "rect": [1, 1, 2, 3], "doors": [[1, 2], [2, 1, "W"]]},
