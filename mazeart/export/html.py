@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from mazeart._io import dump_json
+from mazeart._io import dump_json, plain
 from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 
@@ -80,7 +80,7 @@ def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
     payload = dump_json({"title": title, "levels": [level_data(m) for m in levels]})
     # No "</script>" (or "<!--") can appear inside the script element.
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    fill = {"%TITLE%": escape(title), "%DATA%": payload}
+    fill = {"%TITLE%": escape(plain(title)), "%DATA%": payload}
     return re.sub("%TITLE%|%DATA%", lambda m: fill[m.group(0)], _PAGE)
 
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from html import escape
+from html import escape as _escape
 from typing import Any
 
 from numpy.typing import ArrayLike
 
+from mazeart._io import plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Layer, Lines, build_scene
@@ -30,6 +31,11 @@ MAZEART_NS = "https://mazeart.dev/ns/1"
 """XML namespace of the ``<mazeart:maze>`` metadata element."""
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(mm|cm|in|px|pt)?\s*$")
+
+
+def escape(text: str) -> str:
+    """Text for XML: markup escaped, control characters (which XML 1.0 cannot hold) as spaces."""
+    return _escape(plain(text))
 
 
 def _num(x: float) -> str:
