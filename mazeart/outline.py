@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._jit import njit
 from mazeart.maze import DIRECTIONS, STEP, Maze
 
 __all__ = [
@@ -104,39 +105,98 @@ def figure_contours(
     return rings
 
 
-def _inside_evenodd(points: NDArray[np.float64], rings: Sequence[NDArray]) -> NDArray[np.bool_]:
-    from skimage.measure import points_in_poly
-
-    inside = np.zeros(len(points), dtype=bool)
-    for ring in rings:
-        inside ^= points_in_poly(points, ring)
-    return inside
+def _edges(rings: Sequence[NDArray]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Every ring edge as start points ``a`` and end points ``b``, ``(E, 2)`` each."""
+    a = np.vstack([np.asarray(r, dtype=np.float64) for r in rings])
+    b = np.vstack([np.roll(np.asarray(r, dtype=np.float64), -1, axis=0) for r in rings])
+    return a, b
 
 
-def _distance_to_rings(points: NDArray[np.float64], rings: Sequence[NDArray]) -> NDArray:
-    """Distance from each point to the nearest ring segment."""
-    best = np.full(len(points), np.inf)
-    for ring in rings:
-        a = ring
-        b = np.roll(ring, -1, axis=0)
-        ab = b - a
-        length2 = np.maximum((ab**2).sum(axis=1), 1e-12)
-        for start in range(0, len(points), 4096):
-            p = points[start : start + 4096, None, :]
-            t = np.clip(((p - a) * ab).sum(axis=2) / length2, 0.0, 1.0)
-            closest = a + t[..., None] * ab
-            d = np.sqrt(((p - closest) ** 2).sum(axis=2)).min(axis=1)
-            best[start : start + 4096] = np.minimum(best[start : start + 4096], d)
-    return best
+@njit(cache=True)
+def _lattice_inside(a, b, x0, y0, step, nx, ny):  # pragma: no cover - compiled
+    """Even-odd inside test of the lattice ``(x0 + i*step, y0 + j*step)``: each edge adds its
+    crossing of every lattice row it spans, and each row is filled between pairs."""
+    counts = np.zeros(ny, np.int64)
+    for e in range(a.shape[0]):
+        ya, yb = a[e, 1], b[e, 1]
+        lo, hi = min(ya, yb), max(ya, yb)
+        j0 = max(0, int(np.ceil((lo - y0) / step)))
+        j1 = min(ny - 1, int(np.floor((hi - y0) / step)))
+        for j in range(j0, j1 + 1):
+            y = y0 + j * step
+            if (ya <= y < yb) or (yb <= y < ya):
+                counts[j] += 1
+    starts = np.zeros(ny + 1, np.int64)
+    for j in range(ny):
+        starts[j + 1] = starts[j] + counts[j]
+    xs = np.empty(starts[ny], np.float64)
+    fill = starts[:-1].copy()
+    for e in range(a.shape[0]):
+        ya, yb = a[e, 1], b[e, 1]
+        lo, hi = min(ya, yb), max(ya, yb)
+        j0 = max(0, int(np.ceil((lo - y0) / step)))
+        j1 = min(ny - 1, int(np.floor((hi - y0) / step)))
+        for j in range(j0, j1 + 1):
+            y = y0 + j * step
+            if (ya <= y < yb) or (yb <= y < ya):
+                t = (y - ya) / (yb - ya)
+                xs[fill[j]] = a[e, 0] + t * (b[e, 0] - a[e, 0])
+                fill[j] += 1
+    out = np.zeros((ny, nx), np.bool_)
+    for j in range(ny):
+        row = np.sort(xs[starts[j] : starts[j + 1]])
+        for k in range(0, row.shape[0] - 1, 2):
+            i0 = max(0, int(np.ceil((row[k] - x0) / step)))
+            i1 = min(nx - 1, int(np.ceil((row[k + 1] - x0) / step)) - 1)
+            for i in range(i0, i1 + 1):
+                out[j, i] = True
+    return out
 
 
-def _inside_by(
-    points: NDArray[np.float64], rings: Sequence[NDArray[np.float64]], margin: float
+@njit(cache=True)
+def _lattice_near(a, b, x0, y0, step, nx, ny, margin):  # pragma: no cover - compiled
+    """Lattice points closer than ``margin`` to an edge (exact point-to-segment distance),
+    visiting for each edge only the points of its box grown by ``margin``."""
+    out = np.zeros((ny, nx), np.bool_)
+    m2 = margin * margin
+    for e in range(a.shape[0]):
+        ax, ay, bx, by = a[e, 0], a[e, 1], b[e, 0], b[e, 1]
+        dx, dy = bx - ax, by - ay
+        length2 = max(dx * dx + dy * dy, 1e-12)
+        i0 = max(0, int(np.ceil((min(ax, bx) - margin - x0) / step)))
+        i1 = min(nx - 1, int(np.floor((max(ax, bx) + margin - x0) / step)))
+        j0 = max(0, int(np.ceil((min(ay, by) - margin - y0) / step)))
+        j1 = min(ny - 1, int(np.floor((max(ay, by) + margin - y0) / step)))
+        for j in range(j0, j1 + 1):
+            py = y0 + j * step
+            for i in range(i0, i1 + 1):
+                if out[j, i]:
+                    continue
+                px = x0 + i * step
+                t = min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                ex, ey = ax + t * dx - px, ay + t * dy - py
+                if ex * ex + ey * ey < m2:
+                    out[j, i] = True
+    return out
+
+
+def _on_lattice(
+    rings: Sequence[NDArray],
+    origin: tuple[float, float],
+    step: float,
+    size: tuple[int, int],
+    margin: float,
 ) -> NDArray[np.bool_]:
-    """Points inside the rings (even-odd) and at least ``margin`` from every ring."""
-    inside = _inside_evenodd(points, rings)
-    if margin > 0 and inside.any():
-        inside[inside] = _distance_to_rings(points[inside], rings) >= margin
+    """Points ``(x0 + i*step, y0 + j*step)`` (``size = (ny, nx)``) inside the rings (even-odd)
+    and at least ``margin`` from them."""
+    ny, nx = size
+    if not rings:
+        return np.zeros(size, dtype=bool)
+    a, b = _edges(rings)
+    x0, y0 = origin
+    inside = _lattice_inside(a, b, x0, y0, step, nx, ny)
+    if margin > 0:
+        inside &= ~_lattice_near(a, b, x0, y0, step, nx, ny, margin)
     return inside
 
 
@@ -144,21 +204,16 @@ def inside_cells(
     rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = _MARGIN
 ) -> NDArray[np.bool_]:
     """Cells whose centre lies inside the rings, at least ``margin`` cells from them."""
-    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(float)
-    centres = np.stack([xx.ravel() + 0.5, yy.ravel() + 0.5], axis=1)
-    return _inside_by(centres, rings, margin).reshape(shape)
+    return _on_lattice(rings, (0.5, 0.5), 1.0, shape, margin)
 
 
 def passable_sides(
     rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = 0.1
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Whether the midpoint of each cell's east and south side lies inside the rings."""
-    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]].astype(float)
-    east = np.stack([(xx + 1.0).ravel(), (yy + 0.5).ravel()], axis=1)
-    south = np.stack([(xx + 0.5).ravel(), (yy + 1.0).ravel()], axis=1)
     return (
-        _inside_by(east, rings, margin).reshape(shape),
-        _inside_by(south, rings, margin).reshape(shape),
+        _on_lattice(rings, (1.0, 0.5), 1.0, shape, margin),
+        _on_lattice(rings, (0.5, 1.0), 1.0, shape, margin),
     )
 
 
@@ -166,13 +221,8 @@ def _cell_overlap(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) 
     """Share of each cell inside the rings, sampled on a 4 x 4 grid per cell."""
     rows, cols = shape
     k = 4
-    sub = (np.arange(k) + 0.5) / k
-    yy, xx = np.mgrid[0:rows, 0:cols].astype(float)
-    sy, sx = np.meshgrid(sub, sub, indexing="ij")
-    px = (xx[:, :, None, None] + sx).reshape(-1)
-    py = (yy[:, :, None, None] + sy).reshape(-1)
-    inside = _inside_evenodd(np.stack([px, py], axis=1), rings)
-    return inside.reshape(rows, cols, k * k).mean(axis=2)
+    inside = _on_lattice(rings, (0.5 / k, 0.5 / k), 1.0 / k, (rows * k, cols * k), 0.0)
+    return inside.reshape(rows, k, cols, k).mean(axis=(1, 3))
 
 
 def owners(maze: Maze) -> NDArray[np.int64]:
@@ -358,12 +408,68 @@ def _densify(pts: NDArray[np.float64], step: float) -> NDArray[np.float64]:
     return np.vstack(out)
 
 
+@njit(cache=True)
+def _crossings(pa, la, pb, lb, levels):  # pragma: no cover - compiled
+    """Where the edges ``(pa, la) -> (pb, lb)`` cross each of the sorted ``levels``: the
+    positions ``xs[starts[k]:starts[k + 1]]`` along level ``k``, sorted (half-open rule)."""
+    n = levels.shape[0]
+    counts = np.zeros(n, np.int64)
+    for e in range(pa.shape[0]):
+        lo, hi = min(la[e], lb[e]), max(la[e], lb[e])
+        k0 = np.searchsorted(levels, lo)
+        k1 = np.searchsorted(levels, hi, side="right")
+        for k in range(k0, k1):
+            v = levels[k]
+            if (la[e] <= v < lb[e]) or (lb[e] <= v < la[e]):
+                counts[k] += 1
+    starts = np.zeros(n + 1, np.int64)
+    for k in range(n):
+        starts[k + 1] = starts[k] + counts[k]
+    xs = np.empty(starts[n], np.float64)
+    fill = starts[:-1].copy()
+    for e in range(pa.shape[0]):
+        lo, hi = min(la[e], lb[e]), max(la[e], lb[e])
+        k0 = np.searchsorted(levels, lo)
+        k1 = np.searchsorted(levels, hi, side="right")
+        for k in range(k0, k1):
+            v = levels[k]
+            if (la[e] <= v < lb[e]) or (lb[e] <= v < la[e]):
+                t = (v - la[e]) / (lb[e] - la[e])
+                xs[fill[k]] = pa[e] + t * (pb[e] - pa[e])
+                fill[k] += 1
+    for k in range(n):
+        xs[starts[k] : starts[k + 1]] = np.sort(xs[starts[k] : starts[k + 1]])
+    return starts, xs
+
+
+@njit(cache=True)
+def _clip_runs(lo, hi, level, starts, xs):  # pragma: no cover - compiled
+    """The parts of each run ``[lo, hi]`` on level ``level`` that lie between alternate
+    crossings: ``(u0, u1, level index)`` rows."""
+    total = 0
+    for s in range(lo.shape[0]):
+        k = level[s]
+        for c in range(starts[k], starts[k + 1] - 1, 2):
+            if min(hi[s], xs[c + 1]) > max(lo[s], xs[c]):
+                total += 1
+    out = np.empty((total, 3), np.float64)
+    n = 0
+    for s in range(lo.shape[0]):
+        k = level[s]
+        for c in range(starts[k], starts[k + 1] - 1, 2):
+            u0, u1 = max(lo[s], xs[c]), min(hi[s], xs[c + 1])
+            if u1 > u0:
+                out[n, 0], out[n, 1], out[n, 2] = u0, u1, k
+                n += 1
+    return out
+
+
 def clip_segments(segs: NDArray, rings: Sequence[NDArray[np.float64]]) -> NDArray[np.float64]:
     """The parts of axis-parallel segments that lie inside the rings (even-odd rule).
 
     The drawing scene cuts walls to the outline with it, for every format: each
-    distinct horizontal (or vertical) line is crossed with every ring edge once,
-    and the segments on it keep what falls between alternate crossings.
+    distinct horizontal (or vertical) line is crossed with every ring edge once
+    (compiled), and the segments on it keep what falls between alternate crossings.
 
     Parameters
     ----------
@@ -378,29 +484,24 @@ def clip_segments(segs: NDArray, rings: Sequence[NDArray[np.float64]]) -> NDArra
     segs = np.asarray(segs, dtype=float).reshape(-1, 4)
     if not rings or not len(segs):
         return segs
-    a = np.vstack(rings)
-    b = np.vstack([np.roll(np.asarray(r, float), -1, axis=0) for r in rings])
-    out: list[tuple[float, float, float, float]] = []
+    a, b = _edges(rings)
+    out = []
     for axis in (1, 0):  # 1: horizontal segments (constant y); 0: vertical (constant x)
-        mine = (
-            segs[segs[:, axis] == segs[:, axis + 2]]
-            if axis == 1
-            else segs[(segs[:, 0] == segs[:, 2]) & (segs[:, 1] != segs[:, 3])]
-        )
+        if axis == 1:
+            mine = segs[segs[:, 1] == segs[:, 3]]
+        else:
+            mine = segs[(segs[:, 0] == segs[:, 2]) & (segs[:, 1] != segs[:, 3])]
+        if not len(mine):
+            continue
         along = 1 - axis  # the coordinate that varies along the segment
-        for level in np.unique(mine[:, axis]):
-            on = mine[mine[:, axis] == level]
-            pa, pb = a[:, axis], b[:, axis]
-            hit = ((pa <= level) & (pb > level)) | ((pb <= level) & (pa > level))
-            t = (level - pa[hit]) / (pb[hit] - pa[hit])
-            cross = np.sort(a[hit, along] + t * (b[hit, along] - a[hit, along]))
-            for seg in on:
-                lo, hi = sorted((seg[along], seg[along + 2]))
-                for c0, c1 in zip(cross[0::2], cross[1::2], strict=False):
-                    u0, u1 = max(lo, c0), min(hi, c1)
-                    if u1 > u0:
-                        if axis == 1:
-                            out.append((u0, level, u1, level))
-                        else:
-                            out.append((level, u0, level, u1))
-    return np.asarray(out, dtype=float).reshape(-1, 4)
+        levels, level = np.unique(mine[:, axis], return_inverse=True)
+        starts, xs = _crossings(a[:, along], a[:, axis], b[:, along], b[:, axis], levels)
+        lo = np.minimum(mine[:, along], mine[:, along + 2])
+        hi = np.maximum(mine[:, along], mine[:, along + 2])
+        runs = _clip_runs(lo, hi, level.astype(np.int64), starts, xs)
+        at = levels[runs[:, 2].astype(np.int64)]
+        if axis == 1:
+            out.append(np.stack([runs[:, 0], at, runs[:, 1], at], axis=1))
+        else:
+            out.append(np.stack([at, runs[:, 0], at, runs[:, 1]], axis=1))
+    return np.vstack(out) if out else np.zeros((0, 4))

@@ -21,6 +21,16 @@ from mazeart.weights import FORBIDDEN, FREE
 LOGO = REPO / "samples" / "logo.png"
 
 
+def inside_evenodd(points, rings):
+    """Even-odd inside test by scikit-image (independent of mazeart's compiled one)."""
+    from skimage.measure import points_in_poly
+
+    inside = np.zeros(len(points), dtype=bool)
+    for ring in rings:
+        inside ^= points_in_poly(points, ring)
+    return inside
+
+
 def components(maze, *, cut_e=None, cut_s=None) -> int:
     """Parts of the maze graph (passages across the given walls left out), by SciPy."""
     n = maze.height * maze.width
@@ -165,7 +175,7 @@ def smooth_maze(path, cells, seed=1):
 
 
 def test_smooth_outline_fits_the_picture_and_stays_passable(horse_png):
-    from mazeart.outline import _inside_evenodd, bridge_cells, outline_paths
+    from mazeart.outline import bridge_cells, outline_paths
 
     maze = smooth_maze(horse_png, 100)
     plain = generate(weights_from_image(horse_png, cells=100), rng=1)
@@ -179,7 +189,7 @@ def test_smooth_outline_fits_the_picture_and_stays_passable(horse_png):
         if bridges[r0, c0] or bridges[r1, c1]:
             continue
         p0, p1 = np.array([c0 + 0.5, r0 + 0.5]), np.array([c1 + 0.5, r1 + 0.5])
-        assert _inside_evenodd(p0 + (p1 - p0) * t, rings).all()
+        assert inside_evenodd(p0 + (p1 - p0) * t, rings).all()
     # the doors: nothing of the drawn outline crosses the way out of the entrance and exit
     paths = outline_paths(maze)
     for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
@@ -249,7 +259,7 @@ def test_tone_reads_as_the_photograph():
 
 
 def test_clip_segments_keeps_exactly_the_inside_parts():
-    from mazeart.outline import _inside_evenodd, clip_segments
+    from mazeart.outline import clip_segments
 
     t = np.linspace(0, 2 * np.pi, 60, endpoint=False)
     outer = np.stack([10.13 + 8 * np.cos(t), 10.07 + 6 * np.sin(t)], axis=1)
@@ -267,10 +277,10 @@ def test_clip_segments_keeps_exactly_the_inside_parts():
     for x0, y0, x1, y1 in segs:
         n = 2000
         pts = np.stack([np.linspace(x0, x1, n), np.linspace(y0, y1, n)], axis=1)
-        sampled += np.hypot(x1 - x0, y1 - y0) * _inside_evenodd(pts, [outer, hole]).mean()
+        sampled += np.hypot(x1 - x0, y1 - y0) * inside_evenodd(pts, [outer, hole]).mean()
     assert inside_len == pytest.approx(sampled, rel=0.01)
     mids = np.stack([(clipped[:, 0] + clipped[:, 2]) / 2, (clipped[:, 1] + clipped[:, 3]) / 2], 1)
-    assert _inside_evenodd(mids, [outer, hole]).all()
+    assert inside_evenodd(mids, [outer, hole]).all()
 
 
 def test_smooth_outline_in_the_pdf(tmp_path, horse_png):

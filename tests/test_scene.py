@@ -28,6 +28,16 @@ LOGO = REPO / "samples" / "logo.png"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def inside_evenodd(points, rings):
+    """Even-odd inside test by scikit-image (independent of mazeart's compiled one)."""
+    from skimage.measure import points_in_poly
+
+    inside = np.zeros(len(points), dtype=bool)
+    for ring in rings:
+        inside ^= points_in_poly(points, ring)
+    return inside
+
+
 def tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:
@@ -209,7 +219,7 @@ def layer_lines(doc, name: str) -> list[np.ndarray]:
 
 
 def test_smooth_walls_stay_inside_the_outline_as_vpype_reads_them():
-    from mazeart.outline import _inside_evenodd, bridge_cells
+    from mazeart.outline import bridge_cells
 
     maze = make(HORSE, cells=60, rng=2, outline="smooth").maze
     cs, lw = 10.0, 0.15
@@ -220,7 +230,7 @@ def test_smooth_walls_stay_inside_the_outline_as_vpype_reads_them():
                                 np.linspace(0, 1, 5)]) for line in walls])  # fmt: skip
     pts = pts / cs - 1.0  # vpype's page units back to maze units
     rings = list(maze.guide.outline)
-    inside = _inside_evenodd(pts, rings)
+    inside = inside_evenodd(pts, rings)
     bridges = bridge_cells(maze)
     cells = np.clip(np.floor(pts[:, ::-1]).astype(int), 0, np.array(maze.shape) - 1)
     on_bridge = bridges[cells[:, 0], cells[:, 1]]
