@@ -323,6 +323,98 @@ def _ink(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_]:
     return np.asarray(Image.fromarray(ink).resize((w, h), Image.Resampling.NEAREST), dtype=bool)
 
 
+def drawn(maze: Maze, *, scale: int = 24, _maps: dict | None = None) -> dict[str, float]:
+    """What the printed maze lets a pen do: checked on the drawing, not on the model.
+
+    The maze is drawn by the PNG exporter at ``scale`` pixels a cell (whatever
+    the picture's size), its walls become ink, both doors are inked shut across
+    their mouths, and the floor is flood-filled:
+
+    - ``reachable``: the share of the maze's floor (its cells' squares, inside
+      a smooth outline, bridges included) reached from the entrance without
+      crossing ink: 1.0 when every cell can be walked to as drawn;
+    - ``leaks``: how many separate places the outside still reaches the floor
+      (gaps in the outer wall besides the doors), and ``leak_cells``, how many
+      cells it reaches.
+
+    Parameters
+    ----------
+    maze : Maze
+    scale : int, default 24
+        Pixels a cell.
+
+    Returns
+    -------
+    dict
+    """
+    from PIL import Image, ImageDraw
+    from scipy import ndimage
+
+    from mazeart.export.png import to_png_image
+
+    s = int(scale)
+    margin = 2
+    img = to_png_image(
+        maze, cell_size=s, margin=margin, floor=None, tags=False, markers=False
+    ).convert("RGBA")
+    a = np.asarray(img)
+    ink = (a[..., 3] > 0) & (a[..., :3].astype(int).sum(axis=2) < 200)
+    m = margin * s
+    floor = np.zeros(ink.shape, dtype=bool)
+    cells = np.kron(maze.mask, np.ones((s, s), dtype=bool))
+    floor[m : m + cells.shape[0], m : m + cells.shape[1]] = cells
+    if maze.guide.outline:  # a smooth maze's floor is what lies inside its outline
+        from mazeart.outline import _on_lattice, bridge_cells
+
+        ny, nx = floor.shape
+        start = (0.5 - m) / s
+        inside = _on_lattice(list(maze.guide.outline), (start, start), 1.0 / s, (ny, nx), 0.0)
+        bridges = np.zeros_like(floor)
+        bridges[m : m + cells.shape[0], m : m + cells.shape[1]] = np.kron(
+            bridge_cells(maze), np.ones((s, s), dtype=bool)
+        )
+        floor &= inside | bridges
+    floor &= ~ink
+    out = {"reachable": 1.0, "leaks": 0, "leak_cells": 0}
+    if maze.entrance is None or not floor.any():
+        return out
+    # shut the doors with ink across their openings: the maze is walked inside, and the
+    # outside may reach in only through a gap in the wall
+    shut = Image.fromarray(ink)
+    pen = ImageDraw.Draw(shut)
+    width = max(2, round(0.3 * s))
+    mouths = []
+    if maze.guide.outline:  # a smooth outline's door: its mouth, from side to side
+        from mazeart.outline import door_mouths
+
+        mouths = [(m + s * p, m + s * q) for p, q in door_mouths(maze)]
+    else:  # a door in the cells' own walls: its side
+        for (r, c), side in maze.end_doors:
+            x0, y0 = m + c * s, m + r * s
+            corner = {1: (0, 0), 4: (0, s), 8: (0, 0), 2: (s, 0)}[side]
+            other = (corner[0] + s, corner[1]) if side in (1, 4) else (corner[0], corner[1] + s)
+            mouths.append((np.add((x0, y0), corner), np.add((x0, y0), other)))
+    for p, q in mouths:  # ink a little past both ends, as the door's own walls would
+        d = (q - p) / max(1e-9, float(np.hypot(*(q - p)))) * width
+        pen.line((*(p - d), *(q + d)), fill=True, width=width)
+    closed = np.asarray(shut, dtype=bool)
+    labels, _ = ndimage.label(~closed)
+    r, c = maze.entrance
+    start = labels[m + r * s + s // 2, m + c * s + s // 2]
+    reached = labels == start if start else np.zeros_like(ink)
+    out["reachable"] = round(float(np.count_nonzero(reached & floor) / floor.sum()), 4)
+    outside = labels == labels[0, 0]
+    leaked = outside & floor & ~closed
+    if _maps is not None:
+        _maps.update(ink=closed, floor=floor, reached=reached, leaked=leaked)
+    if leaked.any():
+        _, gaps = ndimage.label(ndimage.binary_dilation(leaked, iterations=s // 2))
+        centres = maze.mask & leaked[m + s // 2 :: s, m + s // 2 :: s][: maze.height, : maze.width]
+        out["leaks"] = int(gaps)
+        out["leak_cells"] = int(np.count_nonzero(centres))
+    return out
+
+
 def _smooth_footprint(maze: Maze, size: tuple[int, int], rows, cols) -> NDArray[np.bool_]:
     """Pixels of the drawn maze inside a smooth outline: owned cells clipped to the contour."""
     from skimage.draw import polygon2mask

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,6 +34,9 @@ from mazeart.maze import DIRECTIONS, STEP, Maze
 __all__ = [
     "bridge_cells",
     "clip_segments",
+    "corridors",
+    "door_mouths",
+    "drawn_region",
     "drawn_sides",
     "edge_paths",
     "figure_contours",
@@ -208,13 +212,17 @@ def inside_cells(
 
 
 def passable_sides(
-    rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = 0.1
+    rings: Sequence[NDArray[np.float64]], shape: tuple[int, int], *, margin: float = 0.15
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
-    """Whether the midpoint of each cell's east and south side lies inside the rings."""
-    return (
-        _on_lattice(rings, (1.0, 0.5), 1.0, shape, margin),
-        _on_lattice(rings, (0.5, 1.0), 1.0, shape, margin),
-    )
+    """Whether a passage through each cell's east and south side stays inside the rings: its
+    path from centre to centre (checked at a quarter, half and three quarters of the way)
+    at least ``margin`` cells from them, room for the pen between the walls."""
+    east = np.ones(shape, dtype=bool)
+    south = np.ones(shape, dtype=bool)
+    for t in (0.75, 1.0, 1.25):
+        east &= _on_lattice(rings, (t, 0.5), 1.0, shape, margin)
+        south &= _on_lattice(rings, (0.5, t), 1.0, shape, margin)
+    return east, south
 
 
 def _cell_overlap(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) -> NDArray:
@@ -244,10 +252,11 @@ def owners(maze: Maze) -> NDArray[np.int64]:
         if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
             own[rr, cc] = cell[0] * w + cell[1]
     overlap = _cell_overlap(rings, maze.shape)
+    can_own = maze.mask
     for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
         for _, dr, dc in (DIRECTIONS[0], DIRECTIONS[3], DIRECTIONS[2], DIRECTIONS[1]):
             rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and maze.mask[rr, cc]:
+            if 0 <= rr < h and 0 <= cc < w and can_own[rr, cc]:
                 own[r, c] = rr * w + cc
                 break
     return own
@@ -293,49 +302,140 @@ def bridge_cells(maze: Maze) -> NDArray[np.bool_]:
     return maze.mask & ~inside_cells(rings, maze.shape, margin=0.0)
 
 
-def outline_paths(maze: Maze, *, gap: float = 1.0) -> list[NDArray[np.float64]]:
-    """The outline rings as open polylines, cut where the entrance and exit open.
+def corridors(maze: Maze) -> tuple[NDArray, NDArray]:
+    """The ways through the outline, each a cell wide: first the doors (the entrance's, then the
+    exit's), from the end cell's centre outward; then every passage whose path from centre to
+    centre crosses the outline (a bridge going out to the ground between islands, or coming
+    back, or a short cut the connectivity pass made across a narrow neck).
 
-    The cut removes the ring's points in the door's corridor: ``gap`` cells
-    wide, running out of the end cell's centre through its door side.
+    Returns
+    -------
+    starts : (K, 2) ndarray
+        Where each corridor starts (a cell centre, ``x, y``).
+    steps : (K, 2) ndarray
+        Its direction (a unit step).
     """
-    rings = _rings(maze)
-    doors = []  # (centre, outward unit step) of each end with a door
+    import shapely
+
+    starts, steps = [], []
     for cell, side in maze.end_doors:
         dr, dc = STEP[side]
-        doors.append((np.array([cell[1] + 0.5, cell[0] + 0.5]), np.array([dc, dr], float)))
-    bridges = bridge_cells(maze)
-    out: list[NDArray[np.float64]] = []
+        starts.append(np.array([cell[1] + 0.5, cell[0] + 0.5]))
+        steps.append(np.array([dc, dr], dtype=float))
+    rings = _rings(maze)
+    links = maze.links()
+    if rings and len(links):
+        r0, c0 = np.divmod(links[:, 0], maze.width)
+        r1, c1 = np.divmod(links[:, 1], maze.width)
+        a = np.stack([c0 + 0.5, r0 + 0.5], axis=1)
+        b = np.stack([c1 + 0.5, r1 + 0.5], axis=1)
+        paths = shapely.linestrings(np.stack([a, b], axis=1))
+        edge = shapely.boundary(_figure(rings))
+        crossing = shapely.intersects(paths, edge)
+        for p, q in zip(a[crossing], b[crossing], strict=True):
+            starts.append(p)
+            steps.append(q - p)
+    if not starts:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.array(starts), np.array(steps)
+
+
+def _figure(rings: Sequence[NDArray]) -> Any:
+    """The area the rings enclose (even-odd), as a shapely geometry."""
+    import shapely
+
+    area = shapely.Polygon()
     for ring in rings:
-        closed = np.vstack([ring, ring[:1]])
-        keep = np.ones(len(closed), dtype=bool)
-        if bridges.any():  # the outline opens where a bridge crosses it
-            cx = np.clip(np.floor(closed[:, 0]).astype(int), 0, maze.width - 1)
-            cy = np.clip(np.floor(closed[:, 1]).astype(int), 0, maze.height - 1)
-            keep &= ~bridges[cy, cx]
-        for centre, step in doors:  # the door: a corridor a cell wide, out from the end's centre
-            rel = closed - centre
-            along = rel @ step
-            across = np.abs(rel @ np.array([-step[1], step[0]]))
-            keep &= ~((along > 0) & (along < 3.0) & (across < 0.5 * gap))
-        if keep.all():
-            out.append(closed)
+        if len(ring) >= 3:
+            area = shapely.symmetric_difference(area, shapely.make_valid(shapely.Polygon(ring)))
+    return area
+
+
+def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
+    """How far the door corridor from ``start`` (the end cell's centre) runs out of the cell
+    before it has left the figure: where a cross-section a cell wide no longer meets it."""
+    import shapely
+
+    across = np.array([-step[1], step[0]]) * 0.5
+    for t in np.arange(0.5, 8.0, 0.05):
+        at = start + t * step
+        if not shapely.intersects(figure, shapely.LineString([at - across, at + across])):
+            return float(t)
+    return 8.0
+
+
+def drawn_region(maze: Maze) -> Any:
+    """The area a smooth maze's floor covers, as a shapely geometry: the figure inside the
+    outline, the bridge cells' squares, and the corridors that cross the outline (each
+    bridge's passage in and out of it, and each door's way out to beyond the outline).
+
+    Its boundary, less the two doors' mouths, is the drawn outline
+    (:func:`outline_paths`); the walls inside are clipped to it.
+    """
+    import shapely
+
+    figure = _figure(_rings(maze))
+    parts = [figure]
+    starts, steps = corridors(maze)
+    doors = len(maze.end_doors)
+    for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
+        across = np.array([-step[1], step[0]]) * 0.5
+        reach = _door_reach(figure, start, step) if k < doors else 1.0
+        end = start + reach * step
+        parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
+    rr, cc = np.nonzero(bridge_cells(maze))
+    parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
+    return shapely.union_all(parts)
+
+
+def _region_rings(region: Any) -> list[NDArray[np.float64]]:
+    """Every ring of a shapely area (exteriors and holes), open, as ``(P, 2)`` arrays."""
+    import shapely
+
+    out = []
+    for poly in shapely.get_parts(region):
+        if poly.geom_type != "Polygon" or poly.is_empty:
             continue
-        # split into runs of kept points, joining the run that wraps around the start
-        runs: list[list[int]] = []
-        current: list[int] = []
-        for i, k in enumerate(keep):
-            if k:
-                current.append(i)
-            elif current:
-                runs.append(current)
-                current = []
-        if current:
-            if runs and keep[0] and runs[0][0] == 0:
-                runs[0] = current + runs[0][1:]
-            else:
-                runs.append(current)
-        out.extend(closed[run] for run in runs if len(run) >= 2)
+        for ring in (poly.exterior, *poly.interiors):
+            pts = np.asarray(ring.coords, dtype=np.float64)
+            if len(pts) >= 4:
+                out.append(pts[:-1])
+    return out
+
+
+def door_mouths(maze: Maze) -> list[tuple[NDArray, NDArray]]:
+    """Where each door opens the drawn outline: the two ends of its mouth, ``(x, y)`` each."""
+    figure = _figure(_rings(maze))
+    out = []
+    for cell, side in maze.end_doors:
+        dr, dc = STEP[side]
+        start = np.array([cell[1] + 0.5, cell[0] + 0.5])
+        step = np.array([dc, dr], dtype=float)
+        across = np.array([-step[1], step[0]]) * 0.5
+        end = start + _door_reach(figure, start, step) * step
+        out.append((end - across, end + across))
+    return out
+
+
+def outline_paths(maze: Maze) -> list[NDArray[np.float64]]:
+    """The drawn outline: the boundary of :func:`drawn_region`, open at the two doors.
+
+    The outline runs along the picture's contour, around each bridge and out
+    along each door's corridor, so it opens to the outside at the doors' mouths
+    (one corridor wide) and nowhere else.
+    """
+    import shapely
+
+    region = drawn_region(maze)
+    outline = shapely.boundary(region)
+    for a, b in door_mouths(maze):
+        outline = shapely.difference(outline, shapely.LineString([a, b]).buffer(1e-6))
+    outline = shapely.line_merge(outline) if not outline.is_empty else outline
+    out = []
+    for line in shapely.get_parts(outline):
+        pts = np.asarray(line.coords, dtype=np.float64)
+        if len(pts) >= 2:
+            out.append(pts)
     return out
 
 

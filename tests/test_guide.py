@@ -218,17 +218,20 @@ def test_smooth_outline_drawn_in_svg_and_png(tmp_path, horse_png):
     assert walls.get("clip-path") is None and walls.find(f"{ns}path") is not None
     img = np.asarray(to_png_image(maze, cell_size=10, margin=1).convert("RGBA"))
     # ink only inside the outline (give or take the outline's own stroke)
+    import shapely
     from PIL import Image, ImageDraw
 
-    inside = np.zeros(img.shape[:2], bool)
-    for ring in maze.guide.outline:
-        layer = Image.new("1", (img.shape[1], img.shape[0]), 0)
-        ImageDraw.Draw(layer).polygon([(10 + x * 10, 10 + y * 10) for x, y in ring], fill=1)
-        inside ^= np.asarray(layer, bool)
-    from mazeart.outline import bridge_cells
+    from mazeart.outline import drawn_region
 
-    bridges = np.repeat(np.repeat(bridge_cells(maze), 10, axis=0), 10, axis=1)
-    inside[10:-10, 10:-10] |= bridges  # a bridge between islands is drawn as cells
+    # the floor's area: the figure, the bridges between islands, the doors' corridors
+    region = drawn_region(maze)
+    inside = np.zeros(img.shape[:2], bool)
+    for poly in shapely.get_parts(region):
+        for ring in (poly.exterior, *poly.interiors):
+            layer = Image.new("1", (img.shape[1], img.shape[0]), 0)
+            points = [(10 + x * 10, 10 + y * 10) for x, y in ring.coords]
+            ImageDraw.Draw(layer).polygon(points, fill=1)
+            inside ^= np.asarray(layer, bool)
     grown = ndimage.binary_dilation(inside, iterations=3)
     ink = img[..., 3] > 0
     assert not np.any(ink & ~grown)

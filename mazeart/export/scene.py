@@ -547,14 +547,12 @@ def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np
 def _walls_in_outline(
     maze: Maze, hor: NDArray[np.bool_], ver: NDArray[np.bool_]
 ) -> NDArray[np.float64]:
-    """Wall runs cut to the smooth outline; the sides of bridge cells whole."""
-    from mazeart.outline import bridge_cells, clip_segments
+    """Wall runs cut to the area the smooth maze's floor covers (its outline, bridges and
+    door corridors: :func:`mazeart.outline.drawn_region`)."""
+    from mazeart.outline import _region_rings, clip_segments, drawn_region
 
-    b = np.pad(bridge_cells(maze), 1)
-    on_h = hor & (b[:-1, 1:-1] | b[1:, 1:-1])  # (H + 1, W): a bridge above or below
-    on_v = ver & (b[1:-1, :-1] | b[1:-1, 1:])  # (H, W + 1): a bridge left or right
-    inside = clip_segments(_side_segments(hor & ~on_h, ver & ~on_v), list(maze.guide.outline))
-    return np.vstack([inside, _side_segments(on_h, on_v)])
+    rings = _region_rings(drawn_region(maze))
+    return clip_segments(_side_segments(hor, ver), rings)
 
 
 def _wall_strokes(maze: Maze, st: Style, ordered: bool) -> tuple[Stroke, ...]:

@@ -1,0 +1,92 @@
+"""Maze art checked on what is drawn: every maze walkable as printed, no gap in its outer wall
+but its two doors, on pictures made here (words in two weights of type, a multi-part logo,
+a shape with a hole) and the samples."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import REPO
+from PIL import Image, ImageDraw, ImageFont
+
+from mazeart import make
+from mazeart.guide import drawn
+
+FONTS = REPO / "mazeart" / "fonts"
+
+
+def _word(tmp_path, text: str, font: str, size: int) -> str:
+    face = ImageFont.truetype(str(FONTS / font), size)
+    left, top, right, bottom = face.getbbox(text)
+    img = Image.new("L", (right - left + 40, bottom - top + 40), 255)
+    ImageDraw.Draw(img).text((20 - left, 20 - top), text, font=face, fill=0)
+    path = tmp_path / f"{text}-{font}.png"
+    img.save(path)
+    return str(path)
+
+
+def _logo(tmp_path) -> str:
+    """Separate islands of different sizes, one with a hole, one thin."""
+    img = Image.new("RGB", (600, 400), "white")
+    pen = ImageDraw.Draw(img)
+    pen.ellipse((20, 40, 260, 280), fill="black")
+    pen.ellipse((90, 110, 190, 210), fill="white")  # a hole
+    pen.rectangle((300, 60, 560, 120), fill="black")
+    pen.polygon([(300, 360), (430, 160), (560, 360)], fill="black")
+    pen.line((40, 340, 260, 300), fill="black", width=14)  # a thin stroke
+    path = tmp_path / "logo.png"
+    img.save(path)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("art")
+    return {
+        "bold word": _word(tmp, "MAZE", "DejaVuSans-Bold.ttf", 160),
+        "thin word": _word(tmp, "maze art", "DejaVuSans.ttf", 120),
+        "logo": _logo(tmp),
+        "horse": str(REPO / "samples" / "horse.png"),
+    }
+
+
+@pytest.mark.parametrize("outline", [None, "smooth"])
+@pytest.mark.parametrize("cells", [50, 120])
+@pytest.mark.parametrize("name", ["bold word", "thin word", "logo", "horse"])
+def test_every_maze_is_walkable_as_drawn(pictures, name, cells, outline):
+    made = make(pictures[name], cells=cells, rng=3, outline=outline)
+    check = drawn(made.maze)
+    assert check["reachable"] >= 0.99, check
+    assert check["leaks"] == 0, check
+
+
+def test_the_check_sees_a_sealed_maze_and_a_gap(pictures, monkeypatch):
+    """The drawn check is not blind: a wall across the maze, or a hole in the outline, shows."""
+    import numpy as np
+
+    import mazeart.outline
+    from mazeart.maze import Maze
+
+    maze = make(pictures["bold word"], cells=60, rng=3).maze
+    whole_maze = drawn(maze)
+    assert whole_maze["reachable"] >= 0.99 and whole_maze["leaks"] == 0
+    # close every passage across one column: the far side cannot be walked to
+    p = maze.passages.copy()
+    mid = maze.width // 2
+    p[:, mid - 1] &= ~np.uint8(2)
+    p[:, mid] &= ~np.uint8(8)
+    cut = Maze(maze.mask, p, region=maze.region, entrance=maze.entrance, exit=maze.exit)
+    assert drawn(cut)["reachable"] < 0.9
+    # a smooth maze whose drawn outline loses a piece: the outside gets in there
+    smooth = make(pictures["bold word"], cells=60, rng=3, outline="smooth").maze
+    assert drawn(smooth)["leaks"] == 0
+    whole = mazeart.outline.outline_paths
+
+    def torn(m):
+        paths = whole(m)
+        longest = max(range(len(paths)), key=lambda i: len(paths[i]))
+        line = paths[longest]
+        k = len(line) // 2
+        return [*paths[:longest], line[:k], line[k + 3 :], *paths[longest + 1 :]]
+
+    monkeypatch.setattr(mazeart.outline, "outline_paths", torn)
+    assert drawn(smooth)["leaks"] >= 1
