@@ -22,6 +22,7 @@ that draws thin walls can use it.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,13 +51,37 @@ __all__ = [
 _MARGIN = 0.2
 
 
-def _chaikin(ring: NDArray[np.float64], rounds: int) -> NDArray[np.float64]:
-    """Corner cutting on a closed ring (each round replaces a corner by two points)."""
+_CORNER = np.deg2rad(40.0)
+"""A ring vertex that turns by more than this is a corner of the picture: smoothing keeps it."""
+
+
+def _corners(ring: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Vertices where a closed ring turns by more than :data:`_CORNER`."""
+    before = ring - np.roll(ring, 1, axis=0)
+    after = np.roll(ring, -1, axis=0) - ring
+    turn = np.arctan2(
+        before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0],
+        (before * after).sum(axis=1),
+    )
+    return np.abs(turn) > _CORNER
+
+
+def _chaikin(
+    ring: NDArray[np.float64], rounds: int, corners: NDArray[np.bool_] | None = None
+) -> NDArray[np.float64]:
+    """Corner cutting on a closed ring (each round replaces a vertex by two points), except at
+    the ``corners``, which stay where they are."""
+    keep = np.zeros(len(ring), dtype=bool) if corners is None else corners
     for _ in range(rounds):
         nxt = np.roll(ring, -1, axis=0)
-        q = 0.75 * ring + 0.25 * nxt
+        keep_next = np.roll(keep, -1)
+        q = np.where(keep[:, None], ring, 0.75 * ring + 0.25 * nxt)
         r = 0.25 * ring + 0.75 * nxt
-        ring = np.stack([q, r], axis=1).reshape(-1, 2)
+        pts = np.stack([q, r], axis=1).reshape(-1, 2)
+        flags = np.stack([keep, np.zeros_like(keep)], axis=1).reshape(-1)
+        # the point before a corner is the corner itself (the next edge starts there)
+        drop = np.stack([np.zeros_like(keep), keep_next], axis=1).reshape(-1)
+        ring, keep = pts[~drop], flags[~drop]
     return ring
 
 
@@ -66,8 +91,14 @@ def figure_contours(
     *,
     min_area: float = 1.0,
     smooth: int = 2,
+    tolerance: float = 0.7,
 ) -> list[NDArray[np.float64]]:
     """Closed contours of the figure (coverage 0.5), in cell units of a grid of ``shape``.
+
+    The pixel contour is simplified within ``tolerance`` pixels of the picture
+    (whatever the grid), then smoothed by corner cutting everywhere but at the
+    picture's corners (turns sharper than 40 degrees): curves come out round,
+    corners and straight edges as the picture has them.
 
     Parameters
     ----------
@@ -79,13 +110,16 @@ def figure_contours(
         Rings enclosing less than this many cells are dropped (specks).
     smooth : int, default 2
         Rounds of corner cutting after simplifying the pixel contour.
+    tolerance : float, default 0.7
+        How far (in the picture's pixels) the simplified contour may stray.
 
     Returns
     -------
     list of (P, 2) ndarray of float
         Closed rings of ``(x, y)`` points (the last point is not repeated).
     """
-    from skimage.measure import approximate_polygon, find_contours
+    import shapely
+    from skimage.measure import find_contours
 
     h, w = coverage.shape
     rows, cols = shape
@@ -93,19 +127,18 @@ def figure_contours(
     rings = []
     for c in find_contours(padded, 0.5):
         yx = c - 1.0 + 0.5  # pixel centres -> pixel-edge coordinates
-        ring = np.stack([yx[:, 1] * cols / w, yx[:, 0] * rows / h], axis=1)
-        if len(ring) > 3 and np.allclose(ring[0], ring[-1]):
-            ring = ring[:-1]
-        ring = approximate_polygon(ring, tolerance=0.05)
-        if len(ring) > 3 and np.allclose(ring[0], ring[-1]):
-            ring = ring[:-1]
-        if len(ring) < 3:
+        if len(yx) < 4:
             continue
+        line = shapely.simplify(shapely.LinearRing(yx[:, ::-1]), tolerance)
+        px = np.asarray(line.coords)[:-1]
+        if len(px) < 3:
+            continue
+        ring = np.stack([px[:, 0] * cols / w, px[:, 1] * rows / h], axis=1)
         x, y = ring[:, 0], ring[:, 1]
         area = 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
         if area < min_area:
             continue
-        rings.append(_chaikin(ring, smooth))
+        rings.append(_chaikin(ring, smooth, _corners(px)))
     return rings
 
 
@@ -331,7 +364,8 @@ def corridors(maze: Maze) -> tuple[NDArray, NDArray]:
         b = np.stack([c1 + 0.5, r1 + 0.5], axis=1)
         paths = shapely.linestrings(np.stack([a, b], axis=1))
         edge = shapely.boundary(_figure(rings))
-        crossing = shapely.intersects(paths, edge)
+        shapely.prepare(edge)
+        crossing = shapely.intersects(edge, paths)
         for p, q in zip(a[crossing], b[crossing], strict=True):
             starts.append(p)
             steps.append(q - p)
@@ -364,6 +398,10 @@ def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
     return 8.0
 
 
+_REGIONS: dict[int, tuple[weakref.ref, Any]] = {}
+"""Each living maze's drawn region, by id (a Maze is immutable, so it is computed once)."""
+
+
 def drawn_region(maze: Maze) -> Any:
     """The area a smooth maze's floor covers, as a shapely geometry: the figure inside the
     outline, the bridge cells' squares, and the corridors that cross the outline (each
@@ -374,6 +412,9 @@ def drawn_region(maze: Maze) -> Any:
     """
     import shapely
 
+    hit = _REGIONS.get(id(maze))
+    if hit is not None and hit[0]() is maze:
+        return hit[1]
     figure = _figure(_rings(maze))
     parts = [figure]
     starts, steps = corridors(maze)
@@ -385,7 +426,14 @@ def drawn_region(maze: Maze) -> Any:
         parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
     rr, cc = np.nonzero(bridge_cells(maze))
     parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
-    return shapely.union_all(parts)
+    region = shapely.union_all(parts)
+    key = id(maze)
+
+    def forget(_: object) -> None:
+        _REGIONS.pop(key, None)
+
+    _REGIONS[key] = (weakref.ref(maze, forget), region)
+    return region
 
 
 def _region_rings(region: Any) -> list[NDArray[np.float64]]:

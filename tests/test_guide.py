@@ -190,12 +190,17 @@ def test_smooth_outline_fits_the_picture_and_stays_passable(horse_png):
             continue
         p0, p1 = np.array([c0 + 0.5, r0 + 0.5]), np.array([c1 + 0.5, r1 + 0.5])
         assert inside_evenodd(p0 + (p1 - p0) * t, rings).all()
-    # the doors: nothing of the drawn outline crosses the way out of the entrance and exit
+    # the doors: nothing of the drawn outline crosses the way out of the entrance and exit,
+    # from the end cell's centre to the door's mouth
+    from mazeart.outline import door_mouths
+
     paths = outline_paths(maze)
-    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
+    ends = ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side))
+    for (cell, side), mouth in zip(ends, door_mouths(maze), strict=True):
         step = {1: (0, -1), 2: (1, 0), 4: (0, 1), 8: (-1, 0)}[side]
         centre = np.array([cell[1] + 0.5, cell[0] + 0.5])
-        way = centre + np.outer(np.linspace(0, 3, 61), step)
+        reach = float(np.dot((mouth[0] + mouth[1]) / 2 - centre, step))
+        way = centre + np.outer(np.linspace(0, reach, 61), step)
         for path in paths:
             near = np.min(np.linalg.norm(way[:, None, :] - path[None, :, :], axis=2))
             assert near > 0.3

@@ -219,7 +219,8 @@ def layer_lines(doc, name: str) -> list[np.ndarray]:
 
 
 def test_smooth_walls_stay_inside_the_outline_as_vpype_reads_them():
-    from mazeart.outline import bridge_cells
+    """Walls stay within the floor's area: the figure, its bridges and door corridors."""
+    from mazeart.outline import _region_rings, drawn_region
 
     maze = make(HORSE, cells=60, rng=2, outline="smooth").maze
     cs, lw = 10.0, 0.15
@@ -229,11 +230,8 @@ def test_smooth_walls_stay_inside_the_outline_as_vpype_reads_them():
     pts = np.vstack([np.vstack([line[:-1] + (line[1:] - line[:-1]) * t for t in
                                 np.linspace(0, 1, 5)]) for line in walls])  # fmt: skip
     pts = pts / cs - 1.0  # vpype's page units back to maze units
-    rings = list(maze.guide.outline)
+    rings = _region_rings(drawn_region(maze))
     inside = inside_evenodd(pts, rings)
-    bridges = bridge_cells(maze)
-    cells = np.clip(np.floor(pts[:, ::-1]).astype(int), 0, np.array(maze.shape) - 1)
-    on_bridge = bridges[cells[:, 0], cells[:, 1]]
     near = np.full(len(pts), np.inf)
     for ring in rings:
         a, b = ring, np.roll(ring, -1, axis=0)
@@ -241,7 +239,7 @@ def test_smooth_walls_stay_inside_the_outline_as_vpype_reads_them():
         t = np.clip(((pts[:, None, :] - a) * ab).sum(-1) / (ab * ab).sum(-1), 0, 1)
         d = np.linalg.norm(pts[:, None, :] - (a + t[..., None] * ab), axis=-1).min(axis=1)
         near = np.minimum(near, d)
-    outside = ~inside & ~on_bridge & (near > lw / 2 + 1e-6)
+    outside = ~inside & (near > lw / 2 + 1e-6)
     assert not outside.any(), pts[outside][:5]
 
 
