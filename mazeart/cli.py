@@ -397,11 +397,15 @@ _INFO_LABELS = {
     "straightness": "straightness",
     "longest_corridor": "longest corridor (cells)",
     "difficulty": "difficulty score",
+    "drawn_reachable": "floor a pen reaches, as drawn",
+    "drawn_gaps": "gaps in the outer wall",
     "footprint_iou": "footprint IoU with the picture",
     "edge_share": "picture edges on walls",
     "edge_share_chance": "  (a blind maze: about)",
 }
-_PERCENT = ("solution_share", "straightness", "edge_share", "edge_share_chance")
+_PERCENT = (
+    "solution_share", "straightness", "edge_share", "edge_share_chance", "drawn_reachable"
+)  # fmt: skip
 
 
 @app.command("info", context_settings=_EXTRA, epilog=_EPILOG)

@@ -382,7 +382,7 @@ def drawn(maze: Maze, *, scale: int = 24, _maps: dict | None = None) -> dict[str
     # outside may reach in only through a gap in the wall
     shut = Image.fromarray(ink)
     pen = ImageDraw.Draw(shut)
-    width = max(2, round(0.3 * s))
+    width = max(2, round(0.15 * s))  # a wall's width
     mouths = []
     if maze.guide.outline:  # a smooth outline's door: its mouth, from side to side
         from mazeart.outline import door_mouths
@@ -395,7 +395,7 @@ def drawn(maze: Maze, *, scale: int = 24, _maps: dict | None = None) -> dict[str
             other = (corner[0] + s, corner[1]) if side in (1, 4) else (corner[0], corner[1] + s)
             mouths.append((np.add((x0, y0), corner), np.add((x0, y0), other)))
     for p, q in mouths:  # ink a little past both ends, as the door's own walls would
-        d = (q - p) / max(1e-9, float(np.hypot(*(q - p)))) * width
+        d = (q - p) / max(1e-9, float(np.hypot(*(q - p)))) * width / 2
         pen.line((*(p - d), *(q + d)), fill=True, width=width)
     closed = np.asarray(shut, dtype=bool)
     labels, _ = ndimage.label(~closed)
@@ -413,6 +413,62 @@ def drawn(maze: Maze, *, scale: int = 24, _maps: dict | None = None) -> dict[str
         out["leaks"] = int(gaps)
         out["leak_cells"] = int(np.count_nonzero(centres))
     return out
+
+
+_FIDELITY_PX = 16
+"""Pixels a cell at which footprints are compared, whatever the picture's own size."""
+
+
+def floor_raster(maze: Maze, scale: int) -> NDArray[np.bool_]:
+    """The area the drawn maze covers, ``scale`` pixels a cell: its cells' squares (bridges
+    included) or, with a smooth outline, the area inside it with its bridges and corridors."""
+    if maze.guide.outline and maze.geometry == "cells":
+        from mazeart.outline import _on_lattice, _region_rings, drawn_region
+
+        start = 0.5 / scale
+        size = (maze.height * scale, maze.width * scale)
+        return _on_lattice(_region_rings(drawn_region(maze)), (start, start), 1 / scale, size, 0)
+    return np.kron(maze.mask, np.ones((scale, scale), dtype=bool))
+
+
+def footprint_iou(
+    maze: Maze,
+    coverage: NDArray[np.floating],
+    *,
+    allowed: NDArray[np.bool_] | None = None,
+    scale: int = _FIDELITY_PX,
+) -> float:
+    """Intersection over union of the drawn maze and the picture's figure.
+
+    Both are laid on one raster, ``scale`` pixels a cell (a small picture is
+    supersampled, a large one averaged), so the number does not depend on the
+    picture's size; the maze counts as drawn, bridges and a smooth outline
+    included.
+
+    Parameters
+    ----------
+    maze : Maze
+    coverage : (h, w) ndarray of float
+        The figure's share of each pixel (:func:`mazeart.image.figure_coverage`).
+    allowed : (H, W) ndarray of bool, optional
+        Accepted for compatibility; every drawn cell counts.
+    scale : int, default 16
+
+    Returns
+    -------
+    float
+    """
+    from PIL import Image
+
+    size = (maze.width * scale, maze.height * scale)
+    while size[0] * size[1] > 40_000_000 and scale > 2:  # a huge maze: a coarser raster
+        scale //= 2
+        size = (maze.width * scale, maze.height * scale)
+    cov = Image.fromarray(np.ascontiguousarray(coverage, dtype=np.float32))
+    figure = np.asarray(cov.resize(size, Image.Resampling.BILINEAR)) >= 0.5
+    floor = floor_raster(maze, scale)
+    union = np.count_nonzero(floor | figure)
+    return round(float(np.count_nonzero(floor & figure) / union), 4) if union else 1.0
 
 
 def _smooth_footprint(maze: Maze, size: tuple[int, int], rows, cols) -> NDArray[np.bool_]:
@@ -461,15 +517,18 @@ def fidelity(
     Returns
     -------
     dict
-        ``iou``: footprint IoU of the maze's cells and the figure's pixels;
+        ``iou``: footprint IoU of the drawn maze and the figure
+        (:func:`footprint_iou`);
         ``edge_share``: share of edge pixels that lie on a wall, i.e. within
         ``tolerance`` of a cell of the ink the maze is drawn with;
         ``edge_pixels``; ``wall_share``: the same share over every pixel of
         the maze, the level a maze blind to the edges reaches.
     """
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
-    figure = figure_coverage(img, threshold=threshold, invert=invert) >= 0.5
+    coverage = figure_coverage(img, threshold=threshold, invert=invert)
+    figure = coverage >= 0.5
     h, w = figure.shape
+    iou = footprint_iou(maze, coverage, allowed=allowed)
     # each pixel belongs to the cell its centre falls in
     rows = np.minimum(((np.arange(h) + 0.5) * maze.height / h).astype(int), maze.height - 1)
     cols = np.minimum(((np.arange(w) + 0.5) * maze.width / w).astype(int), maze.width - 1)
@@ -477,8 +536,6 @@ def fidelity(
     foot = cells[np.ix_(rows, cols)]
     if maze.guide.outline and maze.geometry == "cells":
         foot = _smooth_footprint(maze, (h, w), rows, cols)
-    union = np.count_nonzero(foot | figure)
-    iou = np.count_nonzero(foot & figure) / union if union else 1.0
     inside = foot
     if edges is None:  # the picture's own edges, where the maze is
         from skimage.feature import canny

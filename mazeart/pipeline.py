@@ -156,9 +156,20 @@ class Made:
         """The maze's :class:`~mazeart.analyze.Metrics`, plus fidelity to the picture.
 
         With a picture: ``footprint_iou``, ``edge_share`` and
-        ``edge_share_chance`` (see :func:`mazeart.guide.fidelity`).
+        ``edge_share_chance`` (see :func:`mazeart.guide.fidelity`). For a cells
+        maze, what the drawing allows (:func:`mazeart.guide.drawn`):
+        ``drawn_reachable``, the share of its floor a pen reaches from the
+        entrance, and ``drawn_gaps``, the gaps in its outer wall besides the doors.
         """
         out: dict[str, Any] = dict(measure(self.maze).to_dict())
+        if self.maze.geometry == "cells" and self.maze.entrance is not None:
+            from mazeart.guide import drawn
+
+            check = drawn(
+                self.maze, scale=12 if self.maze.width * self.maze.height < 250_000 else 4
+            )
+            out["drawn_reachable"] = check["reachable"]
+            out["drawn_gaps"] = check["leaks"]
         if self.picture is not None and self.preset is not None:
             from mazeart.guide import fidelity
 
