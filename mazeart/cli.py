@@ -135,6 +135,8 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("prune_dead_ends", "prune", bool, False, "Remove one-cell dead ends off junctions.", _SHAPE,
      ("--prune-dead-ends",)),
     ("braid", "braid", float, 0.0, "Share of dead ends (0-1) to open into loops.", _SHAPE, ()),
+    ("min_island", "min_island", int, 3, "Leave out a picture's islands smaller than this "
+     "many cells (specks of noise; 0 keeps every one).", _SHAPE, ()),
     ("place", "place", str | None, None, "Tags to place, e.g. loot=5,spawn=2 (kinds: spawn, "
      "loot, key, npc, trap).", _SHAPE, ()),
 ]  # fmt: skip

@@ -24,6 +24,7 @@ A silhouette decides *where* the maze is; this module lets the picture decide
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,7 +76,9 @@ def _pixel_labels(
     sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
     # an int seeds the sample and k-means each afresh; a Generator serves both
     kseed = gen if rng is None or isinstance(rng, np.random.Generator) else int(rng)
-    centroids, _ = kmeans2(sample, segments, minit="++", seed=kseed, iter=30)
+    with warnings.catch_warnings():  # a picture of fewer colours leaves a cluster empty
+        warnings.simplefilter("ignore")
+        centroids, _ = kmeans2(sample, segments, minit="++", seed=kseed, iter=30)
     d = ((lab[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
     return np.argmin(d, axis=1).reshape(rgb.shape[:2]), mask
 
@@ -190,18 +193,34 @@ def edge_layout(
 
 
 def close_gaps(free: NDArray[np.bool_], *, width: int = 1) -> NDArray[np.bool_]:
-    """The figure with ground gaps up to ``2 * width`` cells wide closed (and holes filled).
+    """The figure with its inner ground gaps up to ``2 * width`` cells wide closed (and holes
+    filled), its own gaps to the outside kept open.
 
     A thin ground line inside a figure (the white S of scikit-image's logo) is a
     border between two parts of the picture; with ``--edges`` it becomes maze
-    with a wall along it rather than a gap the maze must bridge.
+    with a wall along it rather than a gap the maze must bridge. The ground that
+    reaches the picture's border (between the letters of a word, around the
+    parts of a logo) is the figure's own shape and stays ground.
     """
     from scipy import ndimage
 
     st = np.ones((3, 3), bool)
     closed = ndimage.binary_closing(np.pad(free, width + 1), structure=st, iterations=width)
     closed = closed[width + 1 : -width - 1, width + 1 : -width - 1]
-    return ndimage.binary_fill_holes(closed | free)
+    filled = ndimage.binary_fill_holes(closed | free)
+    # A closed gap that meets the ground outside along much of its length is a gap of the
+    # figure's own shape (between letters, between the parts of a logo): it stays open.
+    # A line of ground that reaches the outside only at its ends is a border inside.
+    outside = ~np.pad(filled, 1, constant_values=False)
+    touch = ndimage.binary_dilation(outside)[1:-1, 1:-1]
+    gaps, n = ndimage.label(filled & ~free)
+    if n:
+        size = np.bincount(gaps.reshape(-1), minlength=n + 1)
+        contact = np.bincount(gaps[touch].reshape(-1), minlength=n + 1)
+        own = contact > 0.1 * size
+        own[0] = False
+        filled &= ~own[gaps]
+    return filled | free
 
 
 def segment_walls(

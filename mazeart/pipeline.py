@@ -91,6 +91,7 @@ _DEFAULTS: dict[str, Any] = {
     "islands": "connect",
     "prune": False,
     "place": None,
+    "min_island": 3,
 }
 """Every option of :func:`make` that shapes a new maze, and its default."""
 
@@ -119,6 +120,9 @@ class Made:
     recording : Recording or None
         The carve order of every candidate, when :func:`make` was asked to
         ``record`` (for a ``.gif`` from :func:`save`).
+    specks : (int, int)
+        How many islands of the picture's figure smaller than ``min_island``
+        cells were left out, and their cells.
     """
 
     maze: Maze
@@ -130,11 +134,19 @@ class Made:
     threshold: float | None = None
     invert: bool = False
     recording: Recording | None = None
+    specks: tuple[int, int] = (0, 0)
+    min_island: int = 3
 
     def summary(self) -> str:
         """One line: algorithm, geometry, seed, size, and what the shaping steps did."""
         maze = self.maze
         extras = [self.report.summary()]
+        if self.specks[0]:
+            n, cells = self.specks
+            extras.append(
+                f"dropped {n} speck{'s' * (n != 1)} of the picture ({cells} "
+                f"cell{'s' * (cells != 1)}), islands smaller than {self.min_island} cells"
+            )
         if self.candidates > 1:
             score = measure(maze).difficulty
             extras.append(f"best of {self.candidates} candidates, difficulty {score:g}")
@@ -265,6 +277,31 @@ def _working_size(picture: Image, cells: int) -> Image:
         alpha = picture.mode in ("PA", "RGBa", "La") or "transparency" in picture.info
         picture = picture.convert("RGBA" if alpha else "RGB")
     return picture.reduce(factor)
+
+
+def _drop_specks(
+    weights: NDArray[np.int32], min_island: int
+) -> tuple[NDArray[np.int32], tuple[int, int]]:
+    """The preset without the free islands smaller than ``min_island`` cells (noise, JPEG
+    artefacts: each would cost a bridge), and how many were dropped, with their cells.
+    The largest island always stays."""
+    from mazeart._graph import label_mask
+
+    free = weights == FREE
+    labels, n = label_mask(free)
+    if n <= 1:
+        return weights, (0, 0)
+    sizes = np.bincount(labels.reshape(-1), minlength=n + 1)
+    sizes[0] = 0
+    small = sizes < min_island
+    small[0] = False
+    small[int(np.argmax(sizes))] = False
+    if not small.any():
+        return weights, (0, 0)
+    drop = small[labels]
+    out = weights.copy()
+    out[drop] = FORBIDDEN
+    return out, (int(small.sum()), int(drop.sum()))
 
 
 def _rooms(rooms: Any) -> list[tuple[Room, list]] | None:
@@ -401,7 +438,8 @@ def make(
           ``'medium'``, ``'hard'``: picks ``cells``, ``algorithm`` and ``braid``
           where they are not given), ``best_of`` (1);
         - shaping: ``islands`` (``'connect'``), ``prune``, ``braid`` (0),
-          ``place`` (``"loot=5,spawn=2"``);
+          ``place`` (``"loot=5,spawn=2"``), ``min_island`` (3: a picture's
+          islands of fewer cells are left out; 0 keeps every one);
         - anything else is an option of the algorithm (e.g. ``select='newest'``
           for growing-tree; with ``regions``, ``bias`` is the textures' strength).
 
@@ -464,6 +502,10 @@ def make(
     k = check_count(opts["best_of"], "best_of")
     rooms = _rooms(opts["rooms"])
     preset, picture = _read_source(source, opts)
+    min_island = check_int(opts["min_island"], "min_island", minimum=0)
+    specks = (0, 0)
+    if picture is not None and min_island > 1:
+        preset, specks = _drop_specks(preset, min_island)
     if k > 1:
         check_work(k, preset.size, f"best_of {k}")
     guided = _guidance(preset, picture, opts)
@@ -519,6 +561,8 @@ def make(
         threshold=opts["threshold"],
         invert=opts["invert"],
         recording=recording,
+        specks=specks,
+        min_island=min_island,
     )
 
 
