@@ -81,6 +81,7 @@ _IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF = (
     "Input", "Maze", "Connect and shape", "Drawing", "Solution", "Image-guided", "PDF"
 )  # fmt: skip
 _CHOICES = {
+    "mode": ("auto", "silhouette", "tone"),
     "outline": ("cells", "smooth"),
     "geometry": ("cells", "blocks"),
     "difficulty": ("easy", "medium", "hard"),
@@ -105,8 +106,12 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      ("--colour-rooms",)),
     ("rooms", "rooms", Path | None, None, "Rooms file (JSON or TOML) to reserve in the grid.",
      _IN, ("--rooms",)),
-    ("edges", "edges", bool, False, "Walls along the boundaries between the picture's colour "
-     "regions, crossed by as few doors as keep the maze connected.", _ART, ("--edges",)),
+    ("mode", "mode", str, "auto", "How to read the picture: silhouette (its figure), tone "
+     "(its tones: a photograph) or auto (tone for a photograph; a logo's colour regions "
+     "walled).", _ART, ()),
+    ("edges", "edges", bool | None, None, "Walls along the boundaries between the picture's "
+     "colour regions, crossed by as few doors as keep the maze connected (default: when the "
+     "figure holds distinct colour regions).", _ART, ("--edges/--no-edges",)),
     ("regions", "regions", bool, False, "Give each colour region of the picture its own "
      "texture (the flow generator).", _ART, ("--regions",)),
     ("segments", "segments", int, 2, "Colour clusters for --edges and --regions.", _ART, ()),
@@ -255,8 +260,13 @@ class _Progress:
         sys.stderr.flush()
 
 
+_AS_FLAGS = {"mode='silhouette'": "--mode silhouette", "edges=False": "--no-edges"}
+
+
 def _report(message: str, quiet: bool) -> None:
     if not quiet:
+        for name, flag in _AS_FLAGS.items():  # the library's words for options, as flags
+            message = message.replace(name, flag)
         typer.echo(f"mazeart: {printable(message)}", err=True)
 
 

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 __all__ = [
+    "colour_regions",
     "figure_coverage",
+    "is_photograph",
     "open_image",
     "otsu_threshold",
     "resample_coverage",
@@ -254,3 +256,87 @@ def weights_from_image(
         rgb = np.asarray(img.convert("RGB"))
         weights = find_rooms(rgb, lambda m: resample_coverage(m, cells), weights)
     return weights
+
+
+def is_photograph(image: Image) -> bool:
+    """Whether a picture is continuous-tone (a photograph), not a drawing of a few flat colours.
+
+    A cut-out (alpha decides the figure) is never one. Otherwise the picture's
+    colours are counted on a coarse palette (5 bits a channel): a drawing, even
+    anti-aliased, has 95 % of its pixels in a few dozen colours; a photograph
+    needs hundreds.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image
+
+    Returns
+    -------
+    bool
+    """
+    if _has_alpha(image):
+        alpha = np.asarray(image.convert("RGBA").getchannel("A"))
+        if np.mean(alpha < 128) >= _ALPHA_MIN_SHARE:
+            return False
+    small = image.convert("RGB")
+    if small.width * small.height > 250_000:  # a sample is enough
+        factor = max(1, int(np.sqrt(small.width * small.height / 250_000)))
+        small = small.reduce(factor)
+    px = np.asarray(small, dtype=np.uint8).reshape(-1, 3)
+    if np.array_equal(px[:, 0], px[:, 1]) and np.array_equal(px[:, 1], px[:, 2]):
+        codes = px[:, 0].astype(np.int32)  # grey: every level of 256
+    else:
+        q = (px >> 3).astype(np.int32)
+        codes = (q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]
+    counts = np.sort(np.bincount(codes))[::-1]
+    covered = np.searchsorted(np.cumsum(counts), 0.95 * counts.sum()) + 1
+    if covered <= 64:
+        return False
+    # many colours, but a drawing's lie near its two tones (JPEG noise, anti-aliasing)
+    lum = np.asarray(small.convert("L"), dtype=np.float64).reshape(-1)
+    if lum.max() - lum.min() < 1:
+        return False
+    t = otsu_threshold(lum)
+    dark = lum <= t
+    means = np.where(
+        dark, lum[dark].mean() if dark.any() else 0, lum[~dark].mean() if (~dark).any() else 0
+    )
+    return bool(np.mean(np.abs(lum - means) > 25) > 0.2)
+
+
+def colour_regions(image: Image, figure: NDArray[np.bool_], *, rng: int = 0) -> bool:
+    """Whether the figure of a picture holds distinct colour regions of real size (a logo's
+    design on its background shape), not one colour.
+
+    The figure's pixels are split in two by colour (k-means in CIE Lab): the
+    regions count when the two colours differ clearly (more than 25 units of
+    Lab distance) and the smaller one covers at least 8 % of the figure.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image
+    figure : (h, w) ndarray of bool
+        The picture's figure pixels (``figure_coverage(image) >= 0.5``).
+
+    Returns
+    -------
+    bool
+    """
+    import warnings
+
+    from scipy.cluster.vq import kmeans2
+    from skimage.color import rgb2lab
+
+    rgb = np.asarray(image.convert("RGB"), dtype=np.float64) / 255.0
+    pixels = rgb[np.asarray(figure, bool)]
+    if len(pixels) < 50:
+        return False
+    gen = np.random.default_rng(rng)
+    sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20_000), replace=False)]
+    lab = rgb2lab(sample[None, :, :])[0]
+    with warnings.catch_warnings():  # one colour leaves a cluster empty
+        warnings.simplefilter("ignore")
+        centroids, labels = kmeans2(lab, 2, minit="++", seed=gen, iter=20)
+    share = np.bincount(labels, minlength=2) / len(labels)
+    distance = float(np.linalg.norm(centroids[0] - centroids[1]))
+    return bool(distance > 25.0 and share.min() >= 0.08)

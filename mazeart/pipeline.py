@@ -77,7 +77,7 @@ _DEFAULTS: dict[str, Any] = {
     "preset": False,
     "colour_rooms": False,
     "rooms": None,
-    "edges": False,
+    "edges": None,
     "regions": False,
     "segments": None,
     "tone": False,
@@ -92,6 +92,7 @@ _DEFAULTS: dict[str, Any] = {
     "prune": False,
     "place": None,
     "min_island": 3,
+    "mode": "auto",
 }
 """Every option of :func:`make` that shapes a new maze, and its default."""
 
@@ -123,6 +124,9 @@ class Made:
     specks : (int, int)
         How many islands of the picture's figure smaller than ``min_island``
         cells were left out, and their cells.
+    notes : tuple of str
+        How the picture was read when ``mode='auto'`` chose (a photograph by
+        its tones, a logo's colour regions walled).
     """
 
     maze: Maze
@@ -136,11 +140,12 @@ class Made:
     recording: Recording | None = None
     specks: tuple[int, int] = (0, 0)
     min_island: int = 3
+    notes: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """One line: algorithm, geometry, seed, size, and what the shaping steps did."""
         maze = self.maze
-        extras = [self.report.summary()]
+        extras = [*self.notes, self.report.summary()]
         if self.specks[0]:
             n, cells = self.specks
             extras.append(
@@ -277,6 +282,43 @@ def _working_size(picture: Image, cells: int) -> Image:
         alpha = picture.mode in ("PA", "RGBa", "La") or "transparency" in picture.info
         picture = picture.convert("RGBA" if alpha else "RGB")
     return picture.reduce(factor)
+
+
+_MODES = ("auto", "silhouette", "tone")
+_READING = ("edges", "regions", "tone", "outline", "threshold", "invert", "coverage",
+            "colour_rooms", "segments", "textures")  # fmt: skip
+"""Options that say how to read the picture: given any, ``mode='auto'`` leaves it to them."""
+
+
+def _read_as(
+    picture: Image | None, preset: NDArray[np.int32], opts: dict[str, Any], given: Mapping
+) -> list[str]:
+    """Decide how to read a picture (``mode``): by its tones or as a silhouette, with its
+    colour regions walled or not; the notes say what ``auto`` chose."""
+    mode = check_choice(opts["mode"], "mode", _MODES)
+    if picture is None:
+        if mode == "tone":
+            raise MazeartError("mode 'tone' reads the picture's tones; give a picture")
+        opts["edges"] = bool(opts["edges"])
+        return []
+    if mode == "tone":
+        opts["tone"] = True
+    notes = []
+    chosen = any(given.get(k) not in (None, False, _DEFAULTS[k]) for k in _READING)
+    blocks = opts["geometry"] not in (None, "cells")
+    if mode == "auto" and not chosen and not blocks and opts["rooms"] is None:
+        from mazeart.image import colour_regions, figure_coverage, is_photograph
+
+        if is_photograph(picture):
+            opts["tone"] = True
+            notes.append("a photograph: drawn by its tones (mode='silhouette' for its shape)")
+        elif opts["edges"] is None:
+            figure = figure_coverage(picture) >= 0.5
+            if colour_regions(picture, figure):
+                opts["edges"] = True
+                notes.append("its colour regions walled (edges=False for the silhouette alone)")
+    opts["edges"] = bool(opts["edges"])
+    return notes
 
 
 def _drop_specks(
@@ -502,9 +544,10 @@ def make(
     k = check_count(opts["best_of"], "best_of")
     rooms = _rooms(opts["rooms"])
     preset, picture = _read_source(source, opts)
+    notes = _read_as(picture, preset, opts, options)
     min_island = check_int(opts["min_island"], "min_island", minimum=0)
     specks = (0, 0)
-    if picture is not None and min_island > 1:
+    if picture is not None and min_island > 1 and not opts["tone"]:  # tone fills it all
         preset, specks = _drop_specks(preset, min_island)
     if k > 1:
         check_work(k, preset.size, f"best_of {k}")
@@ -563,6 +606,7 @@ def make(
         recording=recording,
         specks=specks,
         min_island=min_island,
+        notes=tuple(notes),
     )
 
 
