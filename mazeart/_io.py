@@ -67,12 +67,12 @@ def existing_file(path: str | os.PathLike[str], what: str) -> Path:
     try:
         if not p.exists():
             raise MazeartError(f"{p}: no such file")
-    except OSError as exc:  # a symlink loop, a name too long
+        if p.is_dir():
+            raise MazeartError(f"{p}: is a directory, not {what}")
+        if not p.is_file():  # a FIFO, a device, a socket: reading it could block forever
+            raise MazeartError(f"{p}: not a regular file, not {what}")
+    except OSError as exc:  # a symlink loop, a folder it may not enter, a name too long
         raise MazeartError(f"{p}: cannot read it ({exc.strerror or exc})") from None
-    if p.is_dir():
-        raise MazeartError(f"{p}: is a directory, not {what}")
-    if not p.is_file():  # a FIFO, a device, a socket: reading it could block forever
-        raise MazeartError(f"{p}: not a regular file, not {what}")
     return p
 
 
@@ -118,10 +118,22 @@ def load_json(data: str | bytes) -> Any:
         raise FileFormatError(f"not valid JSON ({exc})") from None
 
 
+_TOML_DEPTH = 64
+
+
 def load_toml(data: bytes) -> Any:
-    """Parse TOML text: finite numbers only, and a clear error for deep nesting."""
+    """Parse TOML text: finite numbers only, and a clear error for deep nesting (of arrays, and
+    of dotted keys, which the parser would otherwise build table by table)."""
     try:
-        return tomllib.loads(data.decode("utf-8"), parse_float=_finite)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"not valid TOML ({exc})") from None
+    for line in text.splitlines():
+        key = line.split("=", 1)[0] if "=" in line else line
+        if key.count(".") > _TOML_DEPTH or line.count("[") > _TOML_DEPTH:
+            raise FileFormatError("not valid TOML: nested too deeply")
+    try:
+        return tomllib.loads(text, parse_float=_finite)
     except RecursionError:
         raise FileFormatError("not valid TOML: nested too deeply") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -209,16 +221,19 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     existing file there is one the user may write (as the shell's ``>`` would allow)."""
     dest = Path(path)
     parent = dest.parent if str(dest.parent) else Path(".")
-    if not parent.is_dir():
-        raise MazeartError(f"cannot write {dest}: directory {parent} does not exist")
-    if dest.is_dir():
-        raise MazeartError(f"cannot write {dest}: it is a directory")
-    if dest.exists() and not dest.is_file():
-        raise MazeartError(f"cannot write {dest}: not a regular file")
-    if dest.exists() and not os.access(dest, os.W_OK):
-        raise MazeartError(f"cannot write {dest}: permission denied (the file is read-only)")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise MazeartError(f"cannot write {dest}: permission denied (directory {parent})")
+    try:
+        if not parent.is_dir():
+            raise MazeartError(f"cannot write {dest}: directory {parent} does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise MazeartError(f"cannot write {dest}: permission denied (directory {parent})")
+        if dest.is_dir():
+            raise MazeartError(f"cannot write {dest}: it is a directory")
+        if dest.exists() and not dest.is_file():
+            raise MazeartError(f"cannot write {dest}: not a regular file")
+        if dest.exists() and not os.access(dest, os.W_OK):
+            raise MazeartError(f"cannot write {dest}: permission denied (the file is read-only)")
+    except OSError as exc:
+        raise MazeartError(f"cannot write {dest}: {exc.strerror or exc}") from None
     return dest
 
 

@@ -1,4 +1,5 @@
-"""Ctrl-C and SIGTERM on the command line: one line, the right status, no temporary file left.
+"""Ctrl-C, SIGTERM and SIGHUP on the command line: one line, the right status, no temporary
+file left.
 
 The handlers raise :class:`Stopped`, a :class:`BaseException` that nothing on
 the way out swallows; every temporary file is removed as it passes (see
@@ -15,7 +16,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-HANDLED = (signal.SIGINT, signal.SIGTERM)
+HANDLED = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Ctrl-C, a polite kill, a closed terminal: each ends the run cleanly."""
 
 
 class Stopped(BaseException):
@@ -55,7 +59,10 @@ def stopped(exc: BaseException | None) -> Stopped | None:
 def report(stop: Stopped) -> int:
     """Say why the run ended; return its exit status (128 + the signal's number)."""
     interrupted = stop.signum == signal.SIGINT
-    print(f"mazeart: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
+    try:  # after a hang-up there may be no terminal left to tell
+        print(f"mazeart: {'interrupted' if interrupted else 'terminated'}", file=sys.stderr)
+    except OSError:
+        pass
     return 128 + stop.signum
 
 

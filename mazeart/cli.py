@@ -263,6 +263,17 @@ class _Progress:
 _AS_FLAGS = {"mode='silhouette'": "--mode silhouette", "edges=False": "--no-edges"}
 
 
+def _not_an_input(output: Path | None, *inputs: Path | None) -> None:
+    """Refuse to write over a file the command reads (``mazeart logo.png -o logo.png``)."""
+    if output is None or not output.exists():
+        return
+    for given in inputs:
+        if given is not None and given.exists() and output.resolve() == given.resolve():
+            raise MazeartError(
+                f"cannot write {output}: it is the input {given}; choose another name"
+            )
+
+
 def _report(message: str, quiet: bool) -> None:
     if not quiet:
         for name, flag in _AS_FLAGS.items():  # the library's words for options, as flags
@@ -331,6 +342,8 @@ def make_command(
         check_output_path(output)
     if animate is not None:
         check_writable(animate)
+    for out in (output, animate):
+        _not_an_input(out, source, gen.get("rooms"))
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
     record = animate is not None
     opts = {"args": ctx.args, "record": record, "progress": progress, **gen}
@@ -374,6 +387,7 @@ def solve_command(
     from mazeart.pipeline import solutions
 
     check_output_path(output)
+    _not_an_input(output, source, gen.get("rooms"))
     made = make(source, args=ctx.args, **gen)
     how = {k: draw.pop(k) for k in _SOLUTION_KEYS if k in draw}
     how.pop("solution", None)
@@ -486,6 +500,7 @@ def book_command(
     again with mazeart SOURCE --seed SEED.
     """
     started = time.perf_counter()
+    _not_an_input(output, *sources, gen.get("rooms"))
     make_book(
         sources, output, count=count, progress=_Progress("book", count, quiet=quiet), page=page,
         landscape=landscape, page_margin=page_margin, title=title, footer=footer, answer=answer,
@@ -566,6 +581,7 @@ def weights_command(
             f"(choose from {', '.join(PRESET_SUFFIXES)})"
         )
     check_writable(output)
+    _not_an_input(output, source, gen.get("rooms"))
     weights = make_preset(source, **gen)
     save_preset(weights, output)
     h, w = weights.shape

@@ -256,6 +256,10 @@ def _rooms(items: Any) -> list:
     return out
 
 
+_META_DEPTH = 32
+"""How deep ``meta`` may nest (mazeart writes two levels)."""
+
+
 def _meta(meta: Any) -> dict[str, Any]:
     """The ``meta`` object, checked: a seed that makes the maze again, text fit to print."""
     if not isinstance(meta, dict):
@@ -268,15 +272,17 @@ def _meta(meta: Any) -> dict[str, Any]:
     algorithm = meta.get("algorithm")
     if algorithm is not None:
         check_text(algorithm, '"meta": "algorithm"')
-    todo: list[Any] = [meta]  # every text inside, without recursion
+    todo: list[tuple[Any, int]] = [(meta, 1)]  # every text inside, without recursion
     while todo:
-        item = todo.pop()
+        item, depth = todo.pop()
+        if depth > _META_DEPTH:
+            raise FileFormatError(f'"meta" is nested more than {_META_DEPTH} deep')
         if isinstance(item, dict):
             for key, value in item.items():
                 check_text(key, '"meta": a key')
-                todo.append(value)
+                todo.append((value, depth + 1))
         elif isinstance(item, list):
-            todo.extend(item)
+            todo.extend((value, depth + 1) for value in item)
         elif isinstance(item, str):
             check_text(item, '"meta": a text')
     return meta
@@ -410,9 +416,9 @@ def load_maze(path: str | os.PathLike[str]) -> Maze:
 def is_maze_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` looks like a saved maze (a ``.json`` file whose start names the format)."""
     p = Path(path)
-    if p.suffix.lower() != ".json" or not p.is_file():
-        return False
     try:
+        if p.suffix.lower() != ".json" or not p.is_file():
+            return False
         with open(p, "rb") as fh:
             head = fh.read(256)
     except OSError:

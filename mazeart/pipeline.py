@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._io import atomic_write, open_image
+from mazeart._io import atomic_write, existing_file, open_image
 from mazeart._limits import check_cells, check_count, check_work, current
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure
@@ -228,9 +228,7 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
     elif isinstance(source, str) and ("\n" in source or not source.strip()):
         weights = preset_from_text(source)
     elif isinstance(source, str | os.PathLike):
-        path = Path(source)
-        if not path.exists():
-            raise MazeartError(f"{path}: no such file")
+        path = existing_file(source, "a picture, a preset or a saved maze")
         if opts["preset"] or is_preset_file(path):
             weights = load_preset(path)
         else:
@@ -743,8 +741,8 @@ def make_book(
     if not sources:
         raise MazeartError("a book needs at least one source")
     for src in sources:
-        if isinstance(src, str | os.PathLike) and not Path(src).exists():
-            raise MazeartError(f"{src}: no such file")
+        if isinstance(src, str | os.PathLike):
+            existing_file(src, "a picture, a preset or a saved maze")
     pages = {k: options.pop(k) for k in FORMAT_OPTIONS[".pdf"] if k in options}
     loaded = [_saved(s) for s in sources]  # saved mazes read once, used as they are
     if any(m is not None for m in loaded) and (options or rng is not None):

@@ -162,6 +162,8 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
             rows = rows.strip("\n").splitlines()
         if not isinstance(rows, list) or not all(isinstance(line, str) for line in rows):
             raise MazeartError(f"room {name!r}: mask must be a list of strings")
+        marked = sum(line.count(ch) for line in rows for ch in "#xX@")
+        check_cells(1, marked, f"room {name!r}")
         cells = [
             (r0 + i, c0 + j)
             for i, line in enumerate(rows)
@@ -174,6 +176,7 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
     if not isinstance(raw_doors, list):
         raise MazeartError(f"room {name!r}: doors must be a list of [row, col] or [row, col, side]")
     doors = []
+    seen: set[tuple[int, int]] = set()
     for d in raw_doors:
         if not isinstance(d, list | tuple) or len(d) not in (2, 3):
             raise MazeartError(f"room {name!r}: a door must be [row, col] or [row, col, side]")
@@ -183,6 +186,9 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
             side = SIDE_BIT.get(d[2].upper()) if isinstance(d[2], str) else None
             if side is None:
                 raise MazeartError(f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}")
+        if (r, c) in seen:
+            raise MazeartError(f"room {name!r}: door ({r}, {c}) is listed twice")
+        seen.add((r, c))
         doors.append((r, c, side))
     if not cells:
         raise MazeartError(f"room {name!r} has no cells")

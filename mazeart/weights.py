@@ -361,13 +361,17 @@ def is_preset_file(path: str | os.PathLike[str]) -> bool:
     suffix = p.suffix.lower()
     if suffix in (".npy", ".txt"):
         return True
-    if suffix != ".png" or not p.is_file():
-        return False
+    import warnings
+
     from PIL import Image
 
     try:
-        with Image.open(p) as img:
-            return _PNG_KEY_CHUNK in img.info
+        if suffix != ".png" or not p.is_file():
+            return False
+        with warnings.catch_warnings():  # only its text is read: the size is checked later
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(p) as img:
+                return _PNG_KEY_CHUNK in img.info
     except Exception:  # not readable as PNG: let the image loader report it
         return False
 

@@ -293,11 +293,15 @@ def check_tileset(map_path: str | os.PathLike[str]) -> Path:
     path = check_writable(tileset_path(map_path))
     if not path.exists():
         return path
+    import warnings
+
     from PIL import Image
 
     try:
-        with Image.open(path) as img:
-            ours = img.format == "PNG" and _TILESET_MARK in img.info
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as img:
+                ours = img.format == "PNG" and _TILESET_MARK in img.info
     except Exception:  # not a picture at all: certainly not ours
         ours = False
     if not ours:
