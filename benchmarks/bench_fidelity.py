@@ -2,8 +2,11 @@
 
     python benchmarks/bench_fidelity.py
 
-- footprint IoU of silhouettes (horse, samples/word.png, an "@" glyph) at 50, 100 and 200 cells,
-  with cell staircases and with ``--outline smooth``;
+- footprint IoU of silhouettes (horse, samples/word.png, an "@" glyph, a bold word) at 50, 100
+  and 200 cells, with cell staircases and with ``--outline smooth``, measured on the drawn maze;
+  and for the smooth mazes, the floor a pen reaches as drawn and the gaps in the outer wall;
+- the time of a smooth maze beside a plain one at 200 cells (make and draw an SVG);
+- a photograph by default (scikit-image's camera at 100 cells): correlation of a blurred render;
 - ``--edges`` on scikit-image's logo: share of the S-curve's centre line on walls, and the same
   for a maze blind to it;
 - ``--regions`` on the logo: share of east-west passages in each half;
@@ -36,17 +39,40 @@ def guided(src, cells: int, seed: int = 1, **how) -> mazeart.Made:
     return mazeart.make(src, cells=cells, rng=seed, **how)
 
 
-def silhouettes(glyph: Path) -> None:
-    print("footprint IoU, cells / smooth outline")
-    for src in (REPO / "samples" / "horse.png", REPO / "samples" / "word.png", glyph):
+def silhouettes(*pictures: Path) -> None:
+    from mazeart.guide import drawn
+
+    print("footprint IoU, cells / smooth outline [smooth: floor reached as drawn, gaps]")
+    for src in (REPO / "samples" / "horse.png", REPO / "samples" / "word.png", *pictures):
         row = []
         for cells in (50, 100, 200):
-            plain = guided(src, cells)
-            smooth = guided(src, cells, outline="smooth").maze
-            a = fidelity(plain.maze, src, allowed=plain.preset == mazeart.FREE)["iou"]
+            plain = guided(src, cells, mode="silhouette", edges=False)
+            smooth = guided(src, cells, mode="silhouette", edges=False, outline="smooth").maze
+            a = fidelity(plain.maze, src)["iou"]
             b = fidelity(smooth, src)["iou"]
-            row.append(f"{cells}: {a:.3f} / {b:.3f}")
+            check = drawn(smooth)
+            row.append(f"{cells}: {a:.3f} / {b:.3f} [{check['reachable']:.3f}, {check['leaks']}]")
         print(f"  {src.name:<10} " + "; ".join(row))
+
+
+def speed() -> None:
+    import tempfile
+    import time
+
+    horse = REPO / "samples" / "horse.png"
+    best: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(4):  # side by side, the best of each (the first run compiles)
+            for name, how in (("plain", {}), ("smooth", {"outline": "smooth"})):
+                started = time.perf_counter()
+                made = guided(horse, 200, **how)
+                mazeart.save(made, Path(tmp) / f"{name}.svg")
+                best[name] = min(best.get(name, np.inf), time.perf_counter() - started)
+    ratio = best["smooth"] / best["plain"]
+    print(
+        f"horse at 200 cells, make + SVG: plain {best['plain']:.3f} s, smooth "
+        f"{best['smooth']:.3f} s ({ratio:.1f}x)"
+    )
 
 
 def s_curve() -> np.ndarray:
@@ -64,7 +90,7 @@ def edges() -> None:
     for cells in (50, 80, 100):
         for seed in (1, 2):
             maze = guided(LOGO, cells, seed, edges=True).maze
-            blind = guided(LOGO, cells, seed).maze
+            blind = guided(LOGO, cells, seed, edges=False).maze
             a = fidelity(maze, LOGO, edges=curve)["edge_share"]
             b = fidelity(blind, LOGO, edges=curve)["edge_share"]
             print(f"  {cells} cells, seed {seed}: {a:.3f} (blind maze {b:.3f})")
@@ -98,6 +124,12 @@ def tone() -> None:
 
     even = maze.replace(guide=dataclasses.replace(maze.guide, tone=None))
     print(f"--tone on the camera: r = {corr(maze):.3f} (even walls: r = {corr(even):.3f})")
+    made = guided(camera, 100)  # the default: read as a photograph
+    silhouette = guided(camera, 100, mode="silhouette").maze
+    print(
+        f"the camera by default at 100 cells ({made.notes[0]}): r = {corr(made.maze):.3f} "
+        f"(as a silhouette: r = {corr(silhouette):.3f})"
+    )
 
 
 def main() -> None:
@@ -108,7 +140,14 @@ def main() -> None:
         img = Image.new("L", (600, 600), 255)
         ImageDraw.Draw(img).text((40, -60), "@", font=ImageFont.load_default(size=560), fill=0)
         img.save(glyph)
-        silhouettes(glyph)
+        word = Path(tmp) / "maze.png"
+        face = ImageFont.truetype(str(REPO / "mazeart" / "fonts" / "DejaVuSans-Bold.ttf"), 160)
+        left, top, right, bottom = face.getbbox("MAZE")
+        img = Image.new("L", (right - left + 40, bottom - top + 40), 255)
+        ImageDraw.Draw(img).text((20 - left, 20 - top), "MAZE", font=face, fill=0)
+        img.save(word)
+        silhouettes(glyph, word)
+    speed()
     edges()
     regions()
     tone()
