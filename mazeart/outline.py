@@ -124,12 +124,14 @@ def figure_contours(
     h, w = coverage.shape
     rows, cols = shape
     padded = np.pad(np.asarray(coverage, dtype=np.float64), 1)
+    # within ``tolerance`` pixels, and within a tenth of a cell where a pixel is a cell or more
+    tol = min(float(tolerance), 0.1 * w / cols)
     rings = []
     for c in find_contours(padded, 0.5):
         yx = c - 1.0 + 0.5  # pixel centres -> pixel-edge coordinates
         if len(yx) < 4:
             continue
-        line = shapely.simplify(shapely.LinearRing(yx[:, ::-1]), tolerance)
+        line = shapely.simplify(shapely.LinearRing(yx[:, ::-1]), tol)
         px = np.asarray(line.coords)[:-1]
         if len(px) < 3:
             continue
@@ -390,15 +392,17 @@ def _figure(rings: Sequence[NDArray]) -> Any:
 
 def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
     """How far the door corridor from ``start`` (the end cell's centre) runs out of the cell
-    before it has left the figure: where a cross-section a cell wide no longer meets it."""
+    before it has left the figure: where a cross-section a cell wide no longer meets it. A door
+    that does not leave the figure within a few cells opens onto a pocket inside it: it stays
+    at the cell's side (0.5)."""
     import shapely
 
     across = np.array([-step[1], step[0]]) * 0.5
-    for t in np.arange(0.5, 8.0, 0.05):
+    for t in np.arange(0.5, 4.0, 0.05):
         at = start + t * step
         if not shapely.intersects(figure, shapely.LineString([at - across, at + across])):
             return float(t)
-    return 8.0
+    return 0.5
 
 
 _REGIONS: dict[int, tuple[weakref.ref, Any]] = {}

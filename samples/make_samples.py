@@ -135,6 +135,7 @@ def art() -> None:
     guided(SKIMAGE_DATA / "coins.png", "coins-regions.png", cells=100, seed=1, regions=True,
            segments=1)  # fmt: skip
     guided(HERE / "horse.png", "horse-smooth.png", cells=60, seed=2, outline="smooth")
+    guided(HERE / "word.png", "word-smooth.png", cells=160, seed=4, outline="smooth")
     guided(SKIMAGE_DATA / "camera.png", "camera-tone.png", cells=128, seed=1, tone=True)
 
 
