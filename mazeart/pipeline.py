@@ -557,7 +557,7 @@ def make(
     reports: list[ShapeReport] = []
 
     def candidate(i: int) -> Maze:
-        report = ShapeReport()
+        report = ShapeReport(walls="edge walls" if opts["edges"] else "outline walls")
         reports.append(report)
         maze = generate(
             weights,

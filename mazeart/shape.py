@@ -71,6 +71,8 @@ class ShapeReport:
     braided: int = 0
     walls_cut: int = 0
     doors: int = 0
+    walls: str = "edge walls"
+    """What the respected walls are, for the report (the picture's edges, or its outline)."""
     notes: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
@@ -86,7 +88,7 @@ class ShapeReport:
         elif self.parts == 1:
             bits.append("1 part")
         if self.walls_cut or self.doors:
-            bits.append(f"edge walls respected, {self.doors} door{'s' * (self.doors != 1)}")
+            bits.append(f"{self.walls} respected, {self.doors} door{'s' * (self.doors != 1)}")
         if self.pruned:
             bits.append(f"{self.pruned} one-cell dead ends pruned")
         if self.braided:

@@ -90,3 +90,56 @@ def test_the_check_sees_a_sealed_maze_and_a_gap(pictures, monkeypatch):
 
     monkeypatch.setattr(mazeart.outline, "outline_paths", torn)
     assert drawn(smooth)["leaks"] >= 1
+
+
+def test_a_photograph_reads_as_itself_by_default():
+    """scikit-image's cameraman: drawn by its tones, so a blurred render looks like the photo."""
+    import numpy as np
+    from conftest import SKIMAGE_DATA
+    from PIL import ImageFilter
+
+    from mazeart.export import to_png_image
+
+    camera = SKIMAGE_DATA / "camera.png"
+    made = make(camera, cells=100, rng=1)
+    assert any("photograph" in note for note in made.notes)
+    grey = np.asarray(Image.open(camera).convert("L").resize((50, 50), Image.Resampling.BOX), float)
+    render = to_png_image(made.maze, cell_size=6, margin=0).convert("L")
+    small = render.filter(ImageFilter.GaussianBlur(4)).resize((50, 50), Image.Resampling.BOX)
+    r = np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1]
+    assert r >= 0.8
+    assert not make(camera, cells=40, rng=1, mode="silhouette").notes
+
+
+def test_a_logos_design_shows_by_default_and_a_silhouette_stays_one(pictures, tmp_path):
+    import warnings
+
+    logo = make(REPO / "samples" / "logo.png", cells=60, rng=1)
+    assert any("colour regions" in note for note in logo.notes)
+    assert logo.maze.guide.edge_labels is not None
+    plain = make(REPO / "samples" / "logo.png", cells=60, rng=1, edges=False)
+    assert plain.maze.guide.edge_labels is None and not plain.notes
+    disc = Image.new("RGB", (200, 200), "white")
+    ImageDraw.Draw(disc).ellipse((20, 20, 180, 180), fill="red")
+    disc.save(tmp_path / "disc.png")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no library warning reaches the user
+        one = make(tmp_path / "disc.png", cells=40, rng=1)
+    assert not one.notes and one.maze.guide.edge_labels is None
+    assert make(pictures["bold word"], cells=60, rng=1).maze.guide.edge_labels is None
+
+
+def test_specks_of_a_noisy_picture_are_left_out_and_said(tmp_path):
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    a = np.full((300, 400), 255, np.uint8)
+    a[50:250, 50:350] = 0
+    noise = rng.random(a.shape) < 0.02
+    a[noise] = 255 - a[noise]
+    Image.fromarray(a).save(tmp_path / "noisy.jpg", quality=30)
+    made = make(tmp_path / "noisy.jpg", cells=200, rng=1)
+    assert made.specks[0] > 10 and "specks" in made.summary()
+    assert made.report.bridges <= 2
+    web = make(tmp_path / "noisy.jpg", cells=200, rng=1, min_island=0)
+    assert web.report.bridges > 10 * max(1, made.report.bridges)
