@@ -263,6 +263,32 @@ class _Progress:
 _AS_FLAGS = {"mode='silhouette'": "--mode silhouette", "edges=False": "--no-edges"}
 
 
+def _extras(ctx: typer.Context) -> list[str]:
+    """The command line's extra options (the algorithm's), after catching typos of the
+    command's own: ``--cels 20`` is answered with "did you mean --cells?"."""
+    import difflib
+
+    known = {
+        name.replace("_", "-")
+        for algo in ALGORITHMS.values()
+        for option in algo.options
+        for name in (option, f"no_{option}")
+    }
+    flags = [o for p in ctx.command.params for o in getattr(p, "opts", []) if o.startswith("--")]
+    flags += [o for p in ctx.command.params for o in getattr(p, "secondary_opts", [])]
+    flags += [f"--{name}" for name in sorted(known)]  # the algorithms' own
+    for token in ctx.args:
+        if not token.startswith("--") or token == "--":
+            continue
+        name = token[2:].split("=", 1)[0]
+        if name in known:
+            continue
+        close = difflib.get_close_matches(f"--{name}", flags, n=1, cutoff=0.6)
+        if close:
+            raise MazeartError(f"no such option --{name} (did you mean {close[0]}?)")
+    return list(ctx.args)
+
+
 def _not_an_input(output: Path | None, *inputs: Path | None) -> None:
     """Refuse to write over a file the command reads (``mazeart logo.png -o logo.png``)."""
     if output is None or not output.exists():
@@ -284,8 +310,8 @@ def _report(message: str, quiet: bool) -> None:
 Source = Annotated[
     Path,
     typer.Argument(
-        help="Picture (any format Pillow reads), preset (.npy, .txt, preset .png) "
-        "or saved maze (.json).",
+        help="Picture (any format Pillow reads), preset (.npy, .txt, preset .png), "
+        "saved maze (.json), or WxH for a plain rectangle (30x20).",
         show_default=False,
     ),
 ]
@@ -346,7 +372,7 @@ def make_command(
         _not_an_input(out, source, gen.get("rooms"))
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
     record = animate is not None
-    opts = {"args": ctx.args, "record": record, "progress": progress, **gen}
+    opts = {"args": _extras(ctx), "record": record, "progress": progress, **gen}
     made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
     made = made_all[0]
     with all_or_nothing():  # the files move into place only when all are written
@@ -388,7 +414,7 @@ def solve_command(
 
     check_output_path(output)
     _not_an_input(output, source, gen.get("rooms"))
-    made = make(source, args=ctx.args, **gen)
+    made = make(source, args=_extras(ctx), **gen)
     how = {k: draw.pop(k) for k in _SOLUTION_KEYS if k in draw}
     how.pop("solution", None)
     found = solutions(made.maze, **how)
@@ -444,7 +470,7 @@ def info_command(
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Measure a saved maze (or one made from a picture): size, solution, dead ends, loops."""
-    made = make(source, args=ctx.args, **gen)
+    made = make(source, args=_extras(ctx), **gen)
     maze = made.maze
     metrics = made.metrics()
     about = {
@@ -540,9 +566,9 @@ def play_command(
 
         columns, lines = shutil.get_terminal_size((80, 24))
         wide, tall = max(4, (columns // 2 - 1) // 2), max(3, (lines - 3) // 2)
-        level = play_levels(np.zeros((tall, wide), np.int32), args=ctx.args, **gen)
+        level = play_levels(np.zeros((tall, wide), np.int32), args=_extras(ctx), **gen)
     else:
-        level = play_levels(source, args=ctx.args, **gen)
+        level = play_levels(source, args=_extras(ctx), **gen)
     from mazeart.play.terminal import play
 
     result = play(level, count=levels or None)
@@ -641,9 +667,7 @@ def _run(argv: list[str] | None) -> int:
         if stopped(exc) is not None:  # a signal that arrived inside a compiled kernel
             raise
         name = type(exc).__name__
-        if name == "NoArgsIsHelpError":
-            ctx = getattr(exc, "ctx", None)
-            print(ctx.get_help() if ctx is not None else "", file=sys.stderr)
+        if name == "NoArgsIsHelpError":  # the help is shown once, by the parser, as it stops
             return 2
         if name == "Abort":
             return _fail("aborted")

@@ -24,6 +24,7 @@ again alone, and a book's page ``i`` or a game's level ``i`` is ``index=i``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,6 +209,24 @@ class Made:
 # ----------------------------------------------------------------------------- reading sources
 
 
+_SIZE = re.compile(r"(\d{1,9})[xX](\d{1,9})")
+
+
+def _rectangle(source: Source) -> NDArray[np.int32] | None:
+    """A plain rectangle when the source is ``"WxH"`` (``"30x20"``: 30 cells across, 20 down)
+    and no file of that name exists; else None."""
+    if not isinstance(source, str | os.PathLike):
+        return None
+    m = _SIZE.fullmatch(str(source))
+    if m is None or Path(source).exists():
+        return None
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if rows < 1 or cols < 1:
+        raise MazeartError(f"a rectangle needs at least one cell each way, got {source}")
+    check_cells(rows, cols, "the rectangle")
+    return np.zeros((rows, cols), dtype=np.int32)
+
+
 def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.int32], Any]:
     """The preset a source stands for, and the decoded picture (None for a preset)."""
     from PIL import Image as PILImage
@@ -227,6 +246,8 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
         picture = source
     elif isinstance(source, str) and ("\n" in source or not source.strip()):
         weights = preset_from_text(source)
+    elif _rectangle(source) is not None:
+        weights = _rectangle(source)  # type: ignore[assignment]
     elif isinstance(source, str | os.PathLike):
         path = existing_file(source, "a picture, a preset or a saved maze")
         if opts["preset"] or is_preset_file(path):
@@ -451,8 +472,8 @@ def make(
     source : path, PIL.Image.Image, (H, W) ndarray of int, str or Maze
         A picture (any format Pillow reads), a preset (``.npy``, ``.txt``, a
         preset ``.png``, an array, or ASCII text with a newline; see
-        :mod:`mazeart.weights`), or a saved maze (``.json`` or a :class:`Maze`),
-        which is returned as it is.
+        :mod:`mazeart.weights`), ``"WxH"`` for a plain rectangle (``"30x20"``),
+        or a saved maze (``.json`` or a :class:`Maze`), which is returned as it is.
     rng : int or numpy.random.Generator, optional
         The run's seed (fresh when omitted; a Generator gives one). The maze
         records the seed that makes it again.
@@ -741,7 +762,7 @@ def make_book(
     if not sources:
         raise MazeartError("a book needs at least one source")
     for src in sources:
-        if isinstance(src, str | os.PathLike):
+        if isinstance(src, str | os.PathLike) and _rectangle(src) is None:
             existing_file(src, "a picture, a preset or a saved maze")
     pages = {k: options.pop(k) for k in FORMAT_OPTIONS[".pdf"] if k in options}
     loaded = [_saved(s) for s in sources]  # saved mazes read once, used as they are

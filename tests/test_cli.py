@@ -364,3 +364,41 @@ def test_difficulty_presets_and_best_of(horse_png):
     assert make(horse_png, cells=20, rng=1, best_of=np.int64(2)).candidates == 2
     res = run_cli("info", horse_png, "--difficulty", "easy", "--json")
     assert json.loads(res.stdout)["algorithm"] == "prim"
+
+
+def test_bare_mazeart_shows_the_help_once(capsys):
+    from mazeart.cli import main
+
+    status = main([])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert (out + err).count("Usage: mazeart") == 1
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"),
+    [(["--cels", "20"], "--cells"), (["--cel-size", "4"], "--cell-size"),
+     (["-a", "growing-tree", "--selct", "newest"], "--select")],
+)  # fmt: skip
+def test_a_mistyped_option_gets_the_nearest_one(tmp_path, horse_png, typo, meant):
+    run = run_cli(horse_png, "-o", tmp_path / "m.svg", *typo)
+    assert run.returncode == 2
+    assert f"did you mean {meant}?" in run.stderr
+    assert not (tmp_path / "m.svg").exists()
+
+
+def test_a_plain_rectangle_needs_no_file(tmp_path):
+    run = run_cli("30x20", "-o", tmp_path / "puzzle.pdf", "--seed", "1", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "30 x 20 grid, 600 maze cells" in run.stderr
+    (tmp_path / "30x20").write_text("....\n")  # a file of that name is read as itself
+    run = run_cli("30x20", "-o", tmp_path / "again.pdf", cwd=tmp_path)
+    assert run.returncode == 2 and "not an image" in run.stderr
+    run = run_cli("0x5", "-o", tmp_path / "r.svg", cwd=tmp_path)
+    assert run.returncode == 2 and "at least one cell" in run.stderr
+
+
+def test_the_package_says_it_is_typed():
+    from importlib import resources
+
+    assert resources.files("mazeart").joinpath("py.typed").is_file()
