@@ -156,40 +156,15 @@ def _edges(rings: Sequence[NDArray]) -> tuple[NDArray[np.float64], NDArray[np.fl
 
 @njit(cache=True)
 def _lattice_inside(a, b, x0, y0, step, nx, ny):  # pragma: no cover - compiled
-    """Even-odd inside test of the lattice ``(x0 + i*step, y0 + j*step)``: each edge adds its
-    crossing of every lattice row it spans, and each row is filled between pairs."""
-    counts = np.zeros(ny, np.int64)
-    for e in range(a.shape[0]):
-        ya, yb = a[e, 1], b[e, 1]
-        lo, hi = min(ya, yb), max(ya, yb)
-        j0 = max(0, int(np.ceil((lo - y0) / step)))
-        j1 = min(ny - 1, int(np.floor((hi - y0) / step)))
-        for j in range(j0, j1 + 1):
-            y = y0 + j * step
-            if (ya <= y < yb) or (yb <= y < ya):
-                counts[j] += 1
-    starts = np.zeros(ny + 1, np.int64)
-    for j in range(ny):
-        starts[j + 1] = starts[j] + counts[j]
-    xs = np.empty(starts[ny], np.float64)
-    fill = starts[:-1].copy()
-    for e in range(a.shape[0]):
-        ya, yb = a[e, 1], b[e, 1]
-        lo, hi = min(ya, yb), max(ya, yb)
-        j0 = max(0, int(np.ceil((lo - y0) / step)))
-        j1 = min(ny - 1, int(np.floor((hi - y0) / step)))
-        for j in range(j0, j1 + 1):
-            y = y0 + j * step
-            if (ya <= y < yb) or (yb <= y < ya):
-                t = (y - ya) / (yb - ya)
-                xs[fill[j]] = a[e, 0] + t * (b[e, 0] - a[e, 0])
-                fill[j] += 1
+    """Even-odd inside test of the lattice ``(x0 + i*step, y0 + j*step)``: each row is filled
+    between alternate crossings of the ring edges (:func:`_crossings`)."""
+    levels = y0 + np.arange(ny) * step
+    starts, xs = _crossings(a[:, 0], a[:, 1], b[:, 0], b[:, 1], levels)
     out = np.zeros((ny, nx), np.bool_)
     for j in range(ny):
-        row = np.sort(xs[starts[j] : starts[j + 1]])
-        for k in range(0, row.shape[0] - 1, 2):
-            i0 = max(0, int(np.ceil((row[k] - x0) / step)))
-            i1 = min(nx - 1, int(np.ceil((row[k + 1] - x0) / step)) - 1)
+        for k in range(starts[j], starts[j + 1] - 1, 2):
+            i0 = max(0, int(np.ceil((xs[k] - x0) / step)))
+            i1 = min(nx - 1, int(np.ceil((xs[k + 1] - x0) / step)) - 1)
             for i in range(i0, i1 + 1):
                 out[j, i] = True
     return out
@@ -405,8 +380,39 @@ def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
     return 0.5
 
 
-_REGIONS: dict[int, tuple[weakref.ref, Any]] = {}
-"""Each living maze's drawn region, by id (a Maze is immutable, so it is computed once)."""
+_REGIONS: dict[int, tuple[weakref.ref, Any, list]] = {}
+"""Each living maze's drawn region and door mouths, by id (a Maze is immutable: computed once)."""
+
+
+def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
+    """:func:`drawn_region` and :func:`door_mouths`, computed together once per maze."""
+    import shapely
+
+    hit = _REGIONS.get(id(maze))
+    if hit is not None and hit[0]() is maze:
+        return hit[1], hit[2]
+    figure = _figure(_rings(maze))
+    parts = [figure]
+    mouths = []
+    starts, steps = corridors(maze)
+    doors = len(maze.end_doors)
+    for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
+        across = np.array([-step[1], step[0]]) * 0.5
+        reach = _door_reach(figure, start, step) if k < doors else 1.0
+        end = start + reach * step
+        parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
+        if k < doors:
+            mouths.append((end - across, end + across))
+    rr, cc = np.nonzero(bridge_cells(maze))
+    parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
+    region = shapely.union_all(parts)
+    key = id(maze)
+
+    def forget(_: object) -> None:
+        _REGIONS.pop(key, None)
+
+    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths)
+    return region, mouths
 
 
 def drawn_region(maze: Maze) -> Any:
@@ -417,30 +423,7 @@ def drawn_region(maze: Maze) -> Any:
     Its boundary, less the two doors' mouths, is the drawn outline
     (:func:`outline_paths`); the walls inside are clipped to it.
     """
-    import shapely
-
-    hit = _REGIONS.get(id(maze))
-    if hit is not None and hit[0]() is maze:
-        return hit[1]
-    figure = _figure(_rings(maze))
-    parts = [figure]
-    starts, steps = corridors(maze)
-    doors = len(maze.end_doors)
-    for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
-        across = np.array([-step[1], step[0]]) * 0.5
-        reach = _door_reach(figure, start, step) if k < doors else 1.0
-        end = start + reach * step
-        parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
-    rr, cc = np.nonzero(bridge_cells(maze))
-    parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
-    region = shapely.union_all(parts)
-    key = id(maze)
-
-    def forget(_: object) -> None:
-        _REGIONS.pop(key, None)
-
-    _REGIONS[key] = (weakref.ref(maze, forget), region)
-    return region
+    return _drawn(maze)[0]
 
 
 def _region_rings(region: Any) -> list[NDArray[np.float64]]:
@@ -460,16 +443,7 @@ def _region_rings(region: Any) -> list[NDArray[np.float64]]:
 
 def door_mouths(maze: Maze) -> list[tuple[NDArray, NDArray]]:
     """Where each door opens the drawn outline: the two ends of its mouth, ``(x, y)`` each."""
-    figure = _figure(_rings(maze))
-    out = []
-    for cell, side in maze.end_doors:
-        dr, dc = STEP[side]
-        start = np.array([cell[1] + 0.5, cell[0] + 0.5])
-        step = np.array([dc, dr], dtype=float)
-        across = np.array([-step[1], step[0]]) * 0.5
-        end = start + _door_reach(figure, start, step) * step
-        out.append((end - across, end + across))
-    return out
+    return list(_drawn(maze)[1])
 
 
 def outline_paths(maze: Maze) -> list[NDArray[np.float64]]:

@@ -246,8 +246,8 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
         picture = source
     elif isinstance(source, str) and ("\n" in source or not source.strip()):
         weights = preset_from_text(source)
-    elif _rectangle(source) is not None:
-        weights = _rectangle(source)  # type: ignore[assignment]
+    elif (rectangle := _rectangle(source)) is not None:
+        weights = rectangle
     elif isinstance(source, str | os.PathLike):
         path = existing_file(source, "a picture, a preset or a saved maze")
         if opts["preset"] or is_preset_file(path):
