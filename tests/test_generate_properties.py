@@ -99,7 +99,10 @@ def test_connected_pipeline_is_one_perfect_maze(algorithm, geometry, weights, se
     n_pieces, _ = maze_components(maze)
     _, n_parts = ndimage.label(free)
     # Everything the generator carved is still there; bridges only add cells off the preset.
-    assert np.all(maze.mask[alone.mask])
+    carved = alone.mask.copy()
+    if geometry == "blocks":  # the doors cut through the border may move with the ends
+        carved[alone.entrance] = carved[alone.exit] = False
+    assert np.all(maze.mask[carved])
     bridges = maze.mask & ~alone.mask
     assert not np.any(bridges & free) or geometry == "blocks"
     if geometry == "cells":

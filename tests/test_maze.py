@@ -132,19 +132,87 @@ def test_shortest_path_matches_networkx(weights, seed, geometry):
     assert np.count_nonzero(d >= 0) == len(lengths)
 
 
+def facing(maze: Maze, cell: tuple[int, int], dr: int, dc: int) -> bool:
+    r, c = cell[0] + dr, cell[1] + dc
+    return not (0 <= r < maze.height and 0 <= c < maze.width) or bool(maze.outside[r, c])
+
+
+def end_candidates(maze: Maze, g: nx.Graph, piece: set) -> dict[tuple[int, int], tuple]:
+    """Every cell the ends may use, mapped to (the maze cell it hangs on, extra steps): cells of
+    the piece with a side on the outside and, on a blocks maze, the wall blocks of the region's
+    border beside exactly one path block (cut through for a door)."""
+    sides = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    out = {}
+    for cell in itertools.product(range(maze.height), range(maze.width)):
+        if not any(facing(maze, cell, dr, dc) for dr, dc in sides):
+            continue
+        if cell in piece:
+            out[cell] = (cell, 0)
+        elif maze.geometry == "blocks" and maze.region[cell] and not maze.mask[cell]:
+            near = [(cell[0] + dr, cell[1] + dc) for dr, dc in sides]
+            near = [n for n in near if n in g]
+            if len(near) == 1 and near[0] in piece:
+                out[cell] = (near[0], 1)
+    return out
+
+
 @given(presets(max_side=10), st.integers(0, 2**31), st.sampled_from(["cells", "blocks"]))
 def test_endpoints_are_the_farthest_boundary_pair(weights, seed, geometry):
     maze = generate(weights, rng=seed, geometry=geometry)
     g = to_graph(maze)
     piece = max(nx.connected_components(g), key=len)
-    boundary = [c for c in piece if maze.boundary_cells()[c]]
-    cand = boundary or list(piece)
-    pairs = itertools.combinations_with_replacement(cand, 2)
-    best = max(nx.shortest_path_length(g, a, b) for a, b in pairs)
-    assert nx.shortest_path_length(g, maze.entrance, maze.exit) == best
-    if boundary:
-        assert maze.entrance in boundary and maze.exit in boundary
+    cand = end_candidates(maze, g, piece)
+    outward = bool(cand)
+    if not outward:
+        cand = {c: (c, 0) for c in piece}
+    assert maze.entrance in cand and maze.exit in cand
+
+    def dist(a, b):
+        (x, i), (y, j) = cand[a], cand[b]
+        return nx.shortest_path_length(g, x, y) + i + j if a != b else 0
+
+    tops = [c for c in cand if facing(maze, c, -1, 0)]
+    bottoms = [c for c in cand if facing(maze, c, 1, 0)]
+    if (geometry == "blocks" or maze.region.all()) and tops and bottoms:
+        # The entrance opens to the north and the exit to the south (seed 001), the exit as
+        # far from the entrance as a south-facing end can be.
+        assert maze.entrance in tops and maze.exit in bottoms
+        assert dist(maze.entrance, maze.exit) == max(dist(maze.entrance, b) for b in bottoms)
+    else:
+        pairs = itertools.combinations_with_replacement(cand, 2)
+        assert dist(maze.entrance, maze.exit) == max(dist(a, b) for a, b in pairs)
+    if outward:  # both open to the outside
         assert maze.entrance_side and maze.exit_side
+
+
+def test_prim_blocks_rectangle_doors_cut_in_top_and_bottom_borders():
+    """Seed 001: on a rectangle the outer ring stays wall; the entry is cut through the top
+    border, the exit through the bottom one, and the maze is walked from one to the other."""
+    for seed in range(20):
+        maze = generate(np.zeros((12, 17), np.int32), algorithm="prim-blocks", rng=seed)
+        (er, ec), (xr, xc) = maze.entrance, maze.exit
+        assert er == 0 and xr == maze.height - 1
+        assert maze.entrance_side == N and maze.exit_side == S
+        ring = np.ones(maze.shape, bool)
+        ring[1:-1, 1:-1] = False
+        assert set(zip(*np.nonzero(maze.mask & ring), strict=True)) == {maze.entrance, maze.exit}
+        pic = maze.blocks(doors=True)
+        assert pic[0, ec + 1] == 2 and pic[-1, xc + 1] == 2  # the frame is open there
+        assert len(solve(maze)) >= 2
+    # A door the user names on the border is cut the same way; an inner wall block is refused.
+    maze = generate(np.zeros((12, 17), np.int32), algorithm="prim-blocks", rng=0)
+    row1 = [c for c in range(17) if maze.mask[1, c] and not maze.mask[1, c - 1 : c + 2 : 2].any()]
+    top = (0, row1[0])
+    again = generate(np.zeros((12, 17), np.int32), algorithm="prim-blocks", rng=0, entrance=top)
+    assert again.entrance == top and again.entrance_side == N
+    inner = next(zip(*np.nonzero(~maze.mask[2:-2, 2:-2]), strict=False))
+    with pytest.raises(ValueError, match="neither a path block nor a border block"):
+        generate(
+            np.zeros((12, 17), np.int32),
+            algorithm="prim-blocks",
+            rng=0,
+            entrance=(inner[0] + 2, inner[1] + 2),
+        )
 
 
 def test_outside_excludes_holes():

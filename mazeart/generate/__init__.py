@@ -22,13 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import label_mask
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.generate._registry import ALGORITHMS, Algorithm, get_algorithm, register
-from mazeart.maze import GEOMETRIES, Maze
+from mazeart.maze import DIRECTIONS, GEOMETRIES, OPPOSITE, Maze
 from mazeart.shape import ShapeReport
 from mazeart.solve import distances
 from mazeart.weights import is_free, validate_weights
@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "Algorithm",
     "default_endpoints",
+    "door_cuts",
     "generate",
     "get_algorithm",
     "register",
@@ -68,15 +69,59 @@ __all__ = [
 DEFAULT_ALGORITHM = "weighted-dfs"
 
 
+def _faces(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """Grid cells whose north side, south side, or any side faces the outside."""
+    out = np.pad(maze.outside, 1, constant_values=True)
+    north, south = out[:-2, 1:-1], out[2:, 1:-1]
+    return north, south, north | south | out[1:-1, :-2] | out[1:-1, 2:]
+
+
+def door_cuts(maze: Maze) -> NDArray[np.intp]:
+    """Where a ``blocks`` maze's border can be cut for a door (seed 001's way).
+
+    A block maze on a rectangle keeps its outermost ring as wall, so no path
+    block touches the outside; the door is cut through that ring: a wall block
+    of the region with a side on the outside and exactly one path block beside it
+    becomes path, joined to that block.
+
+    Parameters
+    ----------
+    maze : Maze
+
+    Returns
+    -------
+    (H, W) ndarray of intp
+        For each cell that can be cut, the flat index of the path block it joins;
+        ``-1`` elsewhere (always ``-1`` for a ``cells`` maze).
+    """
+    anchor = np.full(maze.shape, -1, dtype=np.intp)
+    if maze.geometry != "blocks":
+        return anchor
+    m = np.pad(maze.mask, 1)
+    flat = np.arange(maze.mask.size, dtype=np.intp).reshape(maze.shape)
+    beside = np.zeros(maze.shape, dtype=np.int8)
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        near = m[1 + dr : m.shape[0] - 1 + dr, 1 + dc : m.shape[1] - 1 + dc]
+        beside += near
+        anchor = np.where(near, np.roll(flat, (-dr, -dc), axis=(0, 1)), anchor)
+    ok = maze.region & ~maze.mask & ~maze.room_mask & _faces(maze)[2] & (beside == 1)
+    return np.where(ok, anchor, -1)
+
+
 def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     """Two cells on the figure's outer boundary with a long path between them.
 
-    Works on the largest 4-connected part of the maze's cells. Among cells with a side on
-    the outside (holes do not count), a breadth-first pass from one finds the
-    farthest, and a second pass from that one finds the farthest from it: on a
-    perfect maze this is the exact longest boundary-to-boundary path (distances
-    in a tree obey the four-point condition). Falls back to all cells of the
-    piece when none touches the outside.
+    Works on the largest 4-connected part of the maze's cells. Candidates are
+    the cells with a side on the outside (holes do not count) and, on a
+    ``blocks`` maze, the border blocks that can be cut for a door
+    (:func:`door_cuts`). On a ``blocks`` maze and on a full rectangle, the
+    entrance opens to the north and the exit to the south when both kinds of
+    candidate exist (seed 001's entry in the top border, exit in the bottom
+    one). A breadth-first pass from one candidate finds the farthest, and a
+    second pass from that one the farthest from it: without the north/south
+    preference, on a perfect maze this is the exact longest boundary-to-boundary
+    path (distances in a tree obey the four-point condition). Falls back to all
+    cells of the piece when none touches the outside.
 
     Parameters
     ----------
@@ -85,27 +130,66 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     Returns
     -------
     entrance, exit : (int, int)
-        The entrance is the one nearer the top (then the left).
+        The entrance is the one nearer the top (then the left), or the northern
+        one. On a ``blocks`` maze either may be a border block still to be cut
+        (it is a wall block of ``maze``).
     """
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
     parts, _ = label_mask(maze.mask)
     sizes = np.bincount(parts[maze.mask])
-    part = parts == int(np.argmax(sizes))
+    part = (parts == int(np.argmax(sizes))).reshape(-1)
     rooms = maze.room_mask
-    cand = maze.boundary_cells() & part & ~rooms
+    north, south, faces = _faces(maze)
+    cuts = door_cuts(maze).reshape(-1)
+    anchor = np.where(cuts >= 0, cuts, np.arange(cuts.size))
+    step = (cuts >= 0).astype(np.int64)  # a cut block is one step beyond its anchor
+    cand = (((maze.mask & faces).reshape(-1)) | (cuts >= 0)) & part[anchor] & ~rooms.reshape(-1)
     if not cand.any():
-        cand = part & ~rooms if (part & ~rooms).any() else part
+        body = part & ~rooms.reshape(-1)
+        cand = body if body.any() else part
     flat_cand = np.flatnonzero(cand)
-    first = divmod(int(flat_cand[0]), maze.width)
-    d1 = distances(maze, first).reshape(-1)
+    width = maze.width
+    d1 = distances(maze, divmod(int(anchor[flat_cand[0]]), width)).reshape(-1)
     # Only cells the passages actually reach from there (all of the part, in a valid maze).
-    flat_cand = flat_cand[d1[flat_cand] >= 0]
-    a = divmod(int(flat_cand[np.argmax(d1[flat_cand])]), maze.width)
-    d2 = distances(maze, a).reshape(-1)
-    b = divmod(int(flat_cand[np.argmax(d2[flat_cand])]), maze.width)
-    entrance, exit_ = (a, b) if a <= b else (b, a)
-    return entrance, exit_
+    flat_cand = flat_cand[d1[anchor[flat_cand]] >= 0]
+    starts = finishes = flat_cand
+    if maze.geometry == "blocks" or bool(maze.region.all()):
+        tops = flat_cand[north.reshape(-1)[flat_cand]]
+        bottoms = flat_cand[south.reshape(-1)[flat_cand]]
+        if tops.size and bottoms.size and np.union1d(tops, bottoms).size > 1:
+            starts, finishes = tops, bottoms
+    a = int(starts[np.argmax(d1[anchor[starts]] + step[starts])])
+    d2 = distances(maze, divmod(int(anchor[a]), width)).reshape(-1)
+    away = d2[anchor[finishes]] + step[finishes] + step[a]
+    away[finishes == a] = -1
+    b = int(finishes[np.argmax(away)])
+    ends = divmod(a, width), divmod(b, width)
+    if finishes is starts and ends[1] < ends[0]:
+        ends = ends[1], ends[0]
+    return ends
+
+
+def _cut_door(maze: Maze, cell: tuple[int, int], what: str) -> Maze:
+    """``maze`` with the border block ``cell`` cut into a door (:func:`door_cuts`) when it is
+    one; a ``blocks`` maze refuses any other cell that is no path block, saying what is."""
+    if maze.geometry != "blocks" or maze.is_cell(cell):
+        return maze
+    r, c = (int(v) for v in cell)
+    inside = 0 <= r < maze.height and 0 <= c < maze.width
+    anchor = int(door_cuts(maze)[r, c]) if inside else -1
+    if anchor < 0:
+        raise MazeartError(
+            f"{what} {(r, c)} is neither a path block nor a border block beside exactly one "
+            "(a blocks maze opens its doors there)"
+        )
+    ar, ac = divmod(anchor, maze.width)
+    bit = next(b for b, dr, dc in DIRECTIONS if (r + dr, c + dc) == (ar, ac))
+    mask, passages = maze.mask.copy(), maze.passages.copy()
+    mask[r, c] = True
+    passages[r, c] |= bit
+    passages[ar, ac] |= OPPOSITE[bit]
+    return maze.replace(mask=mask, passages=passages)
 
 
 def _drop_unreached(maze: Maze, report: ShapeReport) -> Maze:
@@ -279,10 +363,10 @@ def generate(
         maze = _drop_unreached(maze, report)
     maze = maze.replace(tags=_tags_on_path(maze, tags_from_weights(w)))
     auto_in, auto_out = default_endpoints(maze)
-    maze = maze.replace(
-        entrance=auto_in if entrance is None else entrance,
-        exit=auto_out if exit is None else exit,
-    )
+    entrance = auto_in if entrance is None else entrance
+    exit = auto_out if exit is None else exit
+    maze = _cut_door(_cut_door(maze, entrance, "entrance"), exit, "exit")
+    maze = maze.replace(entrance=entrance, exit=exit)
     if prune:
         maze = prune_dead_ends(maze, report=report)
     if braid:

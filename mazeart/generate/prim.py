@@ -4,7 +4,9 @@
 unvisited cell beside the maze; a uniformly random frontier cell joins through
 a random visited neighbour. Many short dead ends, a "spiky" texture.
 
-``prim-blocks`` (blocks, seed 001): a wall list on the block grid. Picking a
+``prim-blocks`` (blocks, seed 001): a wall list on the block grid, started
+away from the edge of each free part (so a rectangle keeps its outer ring as
+wall, and the doors are cut through it). Picking a
 random listed wall block, it becomes path when fewer than two path blocks
 surround it (exactly one: the block it grows from) and the block straight
 across from that one has never been seen; its neighbours then become walls and
@@ -66,6 +68,36 @@ def _prim(free, offsets, stride, starts, state, passages, order):
 
 
 @njit(cache=True)
+def _free_around(free, offsets, c):
+    k = 0
+    for d in range(4):
+        if free[c + offsets[d]]:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _inward(free, offsets, s):
+    """A start off the part's edge, as seed 001 starts away from the border: from ``s``, step
+    to the neighbour with the most free neighbours while that is more than here."""
+    for _ in range(8):
+        here = _free_around(free, offsets, s)
+        if here == 4:
+            break
+        best, most = s, here
+        for d in range(4):
+            nb = s + offsets[d]
+            if free[nb]:
+                k = _free_around(free, offsets, nb)
+                if k > most:
+                    best, most = nb, k
+        if best == s:
+            break
+        s = best
+    return s
+
+
+@njit(cache=True)
 def _prim_blocks(free, offsets, stride, starts, state, passages, order):
     """Seed 001's wall list over EMPTY/WALL/PATH/OUT block states; returns the path blocks."""
     n = free.size
@@ -75,7 +107,8 @@ def _prim_blocks(free, offsets, stride, starts, state, passages, order):
             state_grid[i] = _EMPTY
     listed = np.zeros(n, np.bool_)
     walls = np.empty(n, np.int64)
-    for s in starts:
+    for s0 in starts:
+        s = _inward(free, offsets, s0)
         if state_grid[s] != _EMPTY:
             continue
         state_grid[s] = _PATH
