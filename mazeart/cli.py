@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 import mazeart
 from mazeart._io import all_or_nothing, check_writable, dump_json, printable
@@ -32,20 +32,44 @@ from mazeart.pipeline import make, make_book, make_many, make_preset, play_level
 from mazeart.weights import FREE, PRESET_SUFFIXES, save_preset
 
 _DEFAULT_COMMAND = "make"
+_GROUP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
+
+
+def _plain_help(params: list[Any]) -> list[Any]:
+    """Show no type after a flag or an argument in the help (the name says it: ``SOURCE``,
+    ``--quiet``); options show their metavar."""
+    for param in params:
+        if getattr(param, "is_flag", False) or param.param_type_name == "argument":
+            param.display_type_rich = lambda ctx: None
+    return params
+
+
+class _Command(TyperCommand):
+    """A command whose help reads ``mazeart make [OPTIONS] SOURCE``: no braces, no types
+    after flags."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_help(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [re.sub(r"^\{(.*)\}", r"\1", p) for p in super().collect_usage_pieces(ctx)]
 
 
 class _DefaultCommandGroup(TyperGroup):
     """Route ``mazeart IMAGE ...`` to ``mazeart make IMAGE ...``."""
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_help(super().get_params(ctx))
+
     def parse_args(self, ctx, args: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
-        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+        if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
             args = [_DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
 
 
 app = typer.Typer(
     cls=_DefaultCommandGroup,
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -64,7 +88,9 @@ def _version(value: bool) -> None:
 def _main(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version.", metavar=""
+        ),
     ] = False,
 ) -> None:
     """Turn pictures into mazes that trace them."""
@@ -73,8 +99,42 @@ def _main(
 # ----------------------------------------------------------------------------- options
 
 
-def _option(help: str, panel: str | None = None, *decls: str) -> Any:
-    return typer.Option(*decls, help=help, rich_help_panel=panel)
+def _option(
+    help: str,
+    panel: str | None = None,
+    *decls: str,
+    metavar: str | None = None,
+    choices: tuple[str, ...] | None = None,
+) -> Any:
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices or () if c.startswith(incomplete)]
+
+    return typer.Option(
+        *decls,
+        help=help,
+        rich_help_panel=panel,
+        metavar=metavar,
+        autocompletion=complete if choices else None,
+    )
+
+
+_METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "FILE", bool: ""}
+_NAMED_METAVARS = {
+    "threshold": "0-255", "coverage": "0-1", "braid": "0-1", "entrance": "ROW,COL",
+    "exit_": "ROW,COL", "place": "KIND=N,...", "size": "LENGTH", "page": "SIZE",
+    "algorithm": "NAME", "textures": "NAME,...", "seed": "N", "line_width": "0-1",
+    "margin": "CELLS", "page_margin": "MM", "cell_size": "SIZE",
+}  # fmt: skip
+
+
+def _metavar(param: str, kind: Any) -> str:
+    """What the help shows after an option: its choices, its form, or its kind of value."""
+    if param in _CHOICES:
+        return "|".join(_CHOICES[param])
+    if param in _NAMED_METAVARS:
+        return _NAMED_METAVARS[param]
+    bare = [k for k in getattr(kind, "__args__", (kind,)) if k is not type(None)]
+    return _METAVARS.get(bare[0], "VALUE")
 
 
 _IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF = (
@@ -216,7 +276,13 @@ def _with_options(name: str, group: list) -> Any:
         extra = [
             inspect.Parameter(
                 param, inspect.Parameter.KEYWORD_ONLY, default=default,
-                annotation=Annotated[kind, _option(help_, panel, *decls)],
+                annotation=Annotated[
+                    kind,
+                    _option(
+                        help_, panel, *decls, metavar=_metavar(param, kind),
+                        choices=tuple(ALGORITHMS) if param == "algorithm" else _CHOICES.get(param),
+                    ),
+                ],
             )
             for param, _, kind, default, help_, panel, decls in group
         ]  # fmt: skip
@@ -313,26 +379,107 @@ Source = Annotated[
         help="Picture (any format Pillow reads), preset (.npy, .txt, preset .png), "
         "saved maze (.json), or WxH for a plain rectangle (30x20).",
         show_default=False,
+        metavar="SOURCE",
     ),
 ]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.", metavar="")]
 Output = Annotated[
     Path,
     typer.Option(
-        "--output", "-o", help=f"Output file: {', '.join(EXPORT_FORMATS)}.", show_default=False
+        "--output",
+        "-o",
+        help=f"Output file: {', '.join(EXPORT_FORMATS)}; - for standard output (see --format).",
+        show_default=False,
+        metavar="FILE",
     ),
 ]
 _EXTRA = {"allow_extra_args": True, "ignore_unknown_options": True}
+_STREAMED = ("svg", "json", "txt", "html", "png", "pdf")
+"""Formats ``-o -`` writes to standard output (PNG and PDF only into a pipe or a file)."""
 _EPILOG = (
     "Options of the chosen algorithm follow as --name value "
     "(e.g. --select newest --bias 0.7 for growing-tree); see: mazeart algorithms."
 )
 
 
+_DRAWN = (".svg", ".png", ".pdf")
+
+
+def _warn(message: str, quiet: bool) -> None:
+    if not quiet:
+        typer.echo(f"mazeart: warning: {printable(message)}", err=True)
+
+
+class _Destination:
+    """Where a command's output goes: a file, or standard output for ``-o -``.
+
+    Standard output is written through a file in a private temporary folder, so
+    every writer serves both, and nothing reaches the stream unless the whole
+    job succeeded.
+    """
+
+    def __init__(self, output: Path, format_: str | None) -> None:
+        self.stream = str(output) == "-"
+        fmt = None
+        if format_ is not None:
+            fmt = format_.lower().lstrip(".")
+            if fmt not in _STREAMED:
+                raise MazeartError(
+                    f"--format must be one of {', '.join(_STREAMED)}, got {format_!r}"
+                )
+            if not self.stream and output.suffix.lower() != f".{fmt}":
+                raise MazeartError(
+                    f"--format {fmt} is the format of -o - (standard output); "
+                    f"{output} is written as its suffix says"
+                )
+        if self.stream:
+            fmt = fmt or "svg"
+            if fmt in ("png", "pdf") and sys.stdout.isatty():
+                raise MazeartError(
+                    f"a {fmt.upper()} is not for a terminal: redirect it (> maze.{fmt}) or "
+                    "name a file with -o"
+                )
+            import tempfile
+
+            self._folder = tempfile.TemporaryDirectory(prefix="mazeart-")
+            self.path = Path(self._folder.name) / f"maze.{fmt}"
+        else:
+            self.path = check_output_path(output)
+        self.suffix = self.path.suffix.lower()
+        self.name = "standard output" if self.stream else str(output)
+
+    def applicable(self, draw: dict[str, Any], quiet: bool) -> dict[str, Any]:
+        """The drawing options this format takes; a warning names the others."""
+        takes = set(FORMAT_OPTIONS[self.suffix])
+        if self.suffix == ".html":
+            takes.add("levels")
+        if self.suffix in _DRAWN:
+            takes = takes | set(_SOLUTION_KEYS)
+        ignored = [k for k in draw if k not in takes]
+        if ignored:
+            flags = ", ".join(_FLAGS.get(k, "--" + k.replace("_", "-")) for k in ignored)
+            verb = "does" if len(ignored) == 1 else "do"
+            _warn(f"{flags} {verb} not apply to {self.suffix} output (ignored)", quiet)
+        return {k: v for k, v in draw.items() if k in takes}
+
+    def deliver(self) -> None:
+        """Copy a streamed output to standard output (nothing to do for a file)."""
+        if self.stream:
+            data = self.path.read_bytes()
+            self._folder.cleanup()
+            sys.stdout.flush()
+            raw = getattr(sys.stdout, "buffer", None)
+            if raw is None:  # a text-only stream (an embedding program's)
+                sys.stdout.write(data.decode("utf-8", errors="replace"))
+                return
+            raw.write(data)
+            raw.flush()
+
+
 # ----------------------------------------------------------------------------- commands
 
 
-@app.command(_DEFAULT_COMMAND, context_settings=_EXTRA, epilog=_EPILOG)
+@app.command(_DEFAULT_COMMAND, cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("draw", _DRAWING)
 @_with_options("gen", _GENERATION)
@@ -341,10 +488,23 @@ def make_command(
     source: Source,
     output: Output = None,  # type: ignore[assignment]
     ascii_: Annotated[
-        bool, _option("Print the maze in plain characters.", _DRAW, "--ascii")
+        bool, _option("Print the maze in plain characters.", _DRAW, "--ascii", metavar="")
     ] = False,
-    levels: Annotated[int, _option("HTML game: this many mazes (seeds SEED, SEED+1, ...).")] = 1,
-    animate: Annotated[Path | None, _option("Also write a GIF of the carving.", _DRAW)] = None,
+    levels: Annotated[
+        int, _option("HTML game: this many mazes (seeds SEED, SEED+1, ...).", metavar="N")
+    ] = 1,
+    animate: Annotated[
+        Path | None, _option("Also write a GIF of the carving.", _DRAW, metavar="FILE.gif")
+    ] = None,
+    format_: Annotated[
+        str | None,
+        _option(
+            f"Format of -o - (standard output): {', '.join(_STREAMED)} (default svg).",
+            None,
+            "--format",
+            metavar="|".join(_STREAMED),
+        ),
+    ] = None,
     quiet: Quiet = False,
     gen: _Given = None,  # type: ignore[assignment]
     draw: _Given = None,  # type: ignore[assignment]
@@ -360,12 +520,17 @@ def make_command(
     check_count(levels, "--levels")
     if output is not None and output.suffix.lower() == ".gif":
         raise MazeartError("a GIF animates the carve: write it with --animate carve.gif")
-    if levels != 1 and (output is None or output.suffix.lower() != ".html"):
-        raise MazeartError("--levels applies to an HTML game (-o game.html)")
     if animate is not None and animate.suffix.lower() != ".gif":
         raise MazeartError(f"--animate writes a GIF, got {animate}")
-    if output is not None:  # every destination is checked before the work
-        check_output_path(output)
+    if output is None and format_ is not None:
+        raise MazeartError("--format applies to -o - (standard output)")
+    dest = None if output is None else _Destination(output, format_)  # checked before the work
+    if dest is not None and dest.stream and ascii_:
+        raise MazeartError("--ascii and -o - both print to standard output; choose one")
+    if dest is not None and dest.stream and dest.suffix in (".tmj", ".tmx"):
+        raise MazeartError("a Tiled map comes with its tileset image: write it to a file")
+    if levels != 1 and (dest is None or dest.suffix != ".html"):
+        raise MazeartError("--levels applies to an HTML game (-o game.html)")
     if animate is not None:
         check_writable(animate)
     for out in (output, animate):
@@ -375,24 +540,30 @@ def make_command(
     opts = {"args": _extras(ctx), "record": record, "progress": progress, **gen}
     made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
     made = made_all[0]
+    for warning in made.warnings:
+        _warn(warning, quiet)
     with all_or_nothing():  # the files move into place only when all are written
-        if output is not None:
-            if output.suffix.lower() == ".html":
-                draw.setdefault("levels", made_all)
-            save(made, output, **draw)
+        if dest is not None:
+            todo = dest.applicable(draw, quiet)
+            if dest.suffix == ".html":
+                todo.setdefault("levels", made_all)
+            save(made, dest.path, **todo)
         if animate is not None:
             gif = FORMAT_OPTIONS[".png"] | set(_SOLUTION_KEYS)  # a GIF's frames: PNG drawings
             save(made, animate, **{k: v for k, v in draw.items() if k in gif})
+    if dest is not None:
+        dest.deliver()
     if ascii_:
         from mazeart.export.text import to_ascii
 
         typer.echo(to_ascii(made.maze), nl=False)
     elapsed = time.perf_counter() - started
-    wrote = ", ".join(str(p) for p in (output, animate) if p is not None) or "nothing"
+    names = [dest.name if dest is not None else None, None if animate is None else str(animate)]
+    wrote = ", ".join(n for n in names if n is not None) or "nothing"
     _report(f"wrote {wrote} ({made.summary()}, {elapsed:.2f} s)", quiet)
 
 
-@app.command("solve", context_settings=_EXTRA, epilog=_EPILOG)
+@app.command("solve", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("draw", _DRAWING)
 @_with_options("gen", _GENERATION)
@@ -400,6 +571,15 @@ def solve_command(
     ctx: typer.Context,
     source: Source,
     output: Output,
+    format_: Annotated[
+        str | None,
+        _option(
+            "Format of -o - (standard output): svg, png or pdf (default svg).",
+            None,
+            "--format",
+            metavar="svg|png|pdf",
+        ),
+    ] = None,
     quiet: Quiet = False,
     gen: _Given = None,  # type: ignore[assignment]
     draw: _Given = None,  # type: ignore[assignment]
@@ -412,13 +592,18 @@ def solve_command(
     """
     from mazeart.pipeline import solutions
 
-    check_output_path(output)
+    dest = _Destination(output, format_)
+    if dest.suffix not in _DRAWN:
+        raise MazeartError(f"a solution is drawn in {', '.join(_DRAWN)}, not {dest.suffix}")
     _not_an_input(output, source, gen.get("rooms"))
     made = make(source, args=_extras(ctx), **gen)
+    for warning in made.warnings:
+        _warn(warning, quiet)
     how = {k: draw.pop(k) for k in _SOLUTION_KEYS if k in draw}
     how.pop("solution", None)
     found = solutions(made.maze, **how)
-    save(made, output, solution=True, **how, **draw)
+    save(made, dest.path, solution=True, **how, **dest.applicable(draw, quiet))
+    dest.deliver()
     paths = how.get("paths", 1)
     lengths = ", ".join(str(len(p)) for p in found)
     method = "random backtracking" if paths > 1 else how.get("solver", "bfs")
@@ -426,7 +611,7 @@ def solve_command(
         method += f" ({how.get('hand', 'left')} hand)"
     what = f"{len(found)} path{'s' * (len(found) != 1)} of" if paths > 1 else "a path of"
     note = f" (asked for {paths}; the maze has no more)" if paths > len(found) else ""
-    _report(f"wrote {output}: {method} found {what} {lengths} cells{note}", quiet)
+    _report(f"wrote {dest.name}: {method} found {what} {lengths} cells{note}", quiet)
 
 
 _INFO_LABELS = {
@@ -460,13 +645,15 @@ _PERCENT = (
 )  # fmt: skip
 
 
-@app.command("info", context_settings=_EXTRA, epilog=_EPILOG)
+@app.command("info", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("gen", _GENERATION)
 def info_command(
     ctx: typer.Context,
     source: Source,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON instead of a table.", metavar="")
+    ] = False,
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Measure a saved maze (or one made from a picture): size, solution, dead ends, loops."""
@@ -494,7 +681,7 @@ def info_command(
             typer.echo(f"{label:<{width}}  {f'{100 * value:.1f} %' if key in _PERCENT else value}")
 
 
-@app.command("book")
+@app.command("book", cls=_Command)
 @_limited
 @_with_options("gen", _GENERATION)
 def book_command(
@@ -504,19 +691,23 @@ def book_command(
         typer.Argument(
             help="Pictures, presets or saved mazes; used in turn for the pages.",
             show_default=False,
+            metavar="SOURCE",
         ),
     ],
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="The book (.pdf).", show_default=False)
+        Path,
+        typer.Option(
+            "--output", "-o", help="The book (.pdf).", show_default=False, metavar="FILE.pdf"
+        ),
     ],
-    count: Annotated[int, _option("Mazes in the book.")] = 10,
-    page: Annotated[str, _option("Page: A3, A4, A5, letter, legal or WxH.")] = "A4",
-    landscape: Annotated[bool, _option("Turn the pages sideways.")] = False,
-    page_margin: Annotated[float, _option("Page margin in mm.")] = 15.0,
-    title: Annotated[str, _option("Book title; pages read 'TITLE #n'.")] = "",
-    footer: Annotated[str, _option("Footer text on every page.")] = "",
-    answer: Annotated[bool, _option("Answer keys at the back.")] = True,
-    line_width: Annotated[float, _option("Wall thickness, share of a cell.")] = 0.15,
+    count: Annotated[int, _option("Mazes in the book.", metavar="N")] = 10,
+    page: Annotated[str, _option("Page: A3, A4, A5, letter, legal or WxH.", metavar="SIZE")] = "A4",
+    landscape: Annotated[bool, _option("Turn the pages sideways.", metavar="")] = False,
+    page_margin: Annotated[float, _option("Page margin in mm.", metavar="MM")] = 15.0,
+    title: Annotated[str, _option("Book title; pages read 'TITLE #n'.", metavar="TEXT")] = "",
+    footer: Annotated[str, _option("Footer text on every page.", metavar="TEXT")] = "",
+    answer: Annotated[bool, _option("Answer keys at the back.", metavar="")] = True,
+    line_width: Annotated[float, _option("Wall thickness, share of a cell.", metavar="0-1")] = 0.15,
     quiet: Quiet = False,
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
@@ -536,7 +727,7 @@ def book_command(
     _report(f"wrote {output} ({count} mazes, {elapsed:.1f} s)", quiet)
 
 
-@app.command("play", context_settings=_EXTRA, epilog=_EPILOG)
+@app.command("play", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("gen", _GENERATION)
 def play_command(
@@ -546,9 +737,12 @@ def play_command(
         typer.Argument(
             help="Picture, preset or saved maze (default: a maze that fits the terminal).",
             show_default=False,
+            metavar="SOURCE",
         ),
     ] = None,
-    levels: Annotated[int, _option("Mazes to play; 0 plays until you quit with q.")] = 3,
+    levels: Annotated[
+        int, _option("Mazes to play; 0 plays until you quit with q.", metavar="N")
+    ] = 3,
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Play in the terminal: arrow keys or WASD, a timer, a fresh maze after each win.
@@ -584,7 +778,7 @@ def play_command(
 _PRESET_KEYS = ("cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms")
 
 
-@app.command("weights")
+@app.command("weights", cls=_Command)
 @_limited
 @_with_options("gen", [g for g in _GENERATION if g[0] in _PRESET_KEYS])
 def weights_command(
@@ -593,7 +787,11 @@ def weights_command(
     output: Annotated[
         Path,
         typer.Option(
-            "--output", "-o", help=f"Preset file: {', '.join(PRESET_SUFFIXES)}.", show_default=False
+            "--output",
+            "-o",
+            help=f"Preset file: {', '.join(PRESET_SUFFIXES)}.",
+            show_default=False,
+            metavar="FILE",
         ),
     ],
     quiet: Quiet = False,
@@ -614,7 +812,7 @@ def weights_command(
     _report(f"wrote {output} ({w} x {h} cells, {int((weights == FREE).sum())} free)", quiet)
 
 
-@app.command("algorithms")
+@app.command("algorithms", cls=_Command)
 def algorithms_command() -> None:
     """List the maze generators."""
     width = max(len(name) for name in ALGORITHMS)

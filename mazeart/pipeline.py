@@ -43,7 +43,7 @@ from mazeart.generate import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import GEOMETRIES, Maze
 from mazeart.mazefile import is_maze_file, load_maze
-from mazeart.rooms import Room, load_rooms, room_summary, stamp_rooms
+from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
 from mazeart.solve import SOLVERS, random_paths, solve
 from mazeart.weights import FORBIDDEN, FREE, is_preset_file, load_preset, preset_from_text
@@ -128,6 +128,9 @@ class Made:
     notes : tuple of str
         How the picture was read when ``mode='auto'`` chose (a photograph by
         its tones, a logo's colour regions walled).
+    warnings : tuple of str
+        What may not be what the user wanted: a figure of a handful of cells,
+        strokes thinner than a cell that the grid loses (see :func:`fit_warnings`).
     """
 
     maze: Maze
@@ -142,6 +145,7 @@ class Made:
     specks: tuple[int, int] = (0, 0)
     min_island: int = 3
     notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """One line: algorithm, geometry, seed, size, and what the shaping steps did."""
@@ -282,6 +286,9 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
     if not (weights == FREE).any():
         h, w = weights.shape
         hint = " (try invert or a threshold)" if picture is not None else ""
+        if picture is not None:
+            thin = fit_warnings(picture, weights, threshold=threshold, invert=opts["invert"])
+            hint = f": {thin[-1]}" if thin and "strokes" in thin[-1] else hint
         raise MazeartError(f"no cell of the {w} x {h} grid is free, nothing to carve{hint}")
     return weights, picture
 
@@ -340,6 +347,85 @@ def _read_as(
     return notes
 
 
+def fit_warnings(
+    picture: Image,
+    weights: NDArray[np.int32],
+    *,
+    threshold: float | None = None,
+    invert: bool = False,
+) -> list[str]:
+    """What a grid loses of the picture's figure, when it is enough to surprise.
+
+    Two things make a maze that does not look like its picture: a figure of a
+    handful of cells (a threshold that keeps only thin dark lines), and strokes
+    thinner than a cell, which fall below the coverage a cell needs and vanish.
+    The stroke width is measured as twice the figure's area over its perimeter
+    (exact for long strokes of even width); strokes under a cell are reported
+    when the grid keeps less than 60 % of the figure's area or breaks it into
+    more pieces than the picture has.
+
+    Parameters
+    ----------
+    picture : PIL.Image.Image
+        The picture as read (its working size).
+    weights : (H, W) ndarray of int32
+        The preset the grid made of it.
+    threshold, invert
+        How the picture is split into figure and ground.
+
+    Returns
+    -------
+    list of str
+        Empty when the grid keeps the figure well.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from PIL import Image
+    >>> lines = np.full((400, 400), 255, np.uint8)
+    >>> lines[::40, :] = 0  # one-pixel dark lines, ten pixels per cell at 40 cells
+    >>> from mazeart.image import weights_from_image
+    >>> w = weights_from_image(Image.fromarray(lines), cells=40)
+    >>> fit_warnings(Image.fromarray(lines), w)[0]
+    'the figure holds only 0 of the 40 x 40 cells (check --threshold and --invert)'
+    """
+    from mazeart.image import figure_coverage
+
+    out = []
+    rows, cols = weights.shape
+    free = int(np.count_nonzero(weights == FREE))
+    if free < max(25, weights.size // 100):
+        out.append(
+            f"the figure holds only {free} of the {cols} x {rows} cells "
+            "(check --threshold and --invert)"
+        )
+    figure = figure_coverage(picture, threshold=threshold, invert=invert) >= 0.5
+    area = int(np.count_nonzero(figure))
+    if area == 0:
+        return out
+    edges = int(np.count_nonzero(figure[1:] != figure[:-1]))
+    edges += int(np.count_nonzero(figure[:, 1:] != figure[:, :-1]))
+    cell = figure.shape[1] / cols  # pixels per cell
+    stroke = 2 * area / max(edges, 1) / cell  # in cells
+    if stroke >= 1.0:
+        return out
+    from scipy import ndimage
+
+    kept = free * cell * cell / area  # the grid's figure over the picture's
+    labels, n = ndimage.label(figure)
+    sizes = np.bincount(labels.reshape(-1))[1:]
+    pieces = int(np.count_nonzero(sizes >= cell * cell))  # the picture's, a cell or more
+    broken = ndimage.label(weights == FREE)[1] > max(pieces, 1)
+    if kept < 0.6 or broken:
+        wanted = int(np.ceil(cols * 1.5 / max(stroke, 0.05)))
+        lost = "breaks it into pieces" if broken else f"keeps {min(kept, 1.0):.0%} of it"
+        out.append(
+            f"the figure's strokes are about {stroke:.1f} cells wide and the grid {lost} "
+            f"(more --cells, about {wanted}, keep thin strokes)"
+        )
+    return out
+
+
 def _drop_specks(
     weights: NDArray[np.int32], min_island: int
 ) -> tuple[NDArray[np.int32], tuple[int, int]]:
@@ -365,21 +451,33 @@ def _drop_specks(
     return out, (int(small.sum()), int(drop.sum()))
 
 
-def _rooms(rooms: Any) -> list[tuple[Room, list]] | None:
-    """Rooms from a rooms file's path or a sequence of Room objects or (Room, doors)."""
+def _rooms(
+    rooms: Any, weights: NDArray[np.int32], source: Source, picture: Image | None
+) -> list[RoomSpec] | None:
+    """Rooms (a rooms file's path, dicts shaped like its rooms, Room objects or
+    ``(Room, doors)`` pairs, or a list of them) placed on the preset's grid."""
     if rooms is None:
         return None
-    if isinstance(rooms, str | os.PathLike):
-        return load_rooms(rooms)
-    out = []
-    for r in rooms:
-        if isinstance(r, Room):
-            out.append((r, [(d.row, d.col, d.side) for d in r.doors]))
-        elif isinstance(r, tuple) and len(r) == 2 and isinstance(r[0], Room):
-            out.append((r[0], list(r[1])))
-        else:
-            raise TypeError(f"rooms must be Room objects or a rooms file, got {type(r).__name__}")
-    return out
+    size = None if picture is None else _picture_size(source, picture)
+    return resolve_rooms(rooms, weights.shape, picture_size=size)
+
+
+def _picture_size(source: Source, picture: Image) -> tuple[int, int]:
+    """The picture's width and height in its own pixels, upright, before any reduction for
+    the grid (what a rooms file in pixels measures)."""
+    from PIL import Image as PILImage
+
+    if isinstance(source, PILImage.Image):
+        return source.size
+    if not isinstance(source, str | os.PathLike):
+        return picture.size
+    try:
+        with PILImage.open(source) as img:  # the header: size and orientation
+            width, height = img.size
+            turned = img.getexif().get(0x0112) in (5, 6, 7, 8)  # EXIF: a quarter turn
+    except (OSError, ValueError, SyntaxError):
+        return picture.size
+    return (height, width) if turned else (width, height)
 
 
 def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) -> Guidance | None:
@@ -495,7 +593,9 @@ def make(
           ``textures``, ``tone``, ``outline`` (``'cells'`` or ``'smooth'``);
         - generation: ``algorithm`` (``'weighted-dfs'``), ``geometry``,
           ``entrance``, ``exit`` (``(row, col)`` or ``"ROW,COL"``), ``rooms``
-          (a rooms file or Room objects), ``difficulty`` (``'easy'``,
+          (a rooms file, Room objects, or dicts shaped like a rooms file's
+          rooms; in cells, fractions of the picture or its pixels: see
+          :mod:`mazeart.rooms`), ``difficulty`` (``'easy'``,
           ``'medium'``, ``'hard'``: picks ``cells``, ``algorithm`` and ``braid``
           where they are not given), ``best_of`` (1);
         - shaping: ``islands`` (``'connect'``), ``prune``, ``braid`` (0),
@@ -561,10 +661,13 @@ def make(
         check_choice(opts["outline"], "outline", ("cells", "smooth"))
     braid = check_number(opts["braid"], "braid", low=0, high=1)
     k = check_count(opts["best_of"], "best_of")
-    rooms = _rooms(opts["rooms"])
     preset, picture = _read_source(source, opts)
+    rooms = _rooms(opts["rooms"], preset, source, picture)
     notes = _read_as(picture, preset, opts, options)
     min_island = check_int(opts["min_island"], "min_island", minimum=0)
+    warnings = []
+    if picture is not None and not opts["tone"] and not opts["colour_rooms"]:
+        warnings = fit_warnings(picture, preset, threshold=opts["threshold"], invert=opts["invert"])
     specks = (0, 0)
     if picture is not None and min_island > 1 and not opts["tone"]:  # tone fills it all
         preset, specks = _drop_specks(preset, min_island)
@@ -626,6 +729,7 @@ def make(
         specks=specks,
         min_island=min_island,
         notes=tuple(notes),
+        warnings=tuple(warnings),
     )
 
 
@@ -673,10 +777,10 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     opts = {**_DEFAULTS, **options}
     saved = _saved(source)
     if saved is not None:  # a saved maze: its region is the preset's free part
-        weights = np.where(saved.region, FREE, FORBIDDEN).astype(np.int32)
+        weights, picture = np.where(saved.region, FREE, FORBIDDEN).astype(np.int32), None
     else:
-        weights, _ = _read_source(source, opts)
-    rooms = _rooms(opts["rooms"])
+        weights, picture = _read_source(source, opts)
+    rooms = _rooms(opts["rooms"], weights, source, picture)
     if rooms:
         weights, _ = stamp_rooms(weights, rooms)
     return weights

@@ -9,7 +9,10 @@ its console entry are covered by the ``run_process`` tests.
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -235,7 +238,6 @@ def bad_inputs(tmp_path):
         (["HORSE", "-o", "out.svg", "--best-of", "0"], "--best-of must be an integer"),
         (["HORSE", "-o", "out.svg", "--size", "huge"], "size must look like"),
         (["HORSE", "-o", "out.png", "--cell-size", "2.5"], "whole number"),
-        (["HORSE", "-o", "out.json", "--markers"], "--markers: not an option of .json"),
         (["HORSE", "-o", "out.svg", "--segments", "3"], "--segments applies with"),
         (["HORSE", "-o", "out.html", "--levels", "0"], "--levels must be an integer"),
         (["HORSE", "-o", "out.gif"], "--animate"),
@@ -402,3 +404,132 @@ def test_the_package_says_it_is_typed():
     from importlib import resources
 
     assert resources.files("mazeart").joinpath("py.typed").is_file()
+
+
+def test_shell_completion_is_on():
+    """--show-completion prints a script, and the completion protocol answers options,
+    choices and algorithm names (as the shell asks for them)."""
+    run = run_process("--show-completion", "bash")
+    assert run.returncode == 0, run.stderr
+    assert "_MAZEART_COMPLETE" in run.stdout and "complete " in run.stdout
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "_MAZEART_COMPLETE": "complete_bash", "COMP_WORDS": words,
+               "COMP_CWORD": str(len(words.split()) - (not words.endswith(" ")))}  # fmt: skip
+        done = subprocess.run([sys.executable, "-m", "mazeart"], env=env, capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert "--cells" in complete("mazeart logo.png --cel")
+    assert complete("mazeart logo.png --outline ") == ["cells", "smooth"]
+    assert set(complete("mazeart logo.png -a wil")) == {"wilson", "wilson-nocross"}
+    assert "book" in complete("mazeart bo")
+
+
+@pytest.mark.parametrize("fmt", ["svg", "json", "txt", "html", "png", "pdf"])
+def test_output_to_standard_output(tmp_path, fmt):
+    """-o - writes the same bytes the file would hold (into a pipe), and nothing else."""
+    args = ["12x8", "--seed", "3", "-q"]
+    as_file = run_process(*args, "-o", tmp_path / f"m.{fmt}")
+    assert as_file.returncode == 0, as_file.stderr
+    piped = subprocess.run([sys.executable, "-m", "mazeart", *args, "-o", "-", "--format", fmt],
+                           capture_output=True, timeout=300, cwd=tmp_path)  # fmt: skip
+    assert piped.returncode == 0, piped.stderr
+    want = (tmp_path / f"m.{fmt}").read_bytes()
+    if fmt == "pdf":  # the same pages; the file's creation stamp differs
+        import pypdf
+
+        texts = [
+            [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(b)).pages]
+            for b in (want, piped.stdout)
+        ]
+        assert texts[0] == texts[1]
+    else:
+        assert piped.stdout == want
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"m.{fmt}"]  # no stray file
+
+
+def test_standard_output_refusals(tmp_path):
+    def refused(*args: str) -> str:
+        run = run_cli("12x8", *args)
+        assert run.returncode == 2 and run.stdout == ""
+        return run.stderr
+
+    assert "--format must be one of" in refused("-o", "-", "--format", "tmj")
+    assert "written as its suffix says" in refused("-o", str(tmp_path / "m.svg"), "--format", "png")
+    assert "choose one" in refused("-o", "-", "--ascii")
+    assert "--format applies to -o -" in refused("--ascii", "--format", "svg")
+    # Binary output is not thrown at a terminal.
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        argv = [sys.executable, "-m", "mazeart", "12x8", "-o", "-", "--format", "png"]
+        run = subprocess.run(argv, stdout=follower, stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert run.returncode == 2 and "not for a terminal" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("out", "given", "named"),
+    [("m.png", ["--size", "80mm"], "--size does not apply to .png output"),
+     ("m.svg", ["--title", "T", "--page", "A5"], "--page, --title do not apply to .svg output"),
+     ("m.json", ["--solution", "--line-width", "0.2"], "--solution, --line-width do not apply")],
+)  # fmt: skip
+def test_options_the_output_does_not_take_are_named(tmp_path, out, given, named):
+    run = run_cli("12x8", "-o", tmp_path / out, *given)
+    assert run.returncode == 0, run.stderr
+    assert f"mazeart: warning: {named}" in run.stderr
+    assert (tmp_path / out).exists()
+    quiet = run_cli("12x8", "-o", tmp_path / out, *given, "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_help_shows_readable_metavars():
+    for command in ("make", "solve", "book", "info", "play", "weights"):
+        run = run_cli(command, "--help")
+        assert run.returncode == 0
+        text = run.stdout + run.stderr
+        for odd in ("<bool>", "{source}", "{SOURCE}", "<list[Path]>", "<path>", "<str>",
+                    "<int>", "<float>"):  # fmt: skip
+            assert odd not in text, (command, odd)
+    make_help = run_cli("make", "--help").stdout
+    assert "make [OPTIONS] SOURCE" in make_help
+    assert "auto|silhouette|tone" in make_help and "ROW,COL" in make_help
+
+
+def test_animate_names_its_own_file(tmp_path):
+    run = run_cli("12x8", "-o", tmp_path / "m.svg", "--animate", "/nonexistent/x.gif")
+    assert run.returncode == 2
+    assert "cannot write /nonexistent/x.gif: directory /nonexistent does not exist" in run.stderr
+    assert not (tmp_path / "m.svg").exists()
+
+
+def test_a_figure_the_grid_loses_is_warned_about(tmp_path):
+    """--threshold 100 on the logo keeps only its thin dark lines: a maze of a few cells.
+    The user hears why, and how to get more; the usual reading raises no warning."""
+    logo = REPO / "samples" / "logo.png"
+    run = run_cli(logo, "-o", tmp_path / "m.svg", "--threshold", "100")
+    assert run.returncode == 0, run.stderr
+    assert "warning: the figure holds only" in run.stderr
+    assert "strokes are about" in run.stderr and "more --cells" in run.stderr
+    plain = run_cli(logo, "-o", tmp_path / "n.svg")
+    assert plain.returncode == 0 and "warning" not in plain.stderr
+    # Thin lines drawn on a canvas: fine at a fine grid, lost at a coarse one.
+    lines = np.full((600, 600), 255, np.uint8)
+    lines[50:550:50, 50:550] = 0
+    lines[50:550, 50:550:50] = 0
+    for width in range(1, 4):
+        lines[50 + width : 550 : 50, 50:550] = 0
+        lines[50:550, 50 + width : 550 : 50] = 0
+    Image.fromarray(lines).save(tmp_path / "grid.png")
+    coarse = run_cli(tmp_path / "grid.png", "-o", tmp_path / "c.svg", "--cells", "40")
+    assert coarse.returncode == 2  # not a cell left: the error says why
+    assert "strokes are about 0.3 cells wide" in coarse.stderr and "more --cells" in coarse.stderr
+    some = run_cli(tmp_path / "grid.png", "-o", tmp_path / "s.svg", "--cells", "70")
+    assert some.returncode == 0 and "strokes are about 0.5 cells wide" in some.stderr
+    fine = run_cli(tmp_path / "grid.png", "-o", tmp_path / "f.svg", "--cells", "200")
+    assert "warning" not in fine.stderr
