@@ -85,6 +85,17 @@ def limits(*, max_cells: int | None = None, max_pixels: int | None = None) -> It
     ------
     Limits
         The limits in force inside the block.
+
+    Examples
+    --------
+    >>> from mazeart import make
+    >>> with limits(max_cells=100):
+    ...     make("20x20")
+    Traceback (most recent call last):
+    ...
+    mazeart.errors.MazeartError: ...max_cells 100...
+    >>> current().max_cells  # back to the default outside the block
+    2000000
     """
     new = current()
     if max_cells is not None:

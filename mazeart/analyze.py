@@ -168,6 +168,14 @@ def measure(maze: Maze) -> Metrics:
     Metrics
         Solution fields are 0 when the maze has no entrance/exit or they are
         not joined.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart import generate
+    >>> m = measure(generate(np.zeros((10, 10), np.int32), rng=1))
+    >>> m.cells, m.loops, m.solution_length > 1
+    (100, 0, True)
     """
     from mazeart.shape import degrees
     from mazeart.solve import solve
@@ -286,6 +294,16 @@ def best_of(
     -------
     Best
         ``(candidate, maze, metrics)`` of the kept candidate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart import generate
+    >>> def candidate(i):
+    ...     return generate(np.zeros((8, 8), np.int32), algorithm="prim", rng=i)
+    >>> best = best_of(candidate, 5, target="hard")
+    >>> best.maze == candidate(best.candidate)
+    True
     """
     check_choice(target, "target", TARGETS)
     count = check_int(count, "the number of candidates")

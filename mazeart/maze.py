@@ -278,6 +278,22 @@ class Maze:
     InvalidMazeError
         If the arrays disagree in shape or the passages are not a valid maze
         layout (asymmetric, leading off the grid or out of the mask).
+
+    Examples
+    --------
+    >>> maze = Maze.from_text('''
+    ... #######
+    ... #S  # #
+    ... ### # #
+    ... #    E#
+    ... #######
+    ... ''')
+    >>> maze.shape, maze.n_cells, maze.n_passages, maze.entrance, maze.exit
+    ((2, 3), 6, 5, (0, 0), (1, 2))
+    >>> sorted(maze.neighbours((0, 1)))
+    [(0, 0), (1, 1)]
+    >>> maze.replace(exit=(0, 2)).exit
+    (0, 2)
     """
 
     mask: NDArray[np.bool_]

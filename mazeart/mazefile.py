@@ -387,9 +387,28 @@ def loads(text: str | bytes) -> Maze:
 def save_maze(maze: Maze, path: str | os.PathLike[str]) -> Path:
     """Write ``maze`` to ``path`` as a saved maze (atomically).
 
+    The file is the versioned JSON format of :func:`schema`; saving is
+    deterministic, and :func:`load_maze` gives the same maze back.
+
+    Parameters
+    ----------
+    maze : Maze
+    path : str or path-like
+        The ``.json`` file to write; a file already there is replaced only
+        when the whole maze is written.
+
     Returns
     -------
     pathlib.Path
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from mazeart import generate, load_maze, preset_from_text
+    >>> maze = generate(preset_from_text("....\\n....\\n...."), rng=5)
+    >>> path = save_maze(maze, pathlib.Path(tempfile.mkdtemp()) / "maze.json")
+    >>> load_maze(path) == maze
+    True
     """
     text = dumps(maze)
     with atomic_write(path) as fh:
@@ -400,10 +419,30 @@ def save_maze(maze: Maze, path: str | os.PathLike[str]) -> Path:
 def load_maze(path: str | os.PathLike[str]) -> Maze:
     """Read a saved maze file.
 
+    Parameters
+    ----------
+    path : str or path-like
+        A file written by :func:`save_maze` (or ``mazeart ... -o maze.json``);
+        format versions 1 and 2 load.
+
+    Returns
+    -------
+    Maze
+
     Raises
     ------
     ValueError
         ``"<path>: <problem>"`` for a missing, unreadable or invalid file.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "bad.json").write_text('{"format": "mazeart-maze", "version": 9}')
+    >>> load_maze(folder / "bad.json")
+    Traceback (most recent call last):
+    ...
+    mazeart.errors.FileFormatError: ...bad.json: ...
     """
     # the grid is a byte a cell; a picture's guide adds up to a few dozen more
     data = read_bytes(path, "a saved maze", limit=64 * current().max_cells + 2**20)

@@ -614,6 +614,21 @@ def make(
         For a source that cannot be read or options that do not fit together.
     TypeError
         For an option of the wrong type.
+
+    Examples
+    --------
+    >>> made = make("30x20", rng=4)  # a plain rectangle, 30 cells across
+    >>> made.summary()
+    'weighted-dfs, cells, seed 4, 30 x 20 grid, 600 maze cells; 1 part'
+    >>> from skimage import data
+    >>> from PIL import Image
+    >>> horse = make(Image.fromarray(data.horse()), cells=40, algorithm="wilson", rng=1)
+    >>> horse.maze.shape, horse.maze.meta["algorithm"]
+    ((33, 40), 'wilson')
+    >>> make("30x20", rng=4, braid=2)
+    Traceback (most recent call last):
+    ...
+    mazeart.errors.MazeartError: braid must be a finite number in [0, 1], got 2
     """
     if "seed" in options:
         raise TypeError("make() takes the seed as rng=SEED (an int or a numpy Generator)")
@@ -768,6 +783,14 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     -------
     (H, W) ndarray of int32
         To save with :func:`mazeart.save_preset`, edit, and feed back.
+
+    Examples
+    --------
+    >>> from skimage import data
+    >>> from PIL import Image
+    >>> preset = make_preset(Image.fromarray(data.horse()), cells=20)
+    >>> preset.shape, int((preset == 0).sum()) > 100
+    ((16, 20), True)
     """
     unknown = set(options) - {
         "cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms"
@@ -946,6 +969,16 @@ def save(
     Returns
     -------
     pathlib.Path
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> made = make("12x8", rng=2)
+    >>> save(made, folder / "maze.svg", solution=True, size="80mm").name
+    'maze.svg'
+    >>> save(made, folder / "puzzle.pdf", title="Twelve by eight", page="A5").stat().st_size > 0
+    True
     """
     maze = made.maze if isinstance(made, Made) else made
     out = Path(path)

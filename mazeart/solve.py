@@ -326,6 +326,13 @@ def distances(maze: Maze, source: tuple[int, int]) -> NDArray[np.int32]:
     -------
     (H, W) ndarray of int32
         Steps along passages; ``-1`` where unreachable or not maze.
+
+    Examples
+    --------
+    >>> from mazeart import Maze
+    >>> maze = Maze.from_text("#####\\n#S E#\\n#####")
+    >>> distances(maze, (0, 0)).tolist()
+    [[0, 1]]
     """
     if not maze.is_cell(source):
         raise MazeartError(f"{tuple(source)} is not a maze cell")
@@ -440,6 +447,21 @@ def solve(
     ValueError
         If an end is missing or not a maze cell, the goal cannot be reached,
         the method is unknown, or the wall follower fails.
+
+    Examples
+    --------
+    >>> from mazeart import Maze
+    >>> maze = Maze.from_text('''
+    ... #######
+    ... #S    #
+    ... ##### #
+    ... #E    #
+    ... #######
+    ... ''')
+    >>> solve(maze).tolist()
+    [[0, 0], [0, 1], [0, 2], [1, 2], [1, 1], [1, 0]]
+    >>> len(solve(maze, method="astar")) == len(solve(maze))
+    True
     """
     if method not in SOLVERS:
         raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
@@ -511,6 +533,15 @@ def random_paths(
     list of (L, 2) ndarray of intp
         Distinct paths, in the order found; fewer than ``count`` when the maze
         has fewer (a perfect maze has exactly one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart import braid, generate
+    >>> loops = braid(generate(np.zeros((6, 6), np.int32), rng=2), 1.0, rng=2)
+    >>> paths = random_paths(loops, 3, rng=2)
+    >>> len(paths) > 1, all(tuple(p[-1]) == loops.exit for p in paths)
+    (True, True)
     """
     count = check_int(count, "the number of paths")
     if tries is not None:

@@ -281,6 +281,14 @@ def place_tags(
     ------
     ValueError
         If the maze has too few free cells for the tags asked for.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart import generate
+    >>> maze = place_tags(generate(np.zeros((12, 12), np.int32), rng=4), "loot=3,key=1", rng=4)
+    >>> sorted(maze.tags.values())
+    ['key', 'loot', 'loot', 'loot']
     """
     wanted = parse_place(counts)
     rng = as_generator(rng)

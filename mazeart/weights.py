@@ -470,6 +470,14 @@ def save_preset(weights: ArrayLike, path: str | os.PathLike[str]) -> Path:
     -------
     pathlib.Path
         The path written.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> preset = preset_from_text("..#\\n...")
+    >>> path = save_preset(preset, pathlib.Path(tempfile.mkdtemp()) / "preset.png")
+    >>> bool((load_preset(path) == preset).all())
+    True
     """
     w = validate_weights(weights)
     p = Path(path)

@@ -123,6 +123,20 @@ def write(
     MazeartError
         For an unknown format, a missing directory, or an option the format
         does not take.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import numpy as np
+    >>> from mazeart import generate, solve
+    >>> maze = generate(np.zeros((6, 9), np.int32), rng=1)
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> write(maze, folder / "maze.png", solutions=[solve(maze)], cell_size=8).name
+    'maze.png'
+    >>> write(maze, folder / "maze.txt", size="10cm")
+    Traceback (most recent call last):
+    ...
+    mazeart.errors.MazeartError: size: not an option of .txt output
     """
     p = check_output_path(path)
     suffix = p.suffix.lower()

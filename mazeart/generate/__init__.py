@@ -133,6 +133,13 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
         The entrance is the one nearer the top (then the left), or the northern
         one. On a ``blocks`` maze either may be a border block still to be cut
         (it is a wall block of ``maze``).
+
+    Examples
+    --------
+    >>> from mazeart import generate, preset_from_text
+    >>> maze = generate(preset_from_text("..#..\\n.....\\n..#.."), rng=2, islands="separate")
+    >>> default_endpoints(maze) == (maze.entrance, maze.exit)
+    True
     """
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
@@ -307,6 +314,18 @@ def generate(
         counts are not valid.
     TypeError
         If ``rng`` is neither an int nor a Generator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart import generate, solve
+    >>> maze = generate(np.zeros((8, 12), np.int32), algorithm="wilson", rng=7)
+    >>> maze.n_cells, maze.n_passages  # a perfect maze: a tree over every free cell
+    (96, 95)
+    >>> maze.entrance[0], maze.exit[0]  # a rectangle is entered from the top, left at the bottom
+    (0, 7)
+    >>> bool(np.array_equal(solve(maze)[0], maze.entrance))
+    True
     """
     from mazeart.rooms import rooms_from_weights, stamp_rooms
     from mazeart.shape import braid as braid_dead_ends
