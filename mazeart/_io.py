@@ -295,11 +295,16 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
 # ----------------------------------------------------------------------------- pictures
 
 
-def open_image(path: str | os.PathLike[str], *, cells: bool = False) -> Image:
+def open_image(
+    path: str | os.PathLike[str], *, cells: bool = False, grid: int | None = None
+) -> Image:
     """Open and fully decode an image file, with one-line errors for bad input.
 
     Its size is checked before it is decoded: against ``max_pixels`` (see
     :func:`mazeart.limits`), or against ``max_cells`` when each pixel is a cell.
+    An SVG drawing (recognised by its content, plain or gzip-compressed) is
+    rasterised on a transparent canvas, at a size chosen for ``grid`` (see
+    :mod:`mazeart._svg`); it needs the optional renderer (``mazeart[svg]``).
 
     Parameters
     ----------
@@ -307,22 +312,35 @@ def open_image(path: str | os.PathLike[str], *, cells: bool = False) -> Image:
     cells : bool, default False
         The image is a preset, one pixel per cell (else a picture, turned as
         its EXIF orientation says: a photo taken sideways comes out upright).
+        An SVG drawing cannot be a preset.
+    grid : int, optional
+        Columns of the grid the picture is for. Only an SVG drawing uses it:
+        it is rasterised 16 pixels a cell across (2048 pixels on its longer
+        side when ``grid`` is not given).
 
     Returns
     -------
     PIL.Image.Image
-        The decoded image (pixel data loaded, file closed).
+        The decoded image (pixel data loaded, file closed); ``RGBA`` for an SVG drawing.
 
     Raises
     ------
     ValueError
-        If the file is missing, too large, not an image, or its data is truncated or corrupt.
+        If the file is missing, too large, not an image, or its data is truncated or corrupt;
+        for an SVG drawing also if it is malformed or the renderer is not installed.
     """
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     from mazeart._limits import check_cells, check_pixels, current
+    from mazeart._svg import is_svg, read_svg
 
     p = existing_file(path, "an image")
+    if is_svg(p):
+        if cells:
+            raise FileFormatError(
+                f"{p}: an SVG drawing cannot be a preset of one pixel per cell (use a PNG)"
+            )
+        return read_svg(p, grid=grid)
     bomb = Image.MAX_IMAGE_PIXELS
     try:
         with warnings.catch_warnings():

@@ -162,9 +162,11 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      "Read a PNG as a preset (one pixel per cell) even without its colour key.", _IN,
      ("--preset",)),
     ("colour_rooms", "colour_rooms", bool, False,
-     "Pure red regions of the picture are rooms, pure blue marks their doors.", _IN,
+     "Pure red regions of the picture are rooms, pure blue marks their doors (one door a "
+     "mark).", _IN,
      ("--colour-rooms",)),
-    ("rooms", "rooms", Path | None, None, "Rooms file (JSON or TOML) to reserve in the grid.",
+    ("rooms", "rooms", Path | None, None, "Rooms file (JSON or TOML; in cells, fractions of the "
+     "picture or its pixels) to reserve in the grid.",
      _IN, ("--rooms",)),
     ("mode", "mode", str, "auto", "How to read the picture: silhouette (its figure), tone "
      "(its tones: a photograph) or auto (tone for a photograph; a logo's colour regions "
@@ -376,7 +378,7 @@ def _report(message: str, quiet: bool) -> None:
 Source = Annotated[
     Path,
     typer.Argument(
-        help="Picture (any format Pillow reads), preset (.npy, .txt, preset .png), "
+        help="Picture (any format Pillow reads, or SVG), preset (.npy, .txt, preset .png), "
         "saved maze (.json), or WxH for a plain rectangle (30x20).",
         show_default=False,
         metavar="SOURCE",

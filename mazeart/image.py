@@ -244,7 +244,8 @@ def weights_from_image(
     ((33, 40), True)
     """
     check_number(coverage, "coverage", low=0, high=1, low_open=True)
-    img = image if not isinstance(image, str | os.PathLike) else open_image(image)
+    cells = check_int(cells, "cells", maximum=current().max_cells)
+    img = image if not isinstance(image, str | os.PathLike) else open_image(image, grid=cells)
     cov = resample_coverage(figure_coverage(img, threshold=threshold, invert=invert), cells)
     # A hair of tolerance so that a cell exactly half covered counts at coverage=0.5
     # despite float rounding in the box filter.

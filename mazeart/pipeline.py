@@ -257,7 +257,7 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
         if opts["preset"] or is_preset_file(path):
             weights = load_preset(path)
         else:
-            picture = open_image(path)
+            picture = open_image(path, grid=cells)
     elif isinstance(source, np.ndarray):
         from mazeart.weights import validate_weights
 
@@ -412,7 +412,7 @@ def fit_warnings(
     from scipy import ndimage
 
     kept = free * cell * cell / area  # the grid's figure over the picture's
-    labels, n = ndimage.label(figure)
+    labels, _ = ndimage.label(figure)
     sizes = np.bincount(labels.reshape(-1))[1:]
     pieces = int(np.count_nonzero(sizes >= cell * cell))  # the picture's, a cell or more
     broken = ndimage.label(weights == FREE)[1] > max(pieces, 1)
@@ -568,8 +568,8 @@ def make(
     Parameters
     ----------
     source : path, PIL.Image.Image, (H, W) ndarray of int, str or Maze
-        A picture (any format Pillow reads), a preset (``.npy``, ``.txt``, a
-        preset ``.png``, an array, or ASCII text with a newline; see
+        A picture (any format Pillow reads, or SVG with ``mazeart[svg]``), a
+        preset (``.npy``, ``.txt``, a preset ``.png``, an array, or ASCII text with a newline; see
         :mod:`mazeart.weights`), ``"WxH"`` for a plain rectangle (``"30x20"``),
         or a saved maze (``.json`` or a :class:`Maze`), which is returned as it is.
     rng : int or numpy.random.Generator, optional

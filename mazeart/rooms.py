@@ -9,7 +9,7 @@ Rooms reach a maze three ways, all ending as codes in the weight matrix
 (``ROOM + i`` on the cells of room ``i``, ``DOOR + i`` on its door cells; see
 :mod:`mazeart.weights`):
 
-- a rooms file (:func:`load_rooms`), JSON or TOML::
+- a rooms file (:func:`load_rooms`), JSON or TOML, in grid cells::
 
       [[rooms]]
       name = "treasury"          # optional
@@ -22,11 +22,48 @@ Rooms reach a maze three ways, all ending as codes in the weight matrix
       mask = ["##.", "###"]      # '#' marks the room's cells
       doors = [[13, 5]]
 
+  or in fractions of the picture, or in its pixels, so that one file serves
+  any number of cells::
+
+      units = "fraction"         # before the first [[rooms]]: every room's units
+
+      [[rooms]]
+      name = "treasury"
+      rect = [0.45, 0.5, 0.08, 0.09]            # top, left, height, width
+      doors = [[0.45, 0.54], [0.52, 0.5, "W"]]  # points [down, across], side optional
+
+      [[rooms]]
+      units = "pixels"           # a room may give its own units
+      rect = [200, 100, 30, 40]
+      doors = [[215, 100]]
+
 - a colour key in the input picture (``weights_from_image(colour_rooms=True)``):
-  pure red regions are rooms, pure blue marks on a room's edge are doors (a red
-  region with no blue mark gets one door, in the middle of its side that faces
-  the most maze);
+  pure red regions are rooms, pure blue marks on a room's edge are doors, one
+  door a mark, at the room's edge cell nearest the mark's centre (a red region
+  with no blue mark gets one door, in the middle of its side that faces the
+  most maze); a mark painted over the room's edge does not cut into the room;
 - codes painted directly into a preset.
+
+Units: ``units`` is ``"cells"`` (the default: whole numbers, rows and columns
+of the grid), ``"fraction"`` (numbers from 0 to 1 across the picture: 0 is its
+top or left edge, 1 its bottom or right edge; without a picture, the grid's) or
+``"pixels"`` (the picture's own pixels, upright as a viewer shows it; only with
+a picture). Given at the top of a file it holds for every room; given in a
+room, for that room. In fractions and pixels a room is a ``rect``
+``[top, left, height, width]`` (masks are drawn in cells) and each door a point
+``[down, across]`` on or inside it. Placed on a grid (:func:`resolve_rooms`),
+the rect's edges round to the nearest grid lines, keeping at least one cell
+each way (two where doors face each other across the room), and each door
+opens through the wall nearest its point (or the side it names), at that
+wall's cell nearest the point. Two doors that fall on one cell are an error
+that names them: the grid is too coarse for the room.
+
+From Python, wherever rooms are taken (:func:`resolve_rooms`,
+:func:`stamp_rooms`, :func:`mazeart.make`'s ``rooms``), a room may be a
+:class:`Room` (:meth:`Room.rect` builds a rectangle with its doors), a
+``(Room, doors)`` pair, or a dict shaped like one room of a rooms file; rooms
+come as a list of these, a dict shaped like a whole file, or a rooms file's
+path.
 
 The codes record which edge cell holds a door, not which way it opens: read
 from codes, a door opens through the first side (N, E, S, W) of its cell that
@@ -36,27 +73,35 @@ name the side there.
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._graph import DIRECTIONS, SIDE_BIT, SIDE_LETTER, STEP
+from mazeart._graph import DIRECTIONS, SIDE_BIT, SIDE_LETTER, STEP, E, N, S, W
 from mazeart._io import check_text, load_json, load_toml, read_bytes
 from mazeart._limits import check_cells
-from mazeart.errors import MazeartError
+from mazeart.errors import MazeartError, check_int
 from mazeart.weights import DOOR, FORBIDDEN, MAX_ROOMS, ROOM, is_free, validate_weights
 
 __all__ = [
+    "UNITS",
     "Door",
     "Room",
     "load_rooms",
+    "resolve_rooms",
     "rooms_from_weights",
     "stamp_rooms",
 ]
+
+UNITS = ("cells", "fraction", "pixels")
+"""What a rooms file's numbers count: grid cells, fractions of the picture, or its pixels."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +148,100 @@ class Room:
         object.__setattr__(self, "cells", tuple(sorted((int(r), int(c)) for r, c in self.cells)))
         object.__setattr__(self, "_set", frozenset(self.cells))
 
+    @classmethod
+    def rect(
+        cls,
+        top: int,
+        left: int,
+        height: int,
+        width: int,
+        *,
+        doors: Iterable[Sequence[Any]] = (),
+        name: str = "room",
+        kind: str = "room",
+    ) -> Room:
+        """A rectangular room of grid cells, with its doors.
+
+        Parameters
+        ----------
+        top, left : int
+            Row and column of the room's top-left cell.
+        height, width : int
+            Its size in cells, at least 1 each way.
+        doors : iterable of (row, col) or (row, col, side)
+            Edge cells of the room that hold a door; ``side`` (``"N"``,
+            ``"E"``, ``"S"``, ``"W"``) says which way it opens, and is needed
+            only where a cell has more than one outer side (a corner).
+        name, kind : str
+            As in a rooms file.
+
+        Returns
+        -------
+        Room
+
+        Raises
+        ------
+        MazeartError
+            A size below 1, a door off the room's edge, a side that opens into
+            the room, a door listed twice, or a corner door without its side.
+        TypeError
+            A position or size that is not an integer.
+
+        Notes
+        -----
+        For a room in fractions of the picture, give a dict shaped like a
+        rooms file's room (see the module's text) where rooms are taken.
+
+        Examples
+        --------
+        >>> hall = Room.rect(2, 3, 2, 4, name="hall", doors=[(2, 4), (3, 6, "E")])
+        >>> len(hall.cells), [str(d) for d in hall.doors]
+        (8, ['(2, 4) N', '(3, 6) E'])
+        """
+        top = check_int(top, "top", minimum=0)
+        left = check_int(left, "left", minimum=0)
+        height = check_int(height, "height")
+        width = check_int(width, "width")
+        check_cells(height, width, f"room {name!r}")
+        room = cls(
+            tuple((top + i, left + j) for i in range(height) for j in range(width)),
+            (),
+            name=name,
+            kind=kind,
+        )
+        if isinstance(doors, str | bytes) or not isinstance(doors, Iterable):
+            raise TypeError(f"doors must be a list of (row, col[, side]), got {doors!r}")
+        placed: list[Door] = []
+        seen: set[tuple[int, int]] = set()
+        for d in doors:
+            if isinstance(d, str | bytes) or not isinstance(d, Sequence) or len(d) not in (2, 3):
+                raise TypeError(f"a door must be (row, col) or (row, col, side), got {d!r}")
+            r, c = (
+                check_int(d[0], "a door's row", minimum=0),
+                check_int(d[1], "a door's col", minimum=0),
+            )
+            outer = room.edge_sides((r, c))
+            if (r, c) not in room or not outer:
+                raise MazeartError(f"door ({r}, {c}) of room {name!r} is not on its edge")
+            if (r, c) in seen:
+                raise MazeartError(f"room {name!r}: door ({r}, {c}) is listed twice")
+            seen.add((r, c))
+            if len(d) == 3:
+                side = _side(d[2], f"room {name!r}: door side")
+                if side not in outer:
+                    raise MazeartError(
+                        f"door ({r}, {c}) {SIDE_LETTER[side]} of room {name!r} opens into the room"
+                    )
+            elif len(outer) == 1:
+                side = outer[0]
+            else:
+                sides = " or ".join(SIDE_LETTER[s] for s in outer)
+                raise MazeartError(
+                    f"door ({r}, {c}) of room {name!r} could open {sides}: give its side"
+                )
+            placed.append(Door(r, c, side))
+        return cls(room.cells, tuple(placed), name=name, kind=kind)
+
     def __contains__(self, cell: object) -> bool:
         return cell in self._set
 
@@ -120,6 +259,31 @@ class Room:
         return [bit for bit, dr, dc in DIRECTIONS if (r + dr, c + dc) not in self._set]
 
 
+RawDoor = tuple[int, int, int | str | None]
+"""A door as a rooms file gives it in cells: ``(row, col, side or None)``."""
+
+RoomSpec = tuple[Room, list[RawDoor]]
+"""A room placed on the grid with its unchecked doors, as :func:`stamp_rooms` takes it."""
+
+RoomsLike = (
+    str
+    | os.PathLike[str]
+    | Mapping[str, Any]
+    | Room
+    | Sequence[Room | tuple[Room, Sequence[Sequence[Any]]] | Mapping[str, Any]]
+)
+"""Rooms in any form taken: a file's path, dicts, Room objects, pairs, or a list of them."""
+
+
+def _side(value: Any, what: str, *, bits: bool = True) -> int:
+    """A side bit from its letter (any case) or, unless ``bits`` is off (files), its bit."""
+    if isinstance(value, str) and value.upper() in SIDE_BIT:
+        return SIDE_BIT[value.upper()]
+    if bits and isinstance(value, int) and not isinstance(value, bool) and value in SIDE_LETTER:
+        return value
+    raise MazeartError(f"{what} must be N, E, S or W, got {value!r}")
+
+
 # ----------------------------------------------------------------------------- files
 
 
@@ -128,11 +292,15 @@ _MAX_ROOMS_FILE = 16 * 2**20
 
 
 def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MazeartError(f"{what} must be a whole number, got {value!r}")
-    if abs(value) > 10**9:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        hint = ' (units = "fraction" or "pixels" takes other numbers)'
+        raise MazeartError(
+            f"{what} must be a whole number, got {value!r}"
+            + (hint if isinstance(value, float) and math.isfinite(value) else "")
+        )
+    if abs(int(value)) > 10**9:
         raise MazeartError(f"{what} is out of range, got {value!r}")
-    return value
+    return int(value)
 
 
 def _ints(value: Any, n: int, what: str) -> list[int]:
@@ -141,14 +309,117 @@ def _ints(value: Any, n: int, what: str) -> list[int]:
     return [_int(v, what) for v in value]
 
 
-def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int | None]]]:
-    if not isinstance(spec, dict):
+def _numbers(value: Any, n: int, what: str, high: float | None) -> list[float]:
+    """``n`` finite numbers from 0 (to ``high``, when given)."""
+    want = f"a list of {n} numbers from 0" + ("" if high is None else f" to {high:g}")
+    if not isinstance(value, list | tuple) or len(value) != n:
+        raise MazeartError(f"{what} must be {want}, got {value!r}")
+    out = []
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise MazeartError(f"{what} must be {want}, got {value!r}")
+        f = float(v)
+        if not math.isfinite(f) or f < 0 or (high is not None and f > high):
+            raise MazeartError(f"{what} must be {want}, got {value!r}")
+        out.append(f)
+    return out
+
+
+def _units(value: Any, what: str) -> str:
+    if not isinstance(value, str) or value not in UNITS:
+        raise MazeartError(f"{what} must be one of {', '.join(map(repr, UNITS))}, got {value!r}")
+    return value
+
+
+def _near(a: float, b: float) -> float:
+    """A tolerance for comparing positions ``a`` and ``b`` given as decimals."""
+    return 1e-9 * max(1.0, abs(a), abs(b))
+
+
+@dataclass(frozen=True)
+class _Scaled:
+    """A rect room in fractions of the picture or in its pixels, placed once the grid is known."""
+
+    name: str
+    kind: str
+    units: str
+    rect: tuple[float, float, float, float]
+    doors: tuple[tuple[float, float, int | None], ...]
+    origin: str = ""
+    """The rooms file it comes from, named in the errors of placing it."""
+
+    def place(self, shape: tuple[int, int], picture_size: tuple[int, int] | None) -> RoomSpec:
+        """The room's cells and doors on a grid of ``shape`` (rows, cols)."""
+        rows, cols = shape
+        name = self.name
+        top, left, height, width = self.rect
+        if self.units == "pixels":
+            if picture_size is None:
+                raise MazeartError(
+                    f"room {name!r} is given in pixels, but there is no picture to measure "
+                    "them on (give it in cells or as a fraction)"
+                )
+            pw, ph = picture_size
+            if top + height > ph + _near(top + height, ph) or left + width > pw + _near(
+                left + width, pw
+            ):
+                raise MazeartError(f"room {name!r} lies outside the {pw} x {ph} picture")
+            sy, sx = rows / ph, cols / pw
+        else:
+            sy, sx = float(rows), float(cols)
+        y0, y1, x0, x1 = top * sy, (top + height) * sy, left * sx, (left + width) * sx
+        sides = []
+        for y, x, side in self.doors:
+            if side is None:  # the nearest wall, measured in cells; ties go N, E, S, W
+                gaps = ((y * sy - y0, N), (x1 - x * sx, E), (y1 - y * sy, S), (x * sx - x0, W))
+                side = min(gaps, key=lambda g: (g[0], (N, E, S, W).index(g[1])))[1]
+            sides.append(side)
+        r0, nh = _span(y0, y1, rows, 2 if {N, S} <= set(sides) else 1, name, "rows")
+        c0, nw = _span(x0, x1, cols, 2 if {E, W} <= set(sides) else 1, name, "columns")
+        cells = tuple((r0 + i, c0 + j) for i in range(nh) for j in range(nw))
+        doors: list[RawDoor] = []
+        given: dict[tuple[int, int], tuple[float, float]] = {}
+        for (y, x, _), side in zip(self.doors, sides, strict=True):
+            row = min(max(math.floor(y * sy), r0), r0 + nh - 1)
+            col = min(max(math.floor(x * sx), c0), c0 + nw - 1)
+            cell = (
+                r0 if side == N else r0 + nh - 1 if side == S else row,
+                c0 if side == W else c0 + nw - 1 if side == E else col,
+            )
+            if cell in given:
+                a, b = given[cell], (y, x)
+                raise MazeartError(
+                    f"room {name!r}: doors [{a[0]:g}, {a[1]:g}] and [{b[0]:g}, {b[1]:g}] fall on "
+                    f"one cell {cell} of the {cols} x {rows} grid (move them apart, or use more "
+                    "cells)"
+                )
+            given[cell] = (y, x)
+            doors.append((cell[0], cell[1], side))
+        return Room(cells, (), name=name, kind=self.kind), doors
+
+
+def _span(lo: float, hi: float, n: int, least: int, name: str, what: str) -> tuple[int, int]:
+    """First cell and count of cells between grid coordinates ``lo`` and ``hi`` (rounded to
+    the nearest grid lines, at least ``least`` cells, kept inside ``n``)."""
+    first = math.floor(lo + 0.5)
+    count = max(math.floor(hi + 0.5) - first, least)
+    if count > n:
+        raise MazeartError(f"room {name!r} needs {count} {what}, more than the grid's {n}")
+    return min(first, n - count), count
+
+
+def _parse_room(spec: Any, index: int, units: str = "cells") -> RoomSpec | _Scaled:
+    if not isinstance(spec, Mapping):
         raise MazeartError(f"room {index + 1} must be a table of keys, got {type(spec).__name__}")
     name = check_text(spec.get("name", f"room {index + 1}"), f"room {index + 1}: name")
     kind = check_text(spec.get("kind", "room"), f"room {name!r}: kind")
-    unknown = set(spec) - {"name", "kind", "rect", "mask", "origin", "doors"}
+    unknown = set(spec) - {"name", "kind", "units", "rect", "mask", "origin", "doors"}
     if unknown:
         raise MazeartError(f"room {name!r}: unknown key(s) {', '.join(map(repr, sorted(unknown)))}")
+    if "units" in spec:
+        units = _units(spec["units"], f"room {name!r}: units")
+    if units != "cells":
+        return _parse_scaled(spec, name, kind, units)
     if "rect" in spec:
         r0, c0, h, w = _ints(spec["rect"], 4, f"room {name!r}: rect")
         if h < 1 or w < 1:
@@ -160,7 +431,7 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
         rows = spec["mask"]
         if isinstance(rows, str):
             rows = rows.strip("\n").splitlines()
-        if not isinstance(rows, list) or not all(isinstance(line, str) for line in rows):
+        if not isinstance(rows, list | tuple) or not all(isinstance(line, str) for line in rows):
             raise MazeartError(f"room {name!r}: mask must be a list of strings")
         marked = sum(line.count(ch) for line in rows for ch in "#xX@")
         check_cells(1, marked, f"room {name!r}")
@@ -172,20 +443,11 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
         ]
     else:
         raise MazeartError(f"room {name!r} needs a 'rect' or a 'mask'")
-    raw_doors = spec.get("doors", [])
-    if not isinstance(raw_doors, list):
-        raise MazeartError(f"room {name!r}: doors must be a list of [row, col] or [row, col, side]")
-    doors = []
+    doors: list[RawDoor] = []
     seen: set[tuple[int, int]] = set()
-    for d in raw_doors:
-        if not isinstance(d, list | tuple) or len(d) not in (2, 3):
-            raise MazeartError(f"room {name!r}: a door must be [row, col] or [row, col, side]")
+    for d in _door_list(spec, name, "[row, col] or [row, col, side]"):
         r, c = _ints(list(d[:2]), 2, f"room {name!r}: a door")
-        side = None
-        if len(d) == 3:
-            side = SIDE_BIT.get(d[2].upper()) if isinstance(d[2], str) else None
-            if side is None:
-                raise MazeartError(f"room {name!r}: door side must be N, E, S or W, got {d[2]!r}")
+        side = _side(d[2], f"room {name!r}: door side", bits=False) if len(d) == 3 else None
         if (r, c) in seen:
             raise MazeartError(f"room {name!r}: door ({r}, {c}) is listed twice")
         seen.add((r, c))
@@ -195,7 +457,125 @@ def _parse_room(spec: Any, index: int) -> tuple[Room, list[tuple[int, int, int |
     return Room(tuple(cells), (), name=name, kind=kind), doors
 
 
-def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
+def _door_list(spec: Mapping[str, Any], name: str, form: str) -> list[Sequence[Any]]:
+    raw = spec.get("doors", [])
+    if not isinstance(raw, list | tuple):
+        raise MazeartError(f"room {name!r}: doors must be a list of {form}")
+    for d in raw:
+        if not isinstance(d, list | tuple) or len(d) not in (2, 3):
+            raise MazeartError(f"room {name!r}: a door must be {form}")
+    return list(raw)
+
+
+def _parse_scaled(spec: Mapping[str, Any], name: str, kind: str, units: str) -> _Scaled:
+    """A rect room given in fractions or pixels, checked as far as it can be without a grid."""
+    if "rect" not in spec:
+        if "mask" in spec:
+            raise MazeartError(f"room {name!r}: a mask is drawn in cells; give a rect in {units}")
+        raise MazeartError(f"room {name!r} needs a 'rect'")
+    if "origin" in spec or "mask" in spec:
+        raise MazeartError(f"room {name!r}: a mask is drawn in cells; give a rect in {units}")
+    high = 1.0 if units == "fraction" else None
+    top, left, height, width = _numbers(spec["rect"], 4, f"room {name!r}: rect in {units}", high)
+    if height <= 0 or width <= 0:
+        raise MazeartError(f"room {name!r}: rect height and width must be more than 0")
+    bottom, right = top + height, left + width
+    if high is not None and (bottom > 1 + _near(bottom, 1) or right > 1 + _near(right, 1)):
+        raise MazeartError(
+            f"room {name!r} reaches past the picture (top + height and left + width must be "
+            "at most 1)"
+        )
+    doors: list[tuple[float, float, int | None]] = []
+    seen: set[tuple[float, float]] = set()
+    form = "[down, across] or [down, across, side]"
+    for d in _door_list(spec, name, form):
+        y, x = _numbers(list(d[:2]), 2, f"room {name!r}: a door in {units}", high)
+        side = _side(d[2], f"room {name!r}: door side", bits=False) if len(d) == 3 else None
+        if not (
+            top - _near(y, top) <= y <= bottom + _near(y, bottom)
+            and left - _near(x, left) <= x <= right + _near(x, right)
+        ):
+            raise MazeartError(f"room {name!r}: door [{y:g}, {x:g}] is not on the room's rect")
+        if (y, x) in seen:
+            raise MazeartError(f"room {name!r}: door [{y:g}, {x:g}] is listed twice")
+        seen.add((y, x))
+        doors.append((y, x, side))
+    return _Scaled(name, kind, units, (top, left, height, width), tuple(doors))
+
+
+def _parse_document(doc: Any) -> list[RoomSpec | _Scaled]:
+    """The rooms of a whole rooms file's document (a dict with ``rooms``, or the list)."""
+    units = "cells"
+    if isinstance(doc, Mapping):
+        if "units" in doc:
+            units = _units(doc["units"], "units")
+        specs = doc.get("rooms")
+    else:
+        specs = doc
+    if not isinstance(specs, list | tuple) or not specs:
+        raise MazeartError("no rooms found (expected a 'rooms' list)")
+    if len(specs) > MAX_ROOMS:
+        raise MazeartError(f"{len(specs)} rooms; at most {MAX_ROOMS} fit in the weight matrix")
+    return [_parse_room(spec, i, units) for i, spec in enumerate(specs)]
+
+
+def _read_file(path: str | os.PathLike[str]) -> list[RoomSpec | _Scaled]:
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in (".json", ".toml"):
+        raise MazeartError(f"{p}: a rooms file must be .json or .toml")
+    data = read_bytes(p, "a rooms file", limit=_MAX_ROOMS_FILE)
+    try:
+        plans = _parse_document(load_toml(data) if suffix == ".toml" else load_json(data))
+    except MazeartError as exc:
+        raise type(exc)(f"{p}: {exc}") from None
+    return [replace(plan, origin=str(p)) if isinstance(plan, _Scaled) else plan for plan in plans]
+
+
+def _placed(
+    plans: list[RoomSpec | _Scaled],
+    shape: tuple[int, int] | None,
+    picture_size: tuple[int, int] | None,
+) -> list[RoomSpec]:
+    out = []
+    for plan in plans:
+        if not isinstance(plan, _Scaled):
+            out.append(plan)
+            continue
+        try:
+            if shape is None:
+                raise MazeartError(
+                    f"room {plan.name!r} is given in {plan.units}: it needs the grid's shape "
+                    "to be placed"
+                )
+            out.append(plan.place(shape, picture_size))
+        except MazeartError as exc:
+            if not plan.origin:
+                raise
+            raise type(exc)(f"{plan.origin}: {exc}") from None
+    return out
+
+
+def _picture_size(picture_size: Any) -> tuple[int, int] | None:
+    if picture_size is None:
+        return None
+    if (
+        not isinstance(picture_size, tuple | list)
+        or len(picture_size) != 2
+        or not all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in picture_size
+        )
+    ):
+        raise TypeError(f"picture_size must be (width, height) in pixels, got {picture_size!r}")
+    return check_int(picture_size[0], "picture width"), check_int(picture_size[1], "picture height")
+
+
+def load_rooms(
+    path: str | os.PathLike[str],
+    *,
+    shape: tuple[int, int] | None = None,
+    picture_size: tuple[int, int] | None = None,
+) -> list[RoomSpec]:
     """Read room specifications from a JSON or TOML file.
 
     Returns unchecked rooms with their raw door list; :func:`stamp_rooms` checks
@@ -205,27 +585,139 @@ def load_rooms(path: str | os.PathLike[str]) -> list[tuple[Room, list]]:
     ----------
     path : str or path-like
         ``.json`` (an object with a ``rooms`` list, or the list itself) or ``.toml``
-        (``[[rooms]]`` tables).
+        (``[[rooms]]`` tables); see the module's text for the keys and units.
+    shape : (int, int), optional
+        The grid's rows and columns, to place rooms given in fractions or pixels.
+    picture_size : (int, int), optional
+        The picture's width and height in pixels, for rooms given in pixels.
 
     Returns
     -------
     list of (Room, list of (row, col, side or None))
+
+    Raises
+    ------
+    MazeartError
+        A file that cannot be read or holds a bad room (the message starts
+        with the file's name), or a room in fractions or pixels without a
+        ``shape`` to place it on.
     """
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix not in (".json", ".toml"):
-        raise MazeartError(f"{p}: a rooms file must be .json or .toml")
-    data = read_bytes(p, "a rooms file", limit=_MAX_ROOMS_FILE)
-    try:
-        doc = load_toml(data) if suffix == ".toml" else load_json(data)
-        specs = doc.get("rooms") if isinstance(doc, dict) else doc
-        if not isinstance(specs, list) or not specs:
-            raise MazeartError("no rooms found (expected a 'rooms' list)")
-        if len(specs) > MAX_ROOMS:
-            raise MazeartError(f"{len(specs)} rooms; at most {MAX_ROOMS} fit in the weight matrix")
-        return [_parse_room(spec, i) for i, spec in enumerate(specs)]
-    except MazeartError as exc:
-        raise type(exc)(f"{p}: {exc}") from None
+    shape = None if shape is None else _shape(shape)
+    return _placed(_read_file(path), shape, _picture_size(picture_size))
+
+
+def _shape(shape: Any) -> tuple[int, int]:
+    if (
+        not isinstance(shape, tuple | list)
+        or len(shape) != 2
+        or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in shape)
+    ):
+        raise TypeError(f"shape must be (rows, cols), got {shape!r}")
+    return check_int(shape[0], "rows"), check_int(shape[1], "cols")
+
+
+def _is_pair(item: Any) -> bool:
+    """Whether ``item`` is a ``(Room, doors)`` pair."""
+    return (
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], Room)
+        and not isinstance(item[1], Room | Mapping)
+    )
+
+
+def _raw_door(door: Any, name: str) -> RawDoor:
+    """A door of a ``(Room, doors)`` pair: ``(row, col)`` or ``(row, col, side)``."""
+    if isinstance(door, str | bytes) or not isinstance(door, Sequence) or len(door) not in (2, 3):
+        raise TypeError(
+            f"a door of room {name!r} must be (row, col) or (row, col, side), got {door!r}"
+        )
+    r = check_int(door[0], f"a door's row in room {name!r}", minimum=None)
+    c = check_int(door[1], f"a door's col in room {name!r}", minimum=None)
+    return r, c, door[2] if len(door) == 3 else None
+
+
+def _plans(rooms: Any) -> list[RoomSpec | _Scaled]:
+    """Rooms in any accepted form, parsed but not yet placed."""
+    if isinstance(rooms, str | os.PathLike):
+        return _read_file(rooms)
+    if isinstance(rooms, Mapping):
+        return _parse_document(rooms) if "rooms" in rooms else [_parse_room(rooms, 0)]
+    if isinstance(rooms, Room) or _is_pair(rooms):
+        rooms = [rooms]
+    if isinstance(rooms, bytes) or not isinstance(rooms, Iterable):
+        raise TypeError(
+            "rooms must be a rooms file, a dict shaped like its rooms, Room objects, "
+            f"or a list of them, got {type(rooms).__name__}"
+        )
+    items = list(rooms)
+    if len(items) > MAX_ROOMS:
+        raise MazeartError(f"{len(items)} rooms; at most {MAX_ROOMS} fit in the weight matrix")
+    out: list[RoomSpec | _Scaled] = []
+    for i, item in enumerate(items):
+        if isinstance(item, Room):
+            out.append((item, [(d.row, d.col, d.side) for d in item.doors]))
+        elif _is_pair(item):
+            room, doors = item
+            if isinstance(doors, str | bytes) or not isinstance(doors, Iterable):
+                raise TypeError(f"the doors of room {room.name!r} must be a list, got {doors!r}")
+            out.append((room, [_raw_door(d, room.name) for d in doors]))
+        elif isinstance(item, Mapping):
+            out.append(_parse_room(item, i))
+        else:
+            raise TypeError(
+                "rooms must be Room objects, (Room, doors) pairs or dicts shaped like a rooms "
+                f"file's rooms, got {type(item).__name__}"
+            )
+    return out
+
+
+def resolve_rooms(
+    rooms: RoomsLike, shape: tuple[int, int], *, picture_size: tuple[int, int] | None = None
+) -> list[RoomSpec]:
+    """Rooms in any form they are taken, placed on a grid of ``shape``.
+
+    Rooms in cells pass as they are; rooms in fractions of the picture or in its
+    pixels are rounded onto the grid (see the module's text), so the same rooms
+    serve a grid of any size. Nothing is checked against the grid's contents
+    yet: :func:`stamp_rooms` does that.
+
+    Parameters
+    ----------
+    rooms : path, dict, Room, (Room, doors), or a list of them
+        A rooms file (JSON or TOML); a dict shaped like one room of a rooms
+        file, or like the whole file (``{"units": ..., "rooms": [...]}``);
+        :class:`Room` objects (their doors as they are); ``(Room, doors)``
+        pairs with doors ``(row, col, side or None)``; or a list of rooms in
+        any of these forms.
+    shape : (int, int)
+        The grid's rows and columns.
+    picture_size : (int, int), optional
+        The picture's width and height in pixels, for rooms given in pixels.
+
+    Returns
+    -------
+    list of (Room, list of (row, col, side or None))
+
+    Raises
+    ------
+    MazeartError
+        A bad room (the same messages as in a rooms file), a room in pixels
+        without a picture, a grid too small for a room, or two doors that fall
+        on one cell.
+    TypeError
+        Rooms, a shape or a picture size of the wrong type.
+
+    Examples
+    --------
+    >>> hall = {"units": "fraction", "rect": [0.25, 0.25, 0.5, 0.5], "doors": [[0.25, 0.5]]}
+    >>> for shape in [(8, 8), (20, 20)]:
+    ...     [(room, doors)] = resolve_rooms([hall], shape)
+    ...     print(len(room.cells), room.cells[0], doors)
+    16 (2, 2) [(2, 4, 1)]
+    100 (5, 5) [(5, 10, 1)]
+    """
+    return _placed(_plans(rooms), _shape(shape), _picture_size(picture_size))
 
 
 # ----------------------------------------------------------------------------- grid
@@ -243,15 +735,22 @@ def _door_side(room: Room, cell: tuple[int, int], free: NDArray[np.bool_]) -> in
 
 
 def stamp_rooms(
-    weights: NDArray[np.int32], specs: list[tuple[Room, list]]
+    weights: NDArray[np.int32],
+    specs: RoomsLike,
+    *,
+    picture_size: tuple[int, int] | None = None,
 ) -> tuple[NDArray[np.int32], list[Room]]:
     """Check rooms against a preset and write them into a copy of it.
 
     Parameters
     ----------
     weights : (H, W) ndarray of int32
-    specs : list of (Room, doors)
-        As :func:`load_rooms` returns them; doors are ``(row, col, side or None)``.
+    specs : rooms in any form :func:`resolve_rooms` takes
+        Typically as :func:`load_rooms` returns them, ``(Room, doors)`` with
+        doors ``(row, col, side or None)``; rooms in fractions or pixels are
+        placed on the preset's grid first.
+    picture_size : (int, int), optional
+        The picture's width and height in pixels, for rooms given in pixels.
 
     Returns
     -------
@@ -265,9 +764,12 @@ def stamp_rooms(
     ValueError
         A room outside the grid, two rooms overlapping, a room with no door, a
         door not on its room's edge, or a door that opens onto no maze cell.
+    TypeError
+        Rooms of the wrong type.
     """
     w = validate_weights(weights).copy()
     h, wd = w.shape
+    specs = resolve_rooms(specs, (h, wd), picture_size=picture_size)
     if len(specs) > MAX_ROOMS:
         raise MazeartError(f"at most {MAX_ROOMS} rooms fit in the weight matrix")
     owner = np.zeros((h, wd), dtype=np.int32)
@@ -282,14 +784,13 @@ def stamp_rooms(
             if owner[r, c]:
                 other = rooms[owner[r, c] - 1].name
                 raise MazeartError(f"rooms {other!r} and {room.name!r} overlap at ({r}, {c})")
+        if not room.cells:
+            raise MazeartError(f"room {room.name!r} has no cells")
         if not raw_doors:
             raise MazeartError(f"room {room.name!r} has no door")
         doors = []
-        for r, c, side in raw_doors:
-            if isinstance(side, str):
-                if side.upper() not in SIDE_BIT:
-                    raise MazeartError(f"room {room.name!r}: door side must be N, E, S or W")
-                side = SIDE_BIT[side.upper()]
+        for r, c, given in raw_doors:
+            side = None if given is None else _side(given, f"room {room.name!r}: door side")
             cell = (r, c)
             if cell not in room or not room.edge_sides(cell):
                 raise MazeartError(f"door ({r}, {c}) of room {room.name!r} is not on its edge")
@@ -363,9 +864,17 @@ def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
 
 
 def colour_rooms(
-    rgb: NDArray[np.uint8], coverage_fn, weights: NDArray[np.int32]
+    rgb: NDArray[np.uint8],
+    coverage_fn: Callable[[NDArray[np.float32]], NDArray[np.floating]],
+    weights: NDArray[np.int32],
 ) -> NDArray[np.int32]:
     """Mark a picture's pure red regions as rooms and pure blue marks as their doors.
+
+    Each blue mark (a connected patch of blue pixels) makes one door, at the
+    room's edge cell nearest the mark's centre that opens onto the maze,
+    however many cells the mark covers. The part of a mark that lies inside its
+    room's outline counts as room, so a mark painted over the edge does not
+    cut a notch into the room.
 
     Parameters
     ----------
@@ -381,53 +890,150 @@ def colour_rooms(
     (rows, cols) ndarray of int32
         ``weights`` with ``ROOM + i`` / ``DOOR + i`` codes added.
     """
+    from scipy import ndimage
+
     from mazeart._graph import label_mask
 
     px = rgb.astype(np.int16)
     red = (px[..., 0] >= 200) & (px[..., 1] <= 70) & (px[..., 2] <= 70)
     blue = (px[..., 2] >= 200) & (px[..., 0] <= 70) & (px[..., 1] <= 70)
-    room_cells = coverage_fn(red.astype(np.float32)) >= 0.5
-    door_marks = coverage_fn(blue.astype(np.float32)) > 0.05
+    h, wd = weights.shape
+    marks, n_marks = ndimage.label(blue, structure=np.ones((3, 3), dtype=bool))
+    sizes = np.bincount(marks.reshape(-1), minlength=n_marks + 1)
+    speck = 0.05 * (blue.shape[0] / h) * (blue.shape[1] / wd)  # a twentieth of a cell
+    boxes = [
+        (k, box)
+        for k, box in enumerate(ndimage.find_objects(marks), start=1)
+        if box is not None and sizes[k] >= speck
+    ]
+    room_cells = coverage_fn(_room_pixels(red, marks, boxes).astype(np.float32)) >= 0.5
     labels, n = label_mask(room_cells)
     w = weights.copy()
     w[room_cells] = FORBIDDEN  # not maze, and not free, while doors are found
     free = is_free(w)
-    h, wd = w.shape
-    specs = []
-    for i in range(1, n + 1):
-        rows, cols = np.nonzero(labels == i)
-        room = Room(tuple(zip(rows.tolist(), cols.tolist(), strict=True)), (), name=f"room {i}")
-        marked, candidates = [], []
+    order = np.argsort(labels.reshape(-1), kind="stable")
+    starts = np.searchsorted(labels.reshape(-1)[order], np.arange(1, n + 2))
+    rooms: list[Room] = []
+    candidates: list[tuple[int, int, int, int]] = []  # room, row, col, side
+    for i in range(n):
+        rows, cols = np.divmod(order[starts[i] : starts[i + 1]], wd)
+        room = Room(tuple(zip(rows.tolist(), cols.tolist(), strict=True)), (), name=f"room {i + 1}")
         for cell in room.cells:
             for side in room.edge_sides(cell):
                 dr, dc = STEP[side]
                 rr, cc = cell[0] + dr, cell[1] + dc
                 if 0 <= rr < h and 0 <= cc < wd and free[rr, cc]:
-                    candidates.append((cell, side))
-                    if door_marks[cell] or door_marks[rr, cc]:
-                        marked.append((cell[0], cell[1], side))
-        if not candidates:
+                    candidates.append((i, cell[0], cell[1], side))
+        rooms.append(room)
+    doors: list[list[RawDoor]] = [[] for _ in rooms]
+    if candidates:
+        doorways = _Doorways(np.array(candidates), (h, wd))
+        for k, box in boxes:
+            doorways.assign(marks, k, box, doors)
+    by_room: list[list[tuple[int, int, int]]] = [[] for _ in rooms]
+    for i, r, c, side in candidates:
+        by_room[i].append((r, c, side))
+    specs: list[RoomSpec] = []
+    for room, mine, placed in zip(rooms, by_room, doors, strict=True):
+        if not mine:
             continue  # a red region that touches no maze cannot be entered: leave it out
-        if not marked:
+        if not placed:
             # One door, in the middle of the side facing the most maze.
             by_side: dict[int, list] = {}
-            for cell, side in candidates:
-                by_side.setdefault(side, []).append(cell)
+            for r, c, side in mine:
+                by_side.setdefault(side, []).append((r, c))
             side = max(by_side, key=lambda s: (len(by_side[s]), -s))
             cells = sorted(by_side[side])
             cell = cells[len(cells) // 2]
-            marked = [(cell[0], cell[1], side)]
-        seen = set()
-        doors = []
-        for r, c, side in marked:
-            if (r, c) not in seen:
-                seen.add((r, c))
-                doors.append((r, c, side))
-        specs.append((room, doors))
+            placed.append((cell[0], cell[1], side))
+        specs.append((room, placed))
     if not specs:
         return weights
     stamped, _ = stamp_rooms(w, specs)
     return stamped
+
+
+def _room_pixels(
+    red: NDArray[np.bool_], marks: NDArray[np.int32], boxes: list[tuple[int, tuple[slice, slice]]]
+) -> NDArray[np.bool_]:
+    """The rooms' pixels: red, and each blue mark's pixels that lie inside the red around it.
+
+    A mark's pixel is inside when, looking past the mark along its row, red lies
+    to one side, and along its column too: the room's edges carried straight
+    across the mark, corners included.
+    """
+    out = red.copy()
+    h, w = red.shape
+    for k, box in boxes:
+        rows = slice(max(box[0].start - 1, 0), min(box[0].stop + 1, h))
+        cols = slice(max(box[1].start - 1, 0), min(box[1].stop + 1, w))
+        mark = marks[rows, cols] == k
+        near = red[rows, cols]
+        across = _red_beyond(mark, near, 1) | _red_beyond(mark, near, 1, backward=True)
+        down = _red_beyond(mark, near, 0) | _red_beyond(mark, near, 0, backward=True)
+        out[rows, cols] |= mark & across & down
+    return out
+
+
+def _red_beyond(
+    mark: NDArray[np.bool_], red: NDArray[np.bool_], axis: int, *, backward: bool = False
+) -> NDArray[np.bool_]:
+    """Whether the first pixel past the mark along ``axis`` (before each pixel, or after
+    it when ``backward``) is red."""
+    if backward:
+        return np.flip(_red_beyond(np.flip(mark, axis), np.flip(red, axis), axis), axis)
+    n = mark.shape[axis]
+    index = np.arange(n).reshape((-1, 1) if axis == 0 else (1, -1))
+    last = np.maximum.accumulate(np.where(mark, -1, index), axis=axis)
+    found = np.take_along_axis(red, np.maximum(last, 0), axis=axis)
+    return (last >= 0) & found
+
+
+class _Doorways:
+    """The rooms' edge cells that open onto the maze, found by the grid cells near them."""
+
+    def __init__(self, candidates: NDArray[np.int64], shape: tuple[int, int]) -> None:
+        self.room, self.row, self.col, self.side = candidates.T
+        self.shape = shape
+        step_r = np.array([0, -1, 0, 0, 0, 1, 0, 0, 0])  # by side bit: N -1, S +1
+        step_c = np.array([0, 0, 1, 0, 0, 0, 0, 0, -1])  # E +1, W -1
+        dr, dc = step_r[self.side], step_c[self.side]
+        # where the door would be: the middle of the wall it opens through
+        self.mid_r = self.row + 0.5 + 0.5 * dr
+        self.mid_c = self.col + 0.5 + 0.5 * dc
+        self.at: dict[tuple[int, int], list[int]] = {}
+        ends = zip(self.row.tolist(), self.col.tolist(), (self.row + dr).tolist(),
+                   (self.col + dc).tolist(), strict=True)  # fmt: skip
+        for j, (r, c, outer_r, outer_c) in enumerate(ends):
+            self.at.setdefault((r, c), []).append(j)
+            self.at.setdefault((outer_r, outer_c), []).append(j)
+
+    def assign(
+        self, marks: NDArray[np.int32], k: int, box: tuple[slice, slice], doors: list[list]
+    ) -> None:
+        """Make mark ``k`` one door: the edge cell nearest its centre among those within a
+        cell of the mark (or the maze cell it opens onto), on a cell no other mark took."""
+        ph, pw = marks.shape
+        rows, cols = self.shape
+        sy, sx = rows / ph, cols / pw
+        ys, xs = np.nonzero(marks[box] == k)
+        cy = (ys.mean() + box[0].start + 0.5) * sy
+        cx = (xs.mean() + box[1].start + 0.5) * sx
+        r0, r1 = math.floor(box[0].start * sy) - 1, math.ceil(box[0].stop * sy) + 1
+        c0, c1 = math.floor(box[1].start * sx) - 1, math.ceil(box[1].stop * sx) + 1
+        near = sorted(
+            {j for r in range(r0, r1) for c in range(c0, c1) for j in self.at.get((r, c), ())}
+        )
+        if not near:
+            return  # a blue mark away from every room
+        js = np.array(near)
+        gap = np.hypot(self.mid_r[js] - cy, self.mid_c[js] - cx)
+        room, row, col, side = self.room[js], self.row[js], self.col[js], self.side[js]
+        for j in np.lexsort((side, col, row, room, gap)):
+            taken = doors[room[j]]
+            if all((d[0], d[1]) != (row[j], col[j]) for d in taken):
+                taken.append((int(row[j]), int(col[j]), int(side[j])))
+                return
 
 
 def room_summary(rooms: list[Room]) -> str:

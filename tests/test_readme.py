@@ -53,3 +53,150 @@ def test_readme_block_runs(code, tmp_path, monkeypatch):
     for name in written(code):
         out = tmp_path / name
         assert out.is_file() and out.stat().st_size > 0, f"{name} was not written"
+
+
+# ----------------------------------------------------------------------------- shell commands
+
+SHELL = re.compile(r"^```sh\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+CONSOLE = re.compile(r"^```\n(\$ .*?)^```$", re.MULTILINE | re.DOTALL)
+INLINE = re.compile(r"`(mazeart [^`]* -o [^`]*)`")
+# What CI runs verbatim itself (.ci/run): installing the package and the test suite.
+CI_OWN = re.compile(r"^(pip install\b[^#]*|pytest)\s*(#.*)?$")
+# Commands that work for minutes (benchmarks, rebuilding the samples): they must start and
+# work without failing for this long; a run that ends sooner must end well.
+LONG = re.compile(r"^python (benchmarks|samples)/")
+LONG_BUDGET = 40
+
+
+def commands(text: str) -> list[tuple[str, str, str | None]]:
+    """Every command of the README in document order: ``(kind, command, expected output)``.
+
+    ``sh`` blocks give one command per line (a trailing backslash continues it);
+    plain blocks of ``$ command`` lines followed by output give the command and the
+    output it must print; inline code ``mazeart ... -o ...`` is a command too.
+    """
+    found: list[tuple[int, str, str, str | None]] = []
+    for m in SHELL.finditer(text):
+        body = re.sub(r"\s*\\\n\s*", " ", m.group(1))
+        for line in body.splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                found.append((m.start(), "sh", line.strip(), None))
+    for m in CONSOLE.finditer(text):
+        lines = m.group(1).rstrip("\n").splitlines()
+        cmd, out = lines[0][2:], "\n".join(lines[1:])
+        found.append((m.start(), "console", cmd, out))
+    for m in INLINE.finditer(text):
+        found.append((m.start(), "inline", m.group(1), None))
+    return [(kind, cmd, out) for _, kind, cmd, out in sorted(found, key=lambda f: f[0])]
+
+
+def runnable(command: str) -> str:
+    """The command without the parts CI runs itself (``pip install ... && mazeart ...``
+    runs ``mazeart ...``; the package is installed already)."""
+    parts = [p.strip() for p in command.split("&&")]
+    return " && ".join(p for p in parts if not CI_OWN.match(p))
+
+
+def test_the_command_parsers():
+    text = (
+        "a `mazeart x.png -o y.svg` b `mazeart info FILE`\n"
+        "```sh\npip install . && mazeart a.png -o b.svg\nmazeart c.png -o d.png \\\n"
+        "    --cells 5   # note\n```\n"
+        "```\n$ mazeart e -o f.bmp\nmazeart: error: ...\n```\n"
+    )
+    assert commands(text) == [
+        ("inline", "mazeart x.png -o y.svg", None),
+        ("sh", "pip install . && mazeart a.png -o b.svg", None),
+        ("sh", "mazeart c.png -o d.png --cells 5   # note", None),
+        ("console", "mazeart e -o f.bmp", "mazeart: error: ..."),
+    ]
+    assert runnable("pip install . && mazeart a.png -o b.svg") == "mazeart a.png -o b.svg"
+    assert runnable("pip install '.[test]' && pytest") == ""
+    assert runnable("ruff check . && ruff format --check .  # lint") == (
+        "ruff check . && ruff format --check .  # lint"
+    )
+
+
+@pytest.fixture(scope="module")
+def repo_copy(tmp_path_factory) -> Path:
+    """A copy of the repository as a fresh clone has it (tracked and new files)."""
+    import subprocess
+
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True,
+        check=True,
+    ).stdout.decode().split("\0")  # fmt: skip
+    dest = tmp_path_factory.mktemp("clone")
+    for name in filter(None, files):
+        src = REPO / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def _environment(root: Path) -> dict[str, str]:
+    import os
+    import sys
+
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["MAZEART_DATA_DIR"] = str(root / ".data")
+    env.pop("PYTEST_ADDOPTS", None)
+    return env
+
+
+def _play(command: str, root: Path, env: dict[str, str]) -> None:
+    """A game command in a pseudo-terminal: its first maze is drawn, q quits cleanly."""
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn("bash", ["-c", command], cwd=str(root), env={**env, "TERM": "xterm"},
+                          dimensions=(30, 100), encoding="utf-8", timeout=120)  # fmt: skip
+    child.expect("q quits")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, f"{command}: exit {child.exitstatus}"
+
+
+def _long(command: str, root: Path, env: dict[str, str]) -> None:
+    import subprocess
+
+    proc = subprocess.Popen(["bash", "-c", command], cwd=root, env=env, text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        _, err = proc.communicate(timeout=LONG_BUDGET)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return
+    assert proc.returncode == 0, f"{command}: exit {proc.returncode}\n{err}"
+
+
+def test_every_readme_command_runs_verbatim(repo_copy):
+    """The README's shell commands, its ``$`` examples (with the output shown) and its inline
+    ``mazeart ... -o ...`` commands, run as written, in order, in a copy of the repository."""
+    import subprocess
+
+    env = _environment(repo_copy)
+    ran = 0
+    for kind, command, expected in commands(README.read_text(encoding="utf-8")):
+        cmd = runnable(command)
+        if not cmd:
+            continue
+        ran += 1
+        if re.match(r"mazeart play\b", cmd):
+            _play(cmd, repo_copy, env)
+            continue
+        if LONG.match(cmd):
+            _long(cmd, repo_copy, env)
+            continue
+        done = subprocess.run(["bash", "-c", cmd], cwd=repo_copy, env=env, capture_output=True,
+                              text=True, timeout=600)  # fmt: skip
+        if kind == "console":
+            shown = (done.stdout + done.stderr).strip("\n")
+            assert shown == expected, f"$ {cmd}\nprints:\n{shown}\nREADME shows:\n{expected}"
+            assert done.returncode == (2 if "error:" in expected else 0), cmd
+        else:
+            assert done.returncode == 0, f"{cmd}\nexit {done.returncode}\n{done.stderr}"
+            assert "Traceback" not in done.stderr, cmd
+    assert ran > 30

@@ -354,11 +354,7 @@ def generate(
     braid = check_number(braid, "braid", low=0.0, high=1.0)
     wanted = parse_place(place) if place else {}
     if rooms:
-        specs = [
-            r if isinstance(r, tuple) else (r, [(d.row, d.col, d.side) for d in r.doors])
-            for r in rooms
-        ]
-        w, room_list = stamp_rooms(w, specs)
+        w, room_list = stamp_rooms(w, rooms)
     else:
         room_list = rooms_from_weights(w)
     if room_list and geometry != "cells":
