@@ -59,7 +59,10 @@ def test_each_entry_says_what_it_is(name):
 def test_the_pages_examples_run():
     """Every example on the page is a docstring example of a documented object or one of
     its members; run each with its module's names, as doctest would."""
-    finder, runner = doctest.DocTestFinder(recurse=False), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    finder, runner = (
+        doctest.DocTestFinder(recurse=False),
+        doctest.DocTestRunner(optionflags=doctest.ELLIPSIS),
+    )
     ran = 0
     for name in DOCUMENTED:
         obj = resolve(name)
