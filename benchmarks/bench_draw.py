@@ -171,16 +171,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", choices=["png", "big", "pdf", "memory", "plotter"])
     args = parser.parse_args()
-    if args.only in (None, "png"):
-        bench_png(args.repeat)
-    if args.only in (None, "big"):
-        bench_big(args.repeat)
-    if args.only in (None, "pdf"):
-        bench_pdf(args.repeat)
-    if args.only in (None, "memory"):
-        bench_memory()
-    if args.only in (None, "plotter"):
-        bench_plotter()
+    import mazeart
+
+    # The pictures measured here are larger than the default limit of 100 Mpx on purpose.
+    with mazeart.limits(max_pixels=400_000_000, max_cells=20_000_000):
+        if args.only in (None, "png"):
+            bench_png(args.repeat)
+        if args.only in (None, "big"):
+            bench_big(args.repeat)
+        if args.only in (None, "pdf"):
+            bench_pdf(args.repeat)
+        if args.only in (None, "memory"):
+            bench_memory()
+        if args.only in (None, "plotter"):
+            bench_plotter()
 
 
 if __name__ == "__main__":

@@ -384,7 +384,9 @@ Source = Annotated[
         metavar="SOURCE",
     ),
 ]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.", metavar="")]
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print nothing on success but warnings.", metavar="")
+]
 Output = Annotated[
     Path,
     typer.Option(
@@ -408,8 +410,8 @@ _DRAWN = (".svg", ".png", ".pdf")
 
 
 def _warn(message: str, quiet: bool) -> None:
-    if not quiet:
-        typer.echo(f"mazeart: warning: {printable(message)}", err=True)
+    """A warning line on stderr; ``--quiet`` keeps it (it is about the result, not progress)."""
+    typer.echo(f"mazeart: warning: {printable(message)}", err=True)
 
 
 class _Destination:
@@ -749,7 +751,7 @@ def play_command(
 ) -> None:
     """Play in the terminal: arrow keys or WASD, a timer, a fresh maze after each win.
 
-    Best times per maze size are kept in the user's data directory
+    The five best times of each maze are kept in the user's data directory
     ($MAZEART_DATA_DIR overrides it). Mazes larger than the terminal scroll.
     """
     levels = check_int(levels, "--levels", minimum=0)

@@ -193,21 +193,29 @@ def edge_layout(
 
 
 def close_gaps(free: NDArray[np.bool_], *, width: int = 1) -> NDArray[np.bool_]:
-    """The figure with its inner ground gaps up to ``2 * width`` cells wide closed (and holes
-    filled), its own gaps to the outside kept open.
+    """The figure with its inner ground gaps up to ``2 * width`` cells wide closed (and the
+    small holes they leave filled), its own gaps to the outside and its real holes kept open.
 
     A thin ground line inside a figure (the white S of scikit-image's logo) is a
     border between two parts of the picture; with ``--edges`` it becomes maze
     with a wall along it rather than a gap the maze must bridge. The ground that
     reaches the picture's border (between the letters of a word, around the
-    parts of a logo) is the figure's own shape and stays ground.
+    parts of a logo), and a hole wider than the closing reaches (the inside of a
+    ring), are the figure's own shape and stay ground.
     """
     from scipy import ndimage
 
     st = np.ones((3, 3), bool)
     closed = ndimage.binary_closing(np.pad(free, width + 1), structure=st, iterations=width)
     closed = closed[width + 1 : -width - 1, width + 1 : -width - 1]
-    filled = ndimage.binary_fill_holes(closed | free)
+    filled = closed | free
+    # Pockets the closing leaves inside a closed line are filled too; a hole of real size
+    # (the inside of a ring) is the figure's own shape and stays ground.
+    holes, n = ndimage.label(ndimage.binary_fill_holes(filled) & ~filled)
+    if n:
+        small = np.bincount(holes.reshape(-1), minlength=n + 1) <= 4 * (2 * width + 1) ** 2
+        small[0] = False
+        filled |= small[holes]
     # A closed gap that meets the ground outside along much of its length is a gap of the
     # figure's own shape (between letters, between the parts of a logo): it stays open.
     # A line of ground that reaches the outside only at its ends is a border inside.

@@ -44,7 +44,7 @@ TAG_KINDS: dict[str, int] = {"spawn": 1, "loot": 2, "key": 3, "npc": 4, "trap": 
 """Tag kind name → code ``k`` (stored as ``TAG + k``)."""
 
 TAG_COLOURS: dict[str, str] = {
-    "spawn": "#2ca02c",
+    "spawn": "#e377c2",  # not the green of the exit and the entrance marker
     "loot": "#e6a800",
     "key": "#1f77b4",
     "npc": "#9467bd",

@@ -14,8 +14,7 @@ with the committed ones.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import re
+import os
 import shutil
 import subprocess
 import sys
@@ -28,10 +27,12 @@ import mazeart
 
 HERE = Path(__file__).resolve().parent
 SKIMAGE_DATA = Path(skimage.data.__file__).parent
-INPUTS = ("horse.png", "logo.png", "word.png", "rooms.toml")
-"""What the script reads from this folder rather than writes (rooms.toml is written by hand)."""
-PDF_DATE = b"20260101000000"
-"""The creation date stamped in the PDF (D:YYYYMMDDHHmmSS, UTC), instead of the time it was made."""
+INPUTS = ("horse.png", "logo.png", "word.png", "badge.svg", "rooms.toml")
+"""What the script reads from this folder rather than writes (badge.svg and rooms.toml are
+written by hand)."""
+SOURCE_DATE_EPOCH = "1767225600"
+"""The creation date the PDF carries (2026-01-01, UTC) instead of the time it was made: the
+reproducible-builds variable, which mazeart's PDF writer honours."""
 
 
 def inputs(folder: Path = HERE) -> None:
@@ -46,23 +47,6 @@ def inputs(folder: Path = HERE) -> None:
         font = ImageFont.load_default(size=160)
         ImageDraw.Draw(img).text((20, 10), "Maze art", font=font, fill=0)
         img.save(folder / "word.png")
-
-
-def fix_pdf_date(pdf: Path) -> None:
-    """Stamp ``pdf`` with :data:`PDF_DATE`, and an /ID made from its content, in place.
-
-    The PDF writer records the time of writing and an /ID hashed from it. Both
-    fields keep their length, so the cross-reference offsets stay valid.
-    """
-    data = pdf.read_bytes()
-    data, dates = re.subn(rb"(/CreationDate \(D:)\d{14}", rb"\g<1>" + PDF_DATE, data)
-    file_id = re.compile(rb"/ID \[<[0-9A-Fa-f]{32}><[0-9A-Fa-f]{32}>\]")
-    digest = hashlib.md5(file_id.sub(b"/ID []", data), usedforsecurity=False)
-    hexdigest = digest.hexdigest().upper().encode()
-    data, ids = file_id.subn(b"/ID [<" + hexdigest + b"><" + hexdigest + b">]", data)
-    if (dates, ids) != (1, 1):
-        raise RuntimeError(f"{pdf}: expected one /CreationDate and one /ID, found {dates}, {ids}")
-    pdf.write_bytes(data)
 
 
 def make(
@@ -93,6 +77,7 @@ def mazes(out: Path) -> None:
     make(out, "logo.png", "logo-maze.png", cells=70, seed=11, cell_size=8, solution=True)
     make(out, "logo.png", "logo-blocks.png", cells=120, seed=3, geometry="blocks", cell_size=5)
     make(out, "word.png", "word-maze.png", cells=180, seed=4, cell_size=6, solution=True)
+    make(out, "badge.svg", "badge-maze.png", cells=80, seed=8, cell_size=6, solution=True)
     level = {
         "algorithm": "hybrid",
         "rooms": HERE / "rooms.toml",
@@ -136,7 +121,6 @@ def puzzles(out: Path) -> None:
     made = make(out, "horse.png", "horse-maze.json", cells=40, seed=12)
     pdf = out / "puzzle.pdf"
     mazeart.save(made, pdf, title="The Horse", footer="mazeart sample puzzle")
-    fix_pdf_date(pdf)
     if shutil.which("pdftoppm") is None:
         print("puzzle.pdf: pdftoppm (poppler-utils) not found, previews not made", file=sys.stderr)
         return
@@ -199,6 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         help="folder to write the samples to (default: this folder)",
     )
     out = parser.parse_args(argv).out.resolve()
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
     out.mkdir(parents=True, exist_ok=True)
     inputs()
     mazes(out)

@@ -492,7 +492,7 @@ def sizes() -> Iterator[Case]:
          "horse.png", HORSE,
          ["svg", "png", "json", "ascii", "info", "weights", "book", "solve"], ()),
         ("--cell-size", ["inf", "-inf", "1e300", "nan", "0", "-1", "~1e-300", "20000"],
-         "maze.json", MAZE, ["svg", "png", "pdf", "html", "tmj", "solve"], ()),
+         "maze.json", MAZE, ["svg", "png", "pdf", "solve"], ()),
         ("--margin", ["inf", "1e12", "nan", "-1", "~10000"], "maze.json", MAZE,
          ["svg", "png", "pdf"], ()),
         ("--line-width", ["nan", "inf", "1e300", "-1", "0"], "maze.json", MAZE,

@@ -300,3 +300,19 @@ def test_smooth_outline_in_the_pdf(tmp_path, horse_png):
     pdf = tmp_path / "m.pdf"
     pdf.write_bytes(to_pdf_bytes(maze))
     assert len(PdfReader(pdf).pages) == 2
+
+
+def test_close_gaps_keeps_a_rings_hole_and_fills_a_pocket():
+    """The inside of a ring (a badge's ring around its star) is the figure's own shape: it
+    stays ground; a pocket a cell or two across inside the figure is closed."""
+    from mazeart.guide import close_gaps
+
+    yy, xx = np.mgrid[:60, :60]
+    r = np.hypot(yy - 30, xx - 30)
+    ring = (r < 28) & (r > 18)
+    out = close_gaps(ring)
+    assert not out[30, 30] and np.array_equal(out, ring)
+    disc = r < 28
+    pocket = disc.copy()
+    pocket[29:31, 29:31] = False  # 2 x 2 cells of ground inside
+    assert close_gaps(pocket)[disc].all()

@@ -1,12 +1,12 @@
-"""The games: rules, best times, the terminal game through a pseudo-terminal, the browser game
-in real headless Chromium."""
+"""The games: rules, best times and the terminal game, through a pseudo-terminal and on a
+recording screen (the browser game is played in tests/test_game_browser.py)."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import os
-import shutil
+import re
 import sys
 
 import numpy as np
@@ -14,9 +14,17 @@ import pytest
 from conftest import run_cli
 
 from mazeart import Maze, generate, solve
-from mazeart.export.html import to_html
-from mazeart.mazefile import save_maze
-from mazeart.play.game import Game, load_best_times, record_time, size_key
+from mazeart.mazefile import load_maze, save_maze
+from mazeart.play.game import (
+    Game,
+    load_best_times,
+    load_scores,
+    maze_key,
+    record_score,
+    record_time,
+    size_key,
+    top_times,
+)
 
 STEP = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
 
@@ -53,16 +61,102 @@ def test_game_rules():
         game.move("north")
 
 
-def test_best_times_file(tmp_path):
+def test_best_times_file_keeps_five_per_maze(tmp_path):
     path = tmp_path / "deep" / "best.json"
     maze = generate(np.zeros((4, 6), np.int32), rng=1)
-    assert load_best_times(path) == {}
+    other = generate(np.zeros((4, 6), np.int32), rng=2)  # the same size, another maze
+    assert maze_key(maze) != maze_key(other) and maze_key(maze).startswith("6x4 cells ")
+    assert load_best_times(path) == {} and top_times(maze, path) == []
     assert record_time(maze, 12.5, path) == (True, 12.5)
     assert record_time(maze, 14.0, path) == (False, 12.5)
     assert record_time(maze, 9.25, path) == (True, 9.25)
-    assert json.loads(path.read_text()) == {size_key(maze): 9.25}
+    assert top_times(other, path) == []  # levels of one size do not share a table
+    score = record_score(other, 30.0, path)
+    assert score.new_best and score.times == (30.0,) and score.rank == 1
+    for t in (11.0, 20.0, 13.0):
+        record_score(maze, t, path)
+    assert json.loads(path.read_text()) == {
+        maze_key(maze): [9.25, 11.0, 12.5, 13.0, 14.0],
+        maze_key(other): [30.0],
+    }
+    score = record_score(maze, 12.5, path)  # a tie goes after the time it ties with
+    assert (score.rank, score.best, score.new_best) == (4, 9.25, False)
+    assert score.times == (9.25, 11.0, 12.5, 12.5, 13.0)  # the slowest fell off
+    slow = record_score(maze, 99.0, path)
+    assert slow.rank is None and slow.times == score.times  # not in the table
+    assert top_times(maze, path) == list(score.times)
+    assert load_best_times(path) == {maze_key(maze): 9.25, maze_key(other): 30.0}
+    with pytest.raises(ValueError, match="a time must be"):
+        record_score(maze, float("nan"), path)
     path.write_text("not json")
     assert load_best_times(path) == {}  # a broken file never stops the game
+
+
+def test_the_same_maze_loaded_again_shares_its_table(tmp_path):
+    maze = generate(np.zeros((5, 7), np.int32), rng=3, algorithm="wilson")
+    saved = tmp_path / "m.json"
+    save_maze(maze, saved)
+    again = load_maze(saved)
+    assert maze_key(again) == maze_key(maze)
+    moved = maze.replace(exit=maze.entrance, entrance=maze.exit)  # other ends: another game
+    assert maze_key(moved) != maze_key(maze)
+
+
+def test_an_old_best_times_file_still_loads(tmp_path):
+    """Files of one best time per maze size load as tables of one, and are kept."""
+    path = tmp_path / "best-times.json"
+    path.write_text('{"6x4 cells": 12.5, "9x9 blocks": 3, "bad": true, "worse": [0, -1, "x"]}')
+    assert load_scores(path) == {"6x4 cells": [12.5], "9x9 blocks": [3.0]}
+    assert load_best_times(path) == {"6x4 cells": 12.5, "9x9 blocks": 3.0}
+    maze = generate(np.zeros((4, 6), np.int32), rng=1)
+    assert size_key(maze) == "6x4 cells"
+    assert record_score(maze, 20.0, path).new_best  # a maze's table is its own
+    assert load_scores(path) == {"6x4 cells": [12.5], "9x9 blocks": [3.0], maze_key(maze): [20.0]}
+
+
+# ----------------------------------------------------------------------------- terminal
+
+
+def sgr_runs(raw: str) -> list[tuple[str, int | None, int | None]]:
+    """The printed text of terminal output with the foreground and background colour of each run.
+
+    A small reader of what curses writes for xterm: SGR sequences set colours (30-37,
+    40-47; 0, 39, 49 and the ``sgr0`` ``ESC ( B ESC [ m`` reset them); every other escape
+    sequence is skipped.
+    """
+    runs: list[tuple[str, int | None, int | None]] = []
+    fg = bg = None
+    for m in re.finditer(r"\x1b\[([0-9;?]*)([A-Za-z@])|\x1b[()][A-Z0-9]|\x1b.|([^\x1b]+)", raw):
+        if m.group(3) is not None:
+            runs.append((m.group(3), fg, bg))
+        elif m.group(2) == "m":
+            for code in (int(x) if x else 0 for x in m.group(1).split(";")):
+                if code == 0:
+                    fg = bg = None
+                elif 30 <= code <= 37:
+                    fg = code - 30
+                elif 40 <= code <= 47:
+                    bg = code - 40
+                elif code == 39:
+                    fg = None
+                elif code == 49:
+                    bg = None
+    return runs
+
+
+GAP = r"(?: |\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9])+"
+"""Blanks on a terminal: spaces, cursor moves over cells that are blank already, attributes."""
+
+
+def spawn_play(pexpect, saved, tmp_path, *, levels: int, size: tuple[int, int] = (24, 80)):
+    env = dict(os.environ, TERM="xterm", MAZEART_DATA_DIR=str(tmp_path / "data"))
+    child = pexpect.spawn(
+        sys.executable, ["-m", "mazeart", "play", str(saved), "--levels", str(levels),
+                         "--seed", "4"],
+        env=env, dimensions=size, encoding="utf-8", timeout=30,
+    )  # fmt: skip
+    child.delaybeforesend = None
+    return child
 
 
 def test_terminal_game_through_a_pty(tmp_path):
@@ -72,7 +166,6 @@ def test_terminal_game_through_a_pty(tmp_path):
     maze = generate(np.zeros((6, 9), np.int32), rng=11, algorithm="wilson")
     saved = tmp_path / "maze.json"
     save_maze(maze, saved)
-    env = dict(os.environ, TERM="xterm", MAZEART_DATA_DIR=str(tmp_path / "data"))
     curses.setupterm("xterm", 1)
     keys = {
         "up": curses.tigetstr("kcuu1").decode(),
@@ -80,12 +173,12 @@ def test_terminal_game_through_a_pty(tmp_path):
         "left": "a",
         "right": "d",
     }
-    child = pexpect.spawn(
-        sys.executable, ["-m", "mazeart", "play", str(saved), "--levels", "2", "--seed", "4"],
-        env=env, dimensions=(24, 80), encoding="utf-8", timeout=30,
-    )  # fmt: skip
-    child.delaybeforesend = None
+    child = spawn_play(pexpect, saved, tmp_path, levels=2)
     child.expect("level 1/2")
+    child.expect("q quits")  # the bottom line: the whole first screen is out
+    first = child.before
+    # the exit is drawn green: black "EE" on a green background
+    assert any("EE" in text and bg == curses.COLOR_GREEN for text, _, bg in sgr_runs(first))
     r, c = maze.entrance
     closed = next(d for d, bit in (("up", 1), ("down", 4), ("left", 8), ("right", 2))
                   if not maze.passages[r, c] & bit)  # fmt: skip
@@ -93,102 +186,162 @@ def test_terminal_game_through_a_pty(tmp_path):
     for d in directions(solve(maze)):
         child.send(keys[d])
     child.expect("Solved in")
+    # the maze's table of best times: one so far, this run's
+    child.expect(f"Best{GAP}times,{GAP}this{GAP}maze:")
+    child.expect(rf" 1\.{GAP}\d+\.\d s{GAP}<- this run")
     child.send(" ")
     child.expect("level 2/2")  # a fresh maze of the same shape
     child.send("q")
     child.expect("solved 1 maze")
     child.expect(pexpect.EOF)
     best = json.loads((tmp_path / "data" / "best-times.json").read_text())
-    assert list(best) == [size_key(maze)] and best[size_key(maze)] > 0
+    assert list(best) == [maze_key(maze)] and len(best[maze_key(maze)]) == 1
+    assert best[maze_key(maze)][0] > 0
+
+
+def test_terminal_game_shows_the_top_five_after_a_win(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    maze = generate(np.zeros((3, 4), np.int32), rng=2, algorithm="wilson")
+    saved = tmp_path / "maze.json"
+    save_maze(maze, saved)
+    data = tmp_path / "data" / "best-times.json"
+    data.parent.mkdir()
+    # two times no run beats (a tie goes after) and three slower than any; the slowest falls off
+    data.write_text(json.dumps({maze_key(maze): [0.001, 0.001, 5e5, 6e5, 7e5]}))
+    child = spawn_play(pexpect, saved, tmp_path, levels=1)
+    child.expect("q quits")
+    for d in directions(solve(maze)):
+        child.send({"up": "w", "down": "s", "left": "a", "right": "d"}[d])
+    child.expect(rf"Solved in \d+\.\d s{GAP}\(best 0\.0 s\)")
+    child.expect(f"Best{GAP}times,{GAP}this{GAP}maze:")
+    child.expect(rf" 1\.{GAP}0\.0 s")
+    child.expect(rf" 2\.{GAP}0\.0 s")
+    child.expect(rf" 3\.{GAP}\d+\.\d s{GAP}<- this run")
+    child.expect(rf" 4\.{GAP}500000\.0 s")
+    child.expect(rf" 5\.{GAP}600000\.0 s")
+    child.send(" ")
+    child.expect(pexpect.EOF)
+    times = json.loads(data.read_text())[maze_key(maze)]
+    assert len(times) == 5 and times[:2] == [0.001, 0.001] and times[3:] == [5e5, 6e5]
+
+
+def test_a_step_writes_a_few_bytes_not_the_screen(tmp_path):
+    """On a 60 x 250 terminal and a maze larger than it, a step is the player's two blocks."""
+    pexpect = pytest.importorskip("pexpect")
+    maze = generate(np.zeros((40, 150), np.int32), rng=5, algorithm="wilson")
+    saved = tmp_path / "maze.json"
+    save_maze(maze, saved)
+    child = spawn_play(pexpect, saved, tmp_path, levels=1, size=(60, 250))
+    child.expect("q quits")  # the bottom line ends the first screen
+    first = len(child.before) + len(child.after)
+    assert first > 20_000  # the screen is full of maze
+    # one step and q: what is written between the first screen and the end of the program
+    child.send({"up": "w", "down": "s", "left": "a", "right": "d"}[directions(solve(maze))[0]])
+    child.send("q")
+    child.expect(pexpect.EOF)
+    assert "@@" in child.before  # the player was drawn where it stepped
+    assert len(child.before) < first / 50, (len(child.before), first)
+
+
+class Screen:
+    """A curses window that records what is written to it."""
+
+    def __init__(self, height: int, width: int) -> None:
+        self.size = (height, width)
+        self.cells: dict[tuple[int, int], tuple[str, int]] = {}
+        self.writes: list[tuple[int, int, str, int]] = []
+        self.erased = 0
+
+    def getmaxyx(self) -> tuple[int, int]:
+        return self.size
+
+    def erase(self) -> None:
+        self.erased += 1
+        self.cells.clear()
+
+    def addstr(self, y: int, x: int, text: str, attr: int = 0) -> None:
+        self.writes.append((y, x, text, attr))
+        for i, ch in enumerate(text):
+            self.cells[(y, x + i)] = (ch, attr)
+
+    def move(self, y: int, x: int) -> None:
+        pass
+
+    def clrtoeol(self) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def text(self, y: int) -> str:
+        return "".join(self.cells.get((y, x), (" ", 0))[0] for x in range(self.size[1])).rstrip()
+
+
+def test_a_step_redraws_two_blocks_and_only_a_scroll_redraws_all():
+    import curses
+
+    from mazeart.play.terminal import Board
+
+    maze = generate(np.zeros((40, 150), np.int32), rng=5, algorithm="wilson")
+    game = Game(maze, clock=lambda: 0.0)
+    scr = Screen(60, 250)
+    green = curses.A_BOLD | 1 << 8  # stands for a colour pair's attribute
+    board = Board(scr, game, exit_attr=green)
+    board.draw("status", "help")
+    full = len(scr.writes)
+    assert full > 3000 and scr.erased == 1
+    path = solve(maze)
+    moves = directions(path)
+    scrolls = 0
+    for i, d in enumerate(moves, start=1):
+        scr.writes.clear()
+        assert game.move(d)
+        board.draw("status", "help")
+        if scr.erased > 1 + scrolls:  # the view scrolled: one full redraw
+            scrolls += 1
+            continue
+        # the block left and the block entered, nothing else (the lines did not change)
+        at = maze.picture_position
+        assert sorted((y, x) for y, x, _, _ in scr.writes) == sorted(
+            (p[0] - board.top + 1, 2 * (p[1] - board.left)) for p in (at(tuple(path[i - 1])),
+                                                                       at(tuple(path[i])))
+        )  # fmt: skip
+        player = at(tuple(path[i]))
+        assert scr.cells[(player[0] - board.top + 1, 2 * (player[1] - board.left))][0] == "@"
+    assert 0 < scrolls < len(moves) / 8  # the view scrolls now and then, not at every step
+    # the status line alone when only the time changes
+    scr.writes.clear()
+    board.draw("status 2", "help")
+    assert [w[0] for w in scr.writes] == [0] and scr.text(0) == "status 2"
+    # a resized terminal: everything again
+    scr.size = (30, 100)
+    board.draw("status 2", "help")
+    assert scr.erased == 2 + scrolls and scr.text(29) == "help"
+
+
+def test_the_exit_is_green_and_the_table_lists_the_best_times():
+    import curses
+
+    from mazeart.play.game import Score
+    from mazeart.play.terminal import Board
+
+    maze = generate(np.zeros((5, 6), np.int32), rng=1, algorithm="wilson")
+    scr = Screen(24, 80)
+    green = curses.A_BOLD | 1 << 8
+    board = Board(scr, Game(maze), exit_attr=green)
+    board.draw("status", "help")
+    r, c = maze.picture_position(maze.exit)
+    assert scr.cells[(r + 1, 2 * c)] == ("E", green)
+    board.table("Solved in 3.0 s", Score(3.0, (1.0, 2.0, 3.0, 4.0, 5.0), 3))
+    shown = [scr.text(y) for y in range(24)]
+    rows = [line for line in shown if re.search(r"\| +\d\. ", line)]
+    assert [re.search(r"(\d)\. +(\S+) s", line).groups() for line in rows] == [
+        ("1", "1.0"), ("2", "2.0"), ("3", "3.0"), ("4", "4.0"), ("5", "5.0")
+    ]  # fmt: skip
+    assert "<- this run" in rows[2] and all("<-" not in x for x in rows[:2] + rows[3:])
+    assert any("Best times, this maze:" in line for line in shown)
 
 
 def test_play_needs_a_terminal():
     res = run_cli("play")
     assert res.returncode == 2 and "needs a terminal" in res.stderr
-
-
-# ----------------------------------------------------------------------------- browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
-            pytest.fail("chromium is not installed")
-        pytest.skip("chromium is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
-KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "a", "right": "d"}
-
-
-def state(page) -> tuple[int, int, str]:
-    c = page.locator("#game")
-    return (
-        int(c.get_attribute("data-row")),
-        int(c.get_attribute("data-col")),
-        c.get_attribute("data-won"),
-    )
-
-
-def test_browser_game_is_won_along_the_solution(tmp_path, browser):
-    mazes = [generate(np.zeros((7, 10), np.int32), rng=s, algorithm="kruskal") for s in (1, 2)]
-    page_file = tmp_path / "game.html"
-    page_file.write_text(to_html(mazes, title="Two </script><b>levels</b> & more"))
-    page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(page_file.as_uri())
-    assert page.title() == "Two </script><b>levels</b> & more"  # shown as text, not markup
-    assert page.locator("h1 b").count() == 0
-    for level, maze in enumerate(mazes, start=1):
-        assert page.locator("#game").get_attribute("data-level") == str(level)
-        assert state(page)[:2] == maze.entrance
-        # a wall blocks: find a closed side of the entrance and press it
-        r, c = maze.entrance
-        closed = next(d for d, (bit, _, _) in zip(KEYS, ((1, 0, 0), (4, 0, 0), (8, 0, 0),
-                                                        (2, 0, 0)), strict=True)
-                      if not maze.passages[r, c] & bit)  # fmt: skip
-        page.keyboard.press(KEYS[closed])
-        assert state(page)[:2] == maze.entrance
-        for d in directions(solve(maze)):
-            page.keyboard.press(KEYS[d])
-        assert state(page) == (*maze.exit, "true")
-        message = page.locator("#message").text_content()
-        assert message.startswith("Solved in")
-        if level == 1:  # the first time of this size is a best (a later one only when faster)
-            assert "(best!)" in message
-        if level < len(mazes):
-            page.keyboard.press("x")  # any key: the next maze
-    best = page.evaluate("() => Object.keys(localStorage)")
-    assert best == ["mazeart-best-10x7-cells"]
-    page.click("#toggle")
-    assert page.locator("#toggle").text_content() == "Hide solution"
-    assert errors == []
-    assert all(u.startswith("file:") for u in requests)  # nothing from the network
-
-
-def test_browser_game_blocks_geometry_and_cli(tmp_path, browser, horse_png):
-    out = tmp_path / "g.html"
-    res = run_cli(horse_png, "-o", out, "--cells", "40", "--geometry", "blocks", "--seed", "3",
-                  "--levels", "2", "--title", "Blocky")  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    page = browser.new_page()
-    page.goto(out.as_uri())
-    data = json.loads(page.eval_on_selector("#mazeart-data", "e => e.textContent"))
-    assert len(data["levels"]) == 2 and data["levels"][0]["geometry"] == "blocks"
-    level = data["levels"][0]
-    path = np.array(level["solution"])
-    assert tuple(path[0]) == tuple(level["entrance"])
-    for d in directions(path):
-        page.keyboard.press(KEYS[d])
-    assert state(page)[2] == "true"
-    res = run_cli(horse_png, "-o", tmp_path / "g.svg", "--levels", "2")
-    assert res.returncode == 2 and "HTML" in res.stderr

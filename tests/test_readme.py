@@ -142,6 +142,8 @@ def _environment(root: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["MAZEART_DATA_DIR"] = str(root / ".data")
+    env["HOME"] = str(root / ".home")  # what a command installs (completion) stays in the copy
+    (root / ".home").mkdir(exist_ok=True)
     env.pop("PYTEST_ADDOPTS", None)
     return env
 

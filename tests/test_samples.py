@@ -43,7 +43,9 @@ MEAN_DIFFERENCE = 1.0
 """Largest mean absolute difference of two pictures' channels (0-255)."""
 SIMILAR = 64
 """Channels this close (0-255) are the same ink."""
-TYPESET = frozenset({"algorithms.png", "puzzle-page1.png", "puzzle-page2.png", "puzzle.pdf"})
+TYPESET = frozenset(
+    {"algorithms.png", "level.png", "puzzle-page1.png", "puzzle-page2.png", "puzzle.pdf"}
+)
 """Pictures with text: their glyphs may be drawn differently (font hinting, antialiasing)."""
 TYPESET_CHANGE = 0.002
 """The share of a typeset picture's pixels that may change (in the others, none)."""

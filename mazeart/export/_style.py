@@ -1,13 +1,101 @@
-"""Drawing options shared by every exporter: one defaults table, merged with the caller's."""
+"""Drawing options and colours shared by every exporter and both games.
+
+:class:`Style` is the one defaults table of the drawings, merged with the
+caller's options by :func:`style_from`. The tag colours are one table too,
+:data:`TAG_COLOURS` (:func:`mazeart.tags.register_tag` adds to it): the SVG,
+PNG and PDF scenes draw tags with :func:`tag_colour` and list them with
+:func:`tag_legend`, and the browser game embeds :func:`tag_colours` in its page.
+:data:`GAME_COLOURS` are the colours of the games' board: the exit is green in
+the browser and in the terminal alike.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from mazeart.errors import MazeartError, check_number
+from mazeart.tags import TAG_COLOURS, TAG_KINDS
 
-__all__ = ["Style", "style_from"]
+__all__ = [
+    "GAME_COLOURS",
+    "TAG_COLOURS",
+    "TAG_FALLBACK",
+    "Style",
+    "style_from",
+    "tag_colour",
+    "tag_colours",
+    "tag_legend",
+]
+
+TAG_FALLBACK = "#7f7f7f"
+"""Colour of a tag whose kind has no colour of its own."""
+
+GAME_COLOURS: dict[str, str] = {
+    "wall": "#222222",
+    "floor": "#ffffff",
+    "room": "#f4e2b0",
+    "entrance": "#dce8f5",
+    "exit": "#2ca02c",
+    "player": "#1f3a93",
+    "solution": "rgba(214, 39, 40, 0.75)",
+}
+"""The games' board: walls, floor, rooms, the entrance and the (green) exit, the player."""
+
+
+def tag_colour(kind: str) -> str:
+    """The drawing colour of tag ``kind`` (:data:`TAG_FALLBACK` for a kind without one).
+
+    Parameters
+    ----------
+    kind : str
+        A tag kind, e.g. ``"loot"``.
+
+    Returns
+    -------
+    str
+        A ``#rrggbb`` colour.
+
+    Examples
+    --------
+    >>> tag_colour("loot"), tag_colour("no such kind")
+    ('#e6a800', '#7f7f7f')
+    """
+    return TAG_COLOURS.get(kind, TAG_FALLBACK)
+
+
+def tag_colours() -> dict[str, str]:
+    """Every registered tag kind and its colour (a copy of :data:`TAG_COLOURS`).
+
+    Returns
+    -------
+    dict of str to str
+    """
+    return dict(TAG_COLOURS)
+
+
+def tag_legend(kinds: Iterable[str]) -> list[tuple[str, str]]:
+    """The legend of the tags drawn: ``(kind, colour)`` once per kind.
+
+    Parameters
+    ----------
+    kinds : iterable of str
+        The kinds of the tags drawn (repeats allowed).
+
+    Returns
+    -------
+    list of (str, str)
+        Registered kinds in the order of their codes, then any others by name.
+
+    Examples
+    --------
+    >>> tag_legend(["loot", "spawn", "loot"])
+    [('spawn', '#e377c2'), ('loot', '#e6a800')]
+    """
+    seen = set(kinds)
+    order = sorted(seen, key=lambda k: (TAG_KINDS.get(k, 1_000_000), k))
+    return [(kind, tag_colour(kind)) for kind in order]
 
 
 @dataclass(frozen=True)
@@ -45,7 +133,10 @@ class Style:
     room_fill : str
         Fill of room cells.
     tags : bool
-        Draw tags (coloured dots, one colour per kind).
+        Draw tags (coloured dots, one colour per kind, :func:`tag_colour`)
+        and their legend: in the bottom margin of an SVG or PNG (when the
+        margin is at least a quarter of a cell; not for ``plotter``), under
+        the caption of a PDF.
     plotter : bool
         Everything as strokes of one pen (``line_width`` wide): tone as
         parallel lines, blocks and rooms hatched, dots as circles; nothing filled.

@@ -1,15 +1,36 @@
 """A browser game in one self-contained HTML file.
 
 The page embeds the mazes as data (one level per maze) and draws them on a
-canvas: arrow keys or WASD move, the timer starts at the first move, reaching
-the exit shows the time and the best time (kept in the browser's
-``localStorage`` per maze size), "Show solution" toggles the path, and with
-several levels the next one starts after a win. Nothing is loaded from the
-network. Text the user gave (the title) is HTML-escaped, and the embedded JSON
-cannot close its ``<script>`` element.
+canvas. Arrow keys or WASD move, and so do the on-screen arrows (held down,
+they repeat) and swipes on the maze: a finger dragged across the maze moves
+the player a cell for every cell it travels. The timer starts at the first
+move; the exit is the green square. Reaching it shows the time and the maze's
+table of its five best times, kept in the browser's ``localStorage`` per maze
+(under the maze's fingerprint, :func:`mazeart.play.game.maze_key`), so levels
+of one size do not share a table. "Show solution" draws the path; a run during
+which it was switched on is timed but not recorded, and the page says so.
+With several levels the next one starts after a win.
+
+The size field makes a new maze without reloading the page: a perfect maze of
+that many cells across (``20``) or across and down (``30x20``), up to 200 a
+side, generated in the page by the recursive backtracker from a random seed,
+entered at the top-left corner's top and left at the bottom-right corner's
+bottom. Its best times are kept under its size and seed.
+
+Tags are drawn in the colours every export uses
+(:func:`mazeart.export._style.tag_colours`, embedded in the page), with a
+legend of the kinds the maze holds. Nothing is loaded from the network. Text
+the user gave (the title) is HTML-escaped, and the embedded JSON cannot close
+its ``<script>`` element.
 
 The page's state is visible for tests and tools: ``#game`` carries
-``data-row``, ``data-col``, ``data-level`` and ``data-won``.
+``data-row``, ``data-col``, ``data-level`` (``random`` for a generated maze),
+``data-won``, ``data-recorded`` (after a win: whether the time was entered),
+``data-peeked`` (the solution was shown in this run), ``data-rows``,
+``data-cols``, ``data-key`` (the best-times key), ``data-seed`` and
+``data-swipe`` (CSS pixels of finger travel per step); ``window.mazeart.state()``
+returns the maze being played (its passages as one number per cell, bits
+N=1, E=2, S=4, W=8, -1 outside the maze), the position and the best times.
 """
 
 from __future__ import annotations
@@ -21,13 +42,24 @@ from typing import Any
 
 from mazeart._io import dump_json, plain
 from mazeart.errors import MazeartError
+from mazeart.export._style import GAME_COLOURS, TAG_FALLBACK, tag_colours
 from mazeart.maze import Maze
 
 __all__ = ["level_data", "to_html", "write_html"]
 
 
 def level_data(maze: Maze) -> dict[str, Any]:
-    """What the page needs of one maze: passages, blocks, ends, solution, tags.
+    """What the page needs of one maze: passages, blocks, ends, solution, tags, key.
+
+    Parameters
+    ----------
+    maze : Maze
+
+    Returns
+    -------
+    dict
+        JSON-ready; ``key`` is the maze's best-times key
+        (:func:`mazeart.play.game.maze_key`).
 
     Raises
     ------
@@ -35,6 +67,7 @@ def level_data(maze: Maze) -> dict[str, Any]:
         If the maze has no entrance or exit, or they are not joined.
     """
     from mazeart.mazefile import _grid_rows
+    from mazeart.play.game import maze_key
     from mazeart.solve import solve
 
     if maze.entrance is None or maze.exit is None:
@@ -54,6 +87,7 @@ def level_data(maze: Maze) -> dict[str, Any]:
         "algorithm": maze.meta.get("algorithm"),
         "tags": [[r, c, k] for (r, c), k in sorted(maze.tags.items())],
         "rooms": [[list(cell) for cell in room.cells] for room in maze.rooms],
+        "key": maze_key(maze),
     }
     if maze.geometry == "blocks":
         data["blocks"] = ["".join(map(str, row)) for row in maze.blocks(doors=True).tolist()]
@@ -77,7 +111,17 @@ def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
     levels = [mazes] if isinstance(mazes, Maze) else list(mazes)
     if not levels:
         raise MazeartError("a game needs at least one maze")
-    payload = dump_json({"title": title, "levels": [level_data(m) for m in levels]})
+    from mazeart.play.game import KEEP
+
+    data = {
+        "title": title,
+        "levels": [level_data(m) for m in levels],
+        "tagColours": tag_colours(),
+        "tagFallback": TAG_FALLBACK,
+        "colours": GAME_COLOURS,
+        "keep": KEEP,
+    }
+    payload = dump_json(data)
     # No "</script>" (or "<!--") can appear inside the script element.
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     fill = {"%TITLE%": escape(plain(title)), "%DATA%": payload}
@@ -90,7 +134,7 @@ def write_html(maze: Maze, fh: Any, **options: Any) -> None:
     fh.write(to_html(levels, title=options.get("title") or "mazeart").encode("utf-8"))
 
 
-_PAGE = """<!DOCTYPE html>
+_PAGE = r"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -99,14 +143,48 @@ _PAGE = """<!DOCTYPE html>
 <style>
   body { font: 15px/1.4 system-ui, sans-serif; margin: 0; background: #f6f4ef; color: #222;
          display: flex; flex-direction: column; align-items: center; }
-  h1 { font-size: 20px; margin: 14px 0 4px; }
-  #bar { display: flex; gap: 18px; align-items: center; margin: 6px 0 10px; }
-  #timer { font-variant-numeric: tabular-nums; min-width: 6em; }
-  #message { min-height: 1.5em; font-weight: 600; color: #1a7f37; }
-  canvas { background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.2); max-width: 96vw;
-           max-height: 78vh; image-rendering: pixelated; }
+  h1 { font-size: 20px; margin: 12px 8px 2px; text-align: center; }
+  #bar { display: flex; flex-wrap: wrap; justify-content: center; gap: 6px 16px;
+         align-items: center; margin: 6px 8px; }
+  #timer { font-variant-numeric: tabular-nums; min-width: 5em; text-align: right; }
+  #message { min-height: 1.5em; font-weight: 600; color: #1a7f37; margin: 0 8px 6px;
+             text-align: center; }
+  #message.note { color: #8a4b00; }
+  #main { display: flex; flex-wrap: wrap; justify-content: center; align-items: flex-start;
+          gap: 14px; padding: 0 8px; }
+  canvas { background: #fff; box-shadow: 0 1px 4px rgba(0,0,0,.2); touch-action: none;
+           max-width: calc(100vw - 250px); max-height: calc(100vh - 150px); }
+  canvas:focus { outline: none; }
+  #side { display: flex; flex-direction: column; align-items: center; gap: 12px; width: 210px; }
+  #pad { display: grid; grid-template-columns: repeat(3, 52px); grid-template-rows: repeat(3, 52px);
+         gap: 4px; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
+  #pad button { font-size: 22px; padding: 0; border: 1px solid #bbb; border-radius: 10px;
+                background: #fff; color: #333; touch-action: manipulation; }
+  #pad button:active { background: #dde6f5; }
+  #pad [data-dir="up"] { grid-area: 1 / 2; } #pad [data-dir="left"] { grid-area: 2 / 1; }
+  #pad [data-dir="right"] { grid-area: 2 / 3; } #pad [data-dir="down"] { grid-area: 3 / 2; }
+  #scores { border-collapse: collapse; font-variant-numeric: tabular-nums; min-width: 11em; }
+  #scores caption { font-weight: 600; padding-bottom: 4px; }
+  #scores td { padding: 1px 8px; border-top: 1px solid #ddd; }
+  #scores td:first-child { text-align: right; color: #666; }
+  #scores td:last-child { text-align: right; }
+  #scores tr.this td { font-weight: 700; background: #e3f3e6; }
+  #legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap;
+            justify-content: center; gap: 4px 12px; font-size: 14px; }
+  #legend li { display: flex; align-items: center; gap: 5px; }
+  .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 50%; }
+  .square { border-radius: 2px; }
+  #new { display: flex; gap: 6px; align-items: center; margin: 12px 8px 2px; }
+  #size { width: 6.5em; font: inherit; padding: 3px 6px; }
   button { font: inherit; padding: 3px 10px; }
-  .help { color: #666; font-size: 13px; margin: 8px; }
+  .help { color: #666; font-size: 13px; margin: 4px 8px 12px; text-align: center; }
+  [hidden] { display: none !important; }
+  @media (max-width: 720px) {
+    canvas { max-width: 96vw; max-height: calc(100vh - 300px); }
+    #side { width: auto; flex-direction: row; flex-wrap: wrap; justify-content: center;
+            align-items: flex-start; }
+    #pad { grid-template-columns: repeat(3, 58px); grid-template-rows: repeat(3, 50px); }
+  }
 </style>
 </head>
 <body>
@@ -116,124 +194,291 @@ _PAGE = """<!DOCTYPE html>
   <span id="timer">0.0 s</span>
   <span id="best"></span>
   <button id="toggle" type="button">Show solution</button>
+  <button id="next" type="button" hidden>Next maze</button>
 </div>
 <div id="message" role="status"></div>
-<canvas id="game" width="10" height="10" tabindex="0"></canvas>
-<div class="help">Arrow keys or W A S D move. Reach the red square.</div>
+<div id="main">
+  <canvas id="game" width="10" height="10" tabindex="0" aria-label="the maze"></canvas>
+  <div id="side">
+    <div id="pad" role="group" aria-label="move">
+      <button type="button" data-dir="up" aria-label="up">&#9650;</button>
+      <button type="button" data-dir="left" aria-label="left">&#9664;</button>
+      <button type="button" data-dir="right" aria-label="right">&#9654;</button>
+      <button type="button" data-dir="down" aria-label="down">&#9660;</button>
+    </div>
+    <table id="scores" hidden><caption>Best times, this maze</caption><tbody></tbody></table>
+    <ul id="legend" aria-label="legend"></ul>
+  </div>
+</div>
+<form id="new" autocomplete="off">
+  <label for="size">Size</label>
+  <input id="size" name="size" type="text" spellcheck="false" placeholder="30x20"
+         title="cells across, or across x down (2 to 200)">
+  <button type="submit">New maze</button>
+</form>
+<div class="help">Arrow keys, W A S D, the arrows or a swipe on the maze move.
+Reach the green square.</div>
 <script id="mazeart-data" type="application/json">%DATA%</script>
 <script>
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("mazeart-data").textContent);
-  const canvas = document.getElementById("game");
-  const ctx = canvas.getContext("2d");
+  const COLOURS = DATA.colours, KEEP = DATA.keep, MAX_SIDE = 200;
   const $ = (id) => document.getElementById(id);
-  const MOVES = {
-    ArrowUp: [1, -1, 0], ArrowRight: [2, 0, 1], ArrowDown: [4, 1, 0], ArrowLeft: [8, 0, -1],
-    w: [1, -1, 0], d: [2, 0, 1], s: [4, 1, 0], a: [8, 0, -1],
-    W: [1, -1, 0], D: [2, 0, 1], S: [4, 1, 0], A: [8, 0, -1],
+  const canvas = $("game");
+  const ctx = canvas.getContext("2d");
+  const board = document.createElement("canvas");  // the maze without the player
+  const STEPS = { up: [1, -1, 0], right: [2, 0, 1], down: [4, 1, 0], left: [8, 0, -1] };
+  const KEYS = {
+    ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", ArrowLeft: "left",
+    w: "up", d: "right", s: "down", a: "left", W: "up", D: "right", S: "down", A: "left",
   };
-  let level = 0, maze, bits, pos, started = null, finished = null, showSolution = false, tick;
+  let level = 0, random = null, maze, bits, pos, started = null, finished = null, tick = null;
+  let showSolution = false, peeked = false, touch = null, held = null;
 
+  // ------------------------------------------------------------------ mazes
   function cellBits(grid) {
     return grid.map((row) => Array.from(row, (ch) => {
       const v = parseInt(ch, 16);
       return Number.isNaN(v) ? -1 : v;  // -1: not a maze cell
     }));
   }
-  function bestKey() {
-    return "mazeart-best-" + maze.cols + "x" + maze.rows + "-" + maze.geometry;
+  function prng(seed) {  // mulberry32: the same seed, the same maze
+    let a = seed >>> 0;
+    return function () {
+      a = (a + 0x6D2B79F5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
   }
-  function readBest() {
-    try { const v = localStorage.getItem(bestKey()); return v === null ? null : Number(v); }
-    catch (e) { return null; }
+  function solve(b, from, to) {  // breadth-first search through the passages
+    const rows = b.length, cols = b[0].length, prev = new Int32Array(rows * cols).fill(-1);
+    const queue = [from[0] * cols + from[1]];
+    prev[queue[0]] = queue[0];
+    for (let i = 0; i < queue.length; i++) {
+      const r = Math.floor(queue[i] / cols), c = queue[i] % cols;
+      for (const [bit, dr, dc] of Object.values(STEPS)) {
+        const n = (r + dr) * cols + c + dc;
+        if ((b[r][c] & bit) && prev[n] < 0) { prev[n] = queue[i]; queue.push(n); }
+      }
+    }
+    const path = [];
+    for (let n = to[0] * cols + to[1]; prev[n] >= 0; n = prev[n]) {
+      path.push([Math.floor(n / cols), n % cols]);
+      if (prev[n] === n) break;
+    }
+    return path.reverse();
   }
-  function writeBest(t) {
-    try { localStorage.setItem(bestKey(), String(t)); } catch (e) { /* private mode */ }
+  function generate(cols, rows, seed) {  // the recursive backtracker: a perfect maze
+    const rand = prng(seed);
+    const b = Array.from({ length: rows }, () => new Array(cols).fill(0));
+    const seen = Array.from({ length: rows }, () => new Array(cols).fill(false));
+    const stack = [[0, 0]];
+    seen[0][0] = true;
+    while (stack.length) {
+      const [r, c] = stack[stack.length - 1];
+      const open = [];
+      for (const [bit, dr, dc] of Object.values(STEPS)) {
+        const rr = r + dr, cc = c + dc;
+        if (rr >= 0 && rr < rows && cc >= 0 && cc < cols && !seen[rr][cc]) {
+          open.push([bit, rr, cc]);
+        }
+      }
+      if (!open.length) { stack.pop(); continue; }
+      const [bit, rr, cc] = open[Math.floor(rand() * open.length)];
+      b[r][c] |= bit;
+      b[rr][cc] |= { 1: 4, 2: 8, 4: 1, 8: 2 }[bit];
+      seen[rr][cc] = true;
+      stack.push([rr, cc]);
+    }
+    return {
+      rows, cols, geometry: "cells", seed, algorithm: "backtracker",
+      grid: b.map((row) => row.map((v) => v.toString(16)).join("")),
+      entrance: [0, 0], exit: [rows - 1, cols - 1], entranceSide: 1, exitSide: 4,
+      solution: solve(b, [0, 0], [rows - 1, cols - 1]), tags: [], rooms: [],
+      key: "random " + cols + "x" + rows + " seed " + seed,
+    };
+  }
+  function parseSize(text) {
+    const m = /^\s*(\d{1,4})\s*(?:[x×X*,\s]\s*(\d{1,4}))?\s*$/.exec(text);
+    if (!m) return null;
+    const cols = Number(m[1]), rows = m[2] === undefined ? cols : Number(m[2]);
+    if (cols < 2 || rows < 2 || cols > MAX_SIDE || rows > MAX_SIDE) return null;
+    return [cols, rows];
+  }
+
+  // ------------------------------------------------------------------ best times
+  function storeKey() { return "mazeart-times " + maze.key; }
+  function readTimes() {
+    try {
+      const v = JSON.parse(localStorage.getItem(storeKey()) || "[]");
+      if (!Array.isArray(v)) return [];
+      return v.filter((t) => typeof t === "number" && t > 0 && Number.isFinite(t))
+        .sort((a, b) => a - b).slice(0, KEEP);
+    } catch (e) { return []; }
+  }
+  function enterTime(t) {  // into the maze's table; the run's place in it, or 0
+    const times = readTimes();
+    let at = times.findIndex((x) => x > t);
+    if (at < 0) at = times.length;
+    if (at >= KEEP) return [times, 0];
+    times.splice(at, 0, t);
+    times.length = Math.min(times.length, KEEP);
+    try { localStorage.setItem(storeKey(), JSON.stringify(times)); } catch (e) { /* private */ }
+    return [times, at + 1];
   }
   function showBest() {
-    const b = readBest();
-    $("best").textContent = b === null ? "" : "best " + b.toFixed(1) + " s";
+    const times = readTimes();
+    $("best").textContent = times.length ? "best " + times[0].toFixed(1) + " s" : "";
   }
+  function showScores(times, rank) {
+    const body = $("scores").tBodies[0];
+    body.textContent = "";
+    times.forEach((t, i) => {
+      const row = body.insertRow();
+      row.insertCell().textContent = (i + 1) + ".";
+      row.insertCell().textContent = t.toFixed(1) + " s";
+      if (i + 1 === rank) row.className = "this";
+    });
+    if (!times.length) body.insertRow().insertCell().textContent = "none yet";
+    $("scores").hidden = false;
+  }
+
+  // ------------------------------------------------------------------ playing
   function elapsed() {
     if (started === null) return 0;
     return ((finished === null ? performance.now() : finished) - started) / 1000;
   }
   function updateTimer() { $("timer").textContent = elapsed().toFixed(1) + " s"; }
+  function say(text, note) {
+    $("message").textContent = text;
+    $("message").className = note ? "note" : "";
+  }
 
-  function load(i) {
-    level = i;
-    maze = DATA.levels[i];
+  function play(data) {
+    maze = data;
     bits = cellBits(maze.grid);
     pos = maze.entrance.slice();
     started = finished = null;
-    $("level").textContent = DATA.levels.length > 1
-      ? "level " + (i + 1) + " / " + DATA.levels.length : "";
-    $("message").textContent = "";
-    canvas.dataset.level = String(i + 1);
-    canvas.dataset.won = "false";
+    clearInterval(tick);
+    peeked = showSolution;
+    const d = canvas.dataset;
+    $("level").textContent = random
+      ? "random " + maze.cols + "x" + maze.rows + ", seed " + maze.seed
+      : DATA.levels.length > 1 ? "level " + (level + 1) + " / " + DATA.levels.length : "";
+    say(peeked ? "The solution is shown: this run's time will not be recorded." : "", peeked);
+    d.level = random ? "random" : String(level + 1);
+    d.won = "false";
+    d.recorded = "";
+    d.peeked = String(peeked);
+    d.rows = String(maze.rows);
+    d.cols = String(maze.cols);
+    d.key = maze.key;
+    d.seed = maze.seed === null || maze.seed === undefined ? "" : String(maze.seed);
+    $("size").value = maze.cols + "x" + maze.rows;
+    $("next").hidden = true;
+    $("scores").hidden = true;
     const size = Math.max(4, Math.min(28, Math.floor(900 / Math.max(maze.cols, maze.rows))));
-    canvas.dataset.cell = String(size);
-    canvas.width = (maze.cols + 2) * size;
-    canvas.height = (maze.rows + 2) * size;
+    d.cell = String(size);
+    canvas.width = board.width = (maze.cols + 2) * size;
+    canvas.height = board.height = (maze.rows + 2) * size;
+    legend();
     showBest();
     updateTimer();
+    drawBoard();
     draw();
-    canvas.focus();
+    canvas.focus({ preventScroll: true });
+  }
+  function hasNext() { return random !== null || level + 1 < DATA.levels.length; }
+  function next() {
+    if (random) play(generate(maze.cols, maze.rows, newSeed()));
+    else if (level + 1 < DATA.levels.length) { level += 1; play(DATA.levels[level]); }
+  }
+  function newSeed() { return Math.floor(Math.random() * 4294967296); }
+
+  function tagColour(kind) {
+    return Object.prototype.hasOwnProperty.call(DATA.tagColours, kind)
+      ? DATA.tagColours[kind] : DATA.tagFallback;
+  }
+  function legend() {
+    const list = $("legend"), kinds = [];
+    for (const [, , kind] of maze.tags) if (!kinds.includes(kind)) kinds.push(kind);
+    const order = Object.keys(DATA.tagColours);
+    kinds.sort((a, b) => (order.includes(a) ? order.indexOf(a) : 1e6)
+      - (order.includes(b) ? order.indexOf(b) : 1e6) || (a < b ? -1 : a > b ? 1 : 0));
+    list.textContent = "";
+    const item = (name, colour, square, kind) => {
+      const li = document.createElement("li"), dot = document.createElement("span");
+      dot.className = "swatch" + (square ? " square" : "");
+      dot.style.background = colour;
+      li.append(dot, document.createTextNode(name));
+      if (kind !== undefined) li.dataset.kind = kind;
+      list.append(li);
+    };
+    item("exit", COLOURS.exit, true);
+    for (const kind of kinds) item(kind, tagColour(kind), false, kind);
   }
 
-  function draw() {
-    const cs = Number(canvas.dataset.cell);
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
-    ctx.translate(cs, cs);
+  function drawBoard() {
+    const g = board.getContext("2d"), cs = Number(canvas.dataset.cell);
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, board.width, board.height);
+    g.translate(cs, cs);
     const cx = (c) => (c + 0.5) * cs, cy = (r) => (r + 0.5) * cs;
-    ctx.fillStyle = "#f4e2b0";
-    for (const room of maze.rooms) for (const [r, c] of room) ctx.fillRect(c * cs, r * cs, cs, cs);
-    ctx.fillStyle = "#e8f4ea";
-    ctx.fillRect(maze.entrance[1] * cs, maze.entrance[0] * cs, cs, cs);
-    ctx.fillStyle = "#f8d0d0";
-    ctx.fillRect(maze.exit[1] * cs, maze.exit[0] * cs, cs, cs);
+    g.fillStyle = COLOURS.room;
+    for (const room of maze.rooms) for (const [r, c] of room) g.fillRect(c * cs, r * cs, cs, cs);
+    g.fillStyle = COLOURS.entrance;
+    g.fillRect(maze.entrance[1] * cs, maze.entrance[0] * cs, cs, cs);
+    g.fillStyle = COLOURS.exit;
+    g.fillRect(maze.exit[1] * cs, maze.exit[0] * cs, cs, cs);
     if (maze.geometry === "blocks") {
-      ctx.fillStyle = "#222";
+      g.fillStyle = COLOURS.wall;
       maze.blocks.forEach((row, r) => {
         for (let c = 0; c < row.length; c++) {
-          if (row[c] === "1") ctx.fillRect((c - 1) * cs, (r - 1) * cs, cs, cs);
+          if (row[c] === "1") g.fillRect((c - 1) * cs, (r - 1) * cs, cs, cs);
         }
       });
     } else {
-      ctx.strokeStyle = "#222";
-      ctx.lineWidth = Math.max(1, cs * 0.15);
-      ctx.lineCap = "square";
-      ctx.beginPath();
+      g.strokeStyle = COLOURS.wall;
+      g.lineWidth = Math.max(1, cs * 0.15);
+      g.lineCap = "square";
+      g.beginPath();
       const doors = [[maze.entrance, maze.entranceSide], [maze.exit, maze.exitSide]];
       const isDoor = (r, c, side) => doors.some(([p, s]) => p[0] === r && p[1] === c && s === side);
+      const nb = (r, c) => r >= 0 && r < maze.rows && c >= 0 && c < maze.cols ? bits[r][c] : -1;
       for (let r = 0; r < maze.rows; r++) {
         for (let c = 0; c < maze.cols; c++) {
           const b = bits[r][c];
           if (b < 0) continue;
           const x = c * cs, y = r * cs;
-          const nb = (rr, cc) => rr >= 0 && rr < maze.rows && cc >= 0 && cc < maze.cols
-            ? bits[rr][cc] : -1;
-          if (!(b & 1) && !isDoor(r, c, 1)) { ctx.moveTo(x, y); ctx.lineTo(x + cs, y); }
-          if (!(b & 8) && !isDoor(r, c, 8)) { ctx.moveTo(x, y); ctx.lineTo(x, y + cs); }
+          if (!(b & 1) && !isDoor(r, c, 1)) { g.moveTo(x, y); g.lineTo(x + cs, y); }
+          if (!(b & 8) && !isDoor(r, c, 8)) { g.moveTo(x, y); g.lineTo(x, y + cs); }
           if (nb(r + 1, c) < 0 && !isDoor(r, c, 4)) {
-            ctx.moveTo(x, y + cs); ctx.lineTo(x + cs, y + cs);
+            g.moveTo(x, y + cs); g.lineTo(x + cs, y + cs);
           }
           if (nb(r, c + 1) < 0 && !isDoor(r, c, 2)) {
-            ctx.moveTo(x + cs, y); ctx.lineTo(x + cs, y + cs);
+            g.moveTo(x + cs, y); g.lineTo(x + cs, y + cs);
           }
         }
       }
-      ctx.stroke();
+      g.stroke();
     }
     for (const [r, c, kind] of maze.tags) {
-      ctx.fillStyle = {loot: "#e6b800", spawn: "#1f77b4", key: "#9467bd", npc: "#17becf",
-                       trap: "#8c564b"}[kind] || "#7f7f7f";
-      ctx.beginPath(); ctx.arc(cx(c), cy(r), cs * 0.22, 0, 2 * Math.PI); ctx.fill();
+      g.fillStyle = tagColour(kind);
+      g.beginPath(); g.arc(cx(c), cy(r), cs * 0.28, 0, 2 * Math.PI); g.fill();
     }
+  }
+  function draw() {
+    const cs = Number(canvas.dataset.cell);
+    const cx = (c) => (c + 0.5) * cs, cy = (r) => (r + 0.5) * cs;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(board, 0, 0);
+    ctx.translate(cs, cs);
     if (showSolution) {
-      ctx.strokeStyle = "rgba(214, 39, 40, 0.75)";
+      ctx.strokeStyle = COLOURS.solution;
       ctx.lineWidth = Math.max(1, cs * 0.3);
       ctx.lineJoin = ctx.lineCap = "round";
       ctx.beginPath();
@@ -242,49 +487,162 @@ _PAGE = """<!DOCTYPE html>
       });
       ctx.stroke();
     }
-    ctx.fillStyle = "#2ca02c";
-    ctx.beginPath(); ctx.arc(cx(pos[1]), cy(pos[0]), cs * 0.33, 0, 2 * Math.PI); ctx.fill();
+    ctx.fillStyle = COLOURS.player;
+    ctx.strokeStyle = "#ffffff";
+    ctx.lineWidth = Math.max(1, cs * 0.08);
+    ctx.beginPath(); ctx.arc(cx(pos[1]), cy(pos[0]), cs * 0.33, 0, 2 * Math.PI);
+    ctx.fill(); ctx.stroke();
     canvas.dataset.row = String(pos[0]);
     canvas.dataset.col = String(pos[1]);
   }
 
-  function win() {
-    finished = performance.now();
-    clearInterval(tick);
-    const t = elapsed();
-    const best = readBest();
-    const record = best === null || t < best;
-    if (record) writeBest(t);
-    showBest();
-    updateTimer();
-    canvas.dataset.won = "true";
-    const last = level + 1 >= DATA.levels.length;
-    $("message").textContent = "Solved in " + t.toFixed(1) + " s" + (record ? " (best!)" : "")
-      + (last ? "" : " \\u2014 press any key for the next maze");
-  }
-
-  document.addEventListener("keydown", (ev) => {
-    if (canvas.dataset.won === "true") {
-      if (level + 1 < DATA.levels.length && !ev.repeat) { ev.preventDefault(); load(level + 1); }
-      return;
-    }
-    const move = MOVES[ev.key];
-    if (!move) return;
-    ev.preventDefault();
-    const [bit, dr, dc] = move;
-    if (!(bits[pos[0]][pos[1]] & bit)) return;  // a wall
+  function step(dir) {  // one cell; false when a wall (or the win) is in the way
+    if (canvas.dataset.won === "true") return false;
+    const [bit, dr, dc] = STEPS[dir];
+    if (!(bits[pos[0]][pos[1]] & bit)) return false;
     if (started === null) { started = performance.now(); tick = setInterval(updateTimer, 100); }
     pos = [pos[0] + dr, pos[1] + dc];
     draw();
     if (pos[0] === maze.exit[0] && pos[1] === maze.exit[1]) win();
+    return true;
+  }
+  function win() {
+    finished = performance.now();
+    clearInterval(tick);
+    const t = Math.max(0.001, Math.round(elapsed() * 1000) / 1000);
+    updateTimer();
+    canvas.dataset.won = "true";
+    let text = "Solved in " + t.toFixed(1) + " s";
+    if (peeked) {
+      canvas.dataset.recorded = "false";
+      text += " \u2014 not recorded: the solution was shown";
+      showScores(readTimes(), 0);
+    } else {
+      const [times, rank] = enterTime(t);
+      canvas.dataset.recorded = String(rank > 0);
+      text += rank === 1 ? " \u2014 a new best!"
+        : " (best " + times[0].toFixed(1) + " s" + (rank ? ", #" + rank : "") + ")";
+      showScores(times, rank);
+    }
+    showBest();
+    if (hasNext()) {
+      text += " \u2014 any key or \u201cNext maze\u201d for the next one";
+      $("next").hidden = false;
+    }
+    say(text, peeked);
+  }
+
+  // ------------------------------------------------------------------ input
+  document.addEventListener("keydown", (ev) => {
+    const target = ev.target;
+    if (target && target.tagName === "INPUT") return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (canvas.dataset.won === "true") {
+      const idle = ["Shift", "Control", "Alt", "Meta", "Tab", "CapsLock"].includes(ev.key);
+      if (hasNext() && !ev.repeat && !idle) { ev.preventDefault(); next(); }
+      return;
+    }
+    const dir = KEYS[ev.key];
+    if (!dir) return;
+    ev.preventDefault();
+    step(dir);
   });
+  function swipeUnit() {  // CSS pixels of finger travel per step: a cell, at least 14
+    const shown = canvas.getBoundingClientRect().width / (maze.cols + 2);
+    return Math.max(14, shown);
+  }
+  function direction(dx, dy) {
+    if (Math.abs(dx) >= Math.abs(dy)) return dx > 0 ? "right" : "left";
+    return dy > 0 ? "down" : "up";
+  }
+  canvas.addEventListener("touchstart", (ev) => {
+    if (ev.touches.length !== 1) { touch = null; return; }
+    ev.preventDefault();
+    const t = ev.touches[0];
+    touch = { x: t.clientX, y: t.clientY, moved: false, unit: swipeUnit() };
+    canvas.dataset.swipe = String(touch.unit);
+  }, { passive: false });
+  canvas.addEventListener("touchmove", (ev) => {
+    if (!touch || ev.touches.length !== 1) return;
+    ev.preventDefault();
+    const t = ev.touches[0];
+    for (;;) {  // a step for every unit the finger travelled, along its main direction
+      const dx = t.clientX - touch.x, dy = t.clientY - touch.y;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < touch.unit) break;
+      const dir = direction(dx, dy);
+      step(dir);
+      touch.moved = true;
+      if (dir === "left" || dir === "right") touch.x += Math.sign(dx) * touch.unit;
+      else touch.y += Math.sign(dy) * touch.unit;
+    }
+  }, { passive: false });
+  canvas.addEventListener("touchend", (ev) => {
+    if (!touch) return;
+    ev.preventDefault();
+    const t = ev.changedTouches[0];
+    const dx = t.clientX - touch.x, dy = t.clientY - touch.y;
+    if (canvas.dataset.won === "true" && !touch.moved && hasNext()) next();
+    else if (!touch.moved && Math.max(Math.abs(dx), Math.abs(dy)) >= 10) step(direction(dx, dy));
+    touch = null;
+  }, { passive: false });
+  canvas.addEventListener("touchcancel", () => { touch = null; });
+
+  function release() { if (held) { clearTimeout(held); held = null; } }
+  for (const button of document.querySelectorAll("#pad button")) {
+    const dir = button.dataset.dir;
+    button.addEventListener("pointerdown", (ev) => {
+      ev.preventDefault();
+      release();
+      step(dir);
+      const again = () => { if (step(dir)) held = setTimeout(again, 110); else held = null; };
+      held = setTimeout(again, 350);  // held down: it repeats
+    });
+    for (const name of ["pointerup", "pointercancel", "pointerleave"]) {
+      button.addEventListener(name, release);
+    }
+    button.addEventListener("click", (ev) => { if (ev.detail === 0) step(dir); });  // keyboard
+    button.addEventListener("contextmenu", (ev) => ev.preventDefault());
+  }
   $("toggle").addEventListener("click", () => {
     showSolution = !showSolution;
     $("toggle").textContent = showSolution ? "Hide solution" : "Show solution";
+    if (showSolution && canvas.dataset.won !== "true" && !peeked) {
+      peeked = true;
+      canvas.dataset.peeked = "true";
+      say("The solution is shown: this run's time will not be recorded.", true);
+    }
     draw();
-    canvas.focus();
+    canvas.focus({ preventScroll: true });
   });
-  load(0);
+  $("next").addEventListener("click", () => { if (hasNext()) next(); });
+  $("new").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const size = parseSize($("size").value);
+    if (!size) {
+      say("Size: cells across (20) or across x down (30x20), each from 2 to " + MAX_SIDE + ".",
+        true);
+      return;
+    }
+    random = { cols: size[0], rows: size[1] };
+    play(generate(size[0], size[1], newSeed()));
+  });
+
+  window.mazeart = Object.freeze({
+    state() {
+      return {
+        rows: maze.rows, cols: maze.cols, geometry: maze.geometry, key: maze.key,
+        seed: maze.seed, grid: bits.map((row) => row.slice()), entrance: maze.entrance.slice(),
+        exit: maze.exit.slice(), solution: maze.solution.map((p) => p.slice()),
+        position: pos.slice(), won: canvas.dataset.won === "true", peeked, times: readTimes(),
+      };
+    },
+    newMaze(cols, rows, seed) {
+      if (!parseSize(cols + "x" + rows)) throw new RangeError("size out of range");
+      random = { cols, rows };
+      play(generate(cols, rows, seed === undefined ? newSeed() : seed >>> 0));
+    },
+  });
+  play(DATA.levels[0]);
 })();
 </script>
 </body>

@@ -4,9 +4,10 @@ A maze page has an optional title at the top, the maze scaled to fit the
 space between the margins (walls are stroked vector lines with square caps,
 or filled blocks in the ``blocks`` geometry), an arrow into the entrance and
 one out of the exit, a small line under the maze with the algorithm, seed and
-size (enough to regenerate it), and a footer with optional text and the page
-number. The answer key repeats the maze on the next page with the solution
-drawn in.
+size (enough to regenerate it), under it the tags' legend when tags are drawn
+(a dot in each kind's colour and its name), and a footer with optional text and
+the page number. The answer key repeats the maze on the next page with the
+solution drawn in.
 
 :func:`write_pdf` writes one maze; :func:`write_book` writes many, puzzles
 first and answer keys at the back, four to a page.
@@ -32,7 +33,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError, check_int
-from mazeart.export._style import Style, style_from
+from mazeart.export._style import Style, style_from, tag_legend
 from mazeart.export.scene import Layer, Lines, Scene, build_scene
 from mazeart.maze import Maze
 
@@ -128,10 +129,17 @@ def _colour(colour: str, op: str) -> str:
 
 
 class _Drawing:
-    """A scene's layers as content-stream operators in maze units, written out once."""
+    """A scene's layers as content-stream operators in maze units, written out once.
+
+    The legend is text, set by :meth:`_Document.legend` under the caption instead.
+    """
 
     def __init__(self, scene: Scene) -> None:
-        self.layers = [(layer.name, "\n".join(_layer_ops(layer))) for layer in scene.layers]
+        self.layers = [
+            (layer.name, "\n".join(_layer_ops(layer)))
+            for layer in scene.layers
+            if layer.name != "legend"
+        ]
 
     def ops(self, *, without: tuple[str, ...] = ()) -> list[str]:
         return [text for name, text in self.layers if name not in without and text]
@@ -176,6 +184,21 @@ def _rgb(colour: str) -> tuple[int, int, int]:
         raise MazeartError(f"unknown colour {colour!r}") from None
 
 
+def _source_date() -> Any:
+    """The creation date ``SOURCE_DATE_EPOCH`` asks for (the reproducible-builds convention:
+    seconds since 1970, UTC), or None to stamp the time of writing."""
+    import os
+    from datetime import UTC, datetime
+
+    raw = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not raw.isdigit():
+        return None
+    try:
+        return datetime.fromtimestamp(int(raw), UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
 class _Document:
     """An fpdf2 document with page numbers and the maze-drawing primitive."""
 
@@ -193,6 +216,9 @@ class _Document:
         self.drawn = 0  # bytes of drawing written
         self.footer = _printable(footer, "footer")
         self.pdf = FPDF(unit="mm", format=size)
+        stamp = _source_date()
+        if stamp is not None:  # reproducible builds: the same input, the same bytes
+            self.pdf.set_creation_date(stamp)
         self.pdf.set_auto_page_break(False)
         self.pdf.set_margins(margin, margin, margin)
         for style, name in (("", "DejaVuSans.ttf"), ("B", "DejaVuSans-Bold.ttf")):
@@ -238,6 +264,27 @@ class _Document:
         pdf.text(x + (w - pdf.get_string_width(text)) / 2, y, text)
         pdf.set_text_color(0, 0, 0)
 
+    def legend(self, maze: Maze, style: Style, x: float, y: float, w: float) -> None:
+        """The tags' legend centred under the maze's caption (``y``: the caption's baseline)."""
+        if not (style.tags and maze.tags):
+            return
+        pdf = self.pdf
+        pdf.set_font(_FONT, size=7)
+        entries = [(_legend_name(kind), colour) for kind, colour in tag_legend(maze.tags.values())]
+        r, gap, between = 0.9, 1.0, 3.5  # mm
+        total = sum(2 * r + gap + pdf.get_string_width(name) for name, _ in entries)
+        total += between * (len(entries) - 1)
+        at = max(self.margin, x + (w - total) / 2)
+        base = y + 3.6
+        pdf.set_text_color(51, 51, 51)
+        for name, colour in entries:
+            pdf.set_fill_color(*_rgb(colour))
+            pdf.ellipse(at, base - 0.85 - r, 2 * r, 2 * r, style="F")
+            at += 2 * r + gap
+            pdf.text(at, base, name)
+            at += pdf.get_string_width(name) + between
+        pdf.set_text_color(0, 0, 0)
+
     def maze(
         self, maze: Maze, ops: list[str], box: tuple[float, float, float, float], pad: float
     ) -> tuple[float, float, float, float]:
@@ -266,6 +313,12 @@ class _Document:
             return bytes(self.pdf.output())
         finally:
             PDFContentStream._COMPRESSION_LEVEL = level
+
+
+def _legend_name(kind: str) -> str:
+    """A tag kind as the PDF font sets it: control characters as spaces, others it lacks as ?."""
+    text = " ".join("".join(ch if ch.isprintable() else " " for ch in kind).split())
+    return "".join(ch if ord(ch) in _glyphs() else "?" for ch in text)
 
 
 def _caption(maze: Maze) -> str:
@@ -332,6 +385,7 @@ def to_pdf_bytes(
         ops = drawing.ops(without=() if is_answer else ("solution",))
         x, y, w, h = doc.maze(maze, ops, box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
+        doc.legend(maze, st, x, y + h + 0.35 * doc.margin + 2, w)
     return doc.output()
 
 
@@ -395,6 +449,7 @@ def write_book(
         drawing = _Drawing(scene)
         x, y, w, h = doc.maze(maze, drawing.ops(without=("solution",)), box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
+        doc.legend(maze, st, x, y + h + 0.35 * doc.margin + 2, w)
         if answer:
             if scene.layer("solution") is None:
                 raise MazeartError(f"{name} has no entrance or exit for its answer key")

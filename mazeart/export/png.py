@@ -4,10 +4,11 @@ The picture is laid out like the SVG: cell ``(r, c)`` covers pixels
 ``[m + r*cs, m + (r+1)*cs)`` down and ``[m + c*cs, m + (c+1)*cs)`` across, with
 ``m = round(margin * cs)``. Rectangles (fills, and strokes along the axes with
 their square ends) are painted by one compiled loop over arrays; other curves,
-polygons and dots by Pillow, a call per polyline. The picture has a colour
-palette of the few colours it uses (so Pillow writes it with 1, 2, 4 or 8 bits
-a pixel), transparent outside the maze unless a background is given. The
-maze's metadata is stored as a ``mazeart`` text chunk (JSON).
+polygons, dots and the legend's text (DejaVu Sans, not anti-aliased) by Pillow,
+a call per polyline. The picture has a colour palette of the few colours it
+uses (so Pillow writes it with 1, 2, 4 or 8 bits a pixel), transparent outside
+the maze unless a background is given. The maze's metadata is stored as a
+``mazeart`` text chunk (JSON).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from mazeart._jit import njit
 from mazeart._limits import check_pixels
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
-from mazeart.export.scene import Fill, Scene, Stroke, build_scene
+from mazeart.export.scene import Fill, Label, Scene, Stroke, build_scene, label_font
 from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
@@ -134,6 +135,17 @@ def _stroke(canvas: _Canvas, stroke: Stroke) -> None:
                 draw.line(canvas.points(line), fill=idx, width=t, joint="curve")
 
 
+def _label(canvas: _Canvas, label: Label) -> None:
+    """Text on its baseline; a palette picture sets it without anti-aliasing."""
+    size = label.size * canvas.cs
+    if size < 1:
+        return
+    draw, idx = canvas.draw(), canvas.index(label.colour)
+    draw.fontmode = "1"  # palette indices cannot be blended: no anti-aliasing
+    at = (canvas.m + label.x * canvas.cs, canvas.m + label.y * canvas.cs)
+    draw.text(at, label.text, fill=idx, font=label_font(size), anchor="ls")
+
+
 def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
     """A scene as a palette Pillow image, ``cell_size`` pixels per maze unit."""
     w = round(scene.width * cell_size) + 2 * margin
@@ -150,6 +162,8 @@ def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
             x, y = canvas.m + dot.x * cell_size, canvas.m + dot.y * cell_size
             r = dot.radius * cell_size
             draw.ellipse((x - r, y - r, x + r, y + r), fill=idx)
+        for label in layer.labels:
+            _label(canvas, label)
     return canvas.image()
 
 

@@ -4,9 +4,9 @@
 curves, tone, rooms, tags, ends and solution paths) into plain geometry in maze
 units (``x`` across, ``y`` down, a cell one unit wide): named :class:`Layer` s of
 :class:`Stroke` s (polylines of one width), :class:`Fill` s (rectangles and
-polygons) and :class:`Dot` s. SVG, PNG and PDF only translate it, so they show
-the same ink. Nothing here knows about squares beyond reading the maze: a maze
-on another grid draws through the same primitives.
+polygons), :class:`Dot` s and :class:`Label` s. SVG, PNG and PDF only translate
+it, so they show the same ink. Nothing here knows about squares beyond reading
+the maze: a maze on another grid draws through the same primitives.
 
 The scene is plotter-grade as built:
 
@@ -25,26 +25,34 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib.resources import files
+from io import BytesIO
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._io import plain
 from mazeart._jit import njit
-from mazeart.export._style import Style
+from mazeart.export._style import Style, tag_colour, tag_legend
 from mazeart.maze import STEP, Maze
 
 __all__ = [
     "Dot",
     "Fill",
+    "Label",
     "Layer",
     "Lines",
     "Scene",
     "Stroke",
     "build_scene",
     "chain_segments",
+    "label_font",
     "order_lines",
     "pen_up_travel",
     "runs",
+    "text_width",
 ]
 
 PATH_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b")
@@ -135,16 +143,52 @@ class Dot:
 
 
 @dataclass(frozen=True, eq=False)
+class Label:
+    """A line of text in DejaVu Sans (the font in ``mazeart/fonts``), left-aligned."""
+
+    x: float
+    y: float
+    """The baseline."""
+    text: str
+    size: float
+    """Font size (maze units)."""
+    colour: str
+    attrs: Mapping[str, str] = field(default_factory=dict)
+
+
+LEGEND_TEXT = "#333333"
+"""Colour of the legend's names."""
+
+FONT_FILE = "DejaVuSans.ttf"
+"""The font of :class:`Label` s, in ``mazeart/fonts``."""
+
+
+@cache
+def label_font(size: float) -> Any:
+    """The Pillow font of :class:`Label` s at ``size`` (pixels when drawing a picture)."""
+    from PIL import ImageFont
+
+    with files("mazeart").joinpath("fonts", FONT_FILE).open("rb") as fh:
+        return ImageFont.truetype(BytesIO(fh.read()), size=size)
+
+
+def text_width(text: str, size: float) -> float:
+    """Advance width of ``text`` set in :data:`FONT_FILE` at font size ``size`` (same units)."""
+    return float(label_font(100.0).getlength(text)) * size / 100.0
+
+
+@dataclass(frozen=True, eq=False)
 class Layer:
-    """A named layer, drawn in order: fills, then strokes, then dots."""
+    """A named layer, drawn in order: fills, then strokes, then dots, then labels."""
 
     name: str
     fills: tuple[Fill, ...] = ()
     strokes: tuple[Stroke, ...] = ()
     dots: tuple[Dot, ...] = ()
+    labels: tuple[Label, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.fills or self.strokes or self.dots)
+        return bool(self.fills or self.strokes or self.dots or self.labels)
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,11 +215,11 @@ class Scene:
         (so tone keeps its density), a fill becomes hatching at the pen's
         spacing (rooms at four times it: a tint), a dot a filled circle of
         rings. Each colour stays its own stroke (a pen per colour); the floor,
-        which is the paper, is left out.
+        which is the paper, and the legend, which is text, are left out.
         """
         out = []
         for lay in self.layers:
-            if lay.name == "floor":
+            if lay.name in ("floor", "legend"):
                 continue
             by_colour: dict[str, list[Lines]] = {}
             for fill in lay.fills:
@@ -643,6 +687,32 @@ def _arrows(maze: Maze, st: Style) -> tuple[tuple[Fill, ...], tuple[Dot, ...]]:
     return tuple(fills), tuple(dots)
 
 
+def _legend(maze: Maze, style: Style) -> Layer:
+    """The tags' legend in the bottom margin: a dot and the name of each kind drawn."""
+    margin = float(style.margin)
+    entries = tag_legend(maze.tags.values())
+    if margin < 0.25 or not entries:
+        return Layer("legend")
+    size = min(0.8 * margin, 1.5)
+    gap, between = 0.3, 1.0  # after a dot, between entries (font sizes)
+    radius = 0.35
+    unit = sum(2 * radius + gap + text_width(plain(kind), 1.0) for kind, _ in entries)
+    unit += between * (len(entries) - 1)
+    size = min(size, (maze.width + margin) / unit)  # one row: smaller type when it is long
+    centre = maze.height + margin / 2
+    baseline = centre + 0.36 * size
+    x = 0.0
+    dots, labels = [], []
+    for kind, colour in entries:
+        attrs = {"data-kind": kind}
+        dots.append(Dot(x + radius * size, centre, radius * size, colour, attrs, kind))
+        x += (2 * radius + gap) * size
+        name = plain(kind)  # a saved maze's kind may hold control characters
+        labels.append(Label(x, baseline, name, size, LEGEND_TEXT, attrs))
+        x += text_width(name, size) + between * size
+    return Layer("legend", dots=tuple(dots), labels=tuple(labels))
+
+
 def build_scene(
     maze: Maze,
     style: Style,
@@ -654,8 +724,10 @@ def build_scene(
     """Everything ``maze`` draws with ``style``, as layers of plain geometry.
 
     Layers, in drawing order (empty ones left out): ``floor``, ``rooms``,
-    ``walls``, ``outline``, ``edges``, ``solution``, ``tags``, ``markers`` and,
-    with ``arrows`` (the PDF's ends), ``arrows``.
+    ``walls``, ``outline``, ``edges``, ``solution``, ``tags``, ``markers``,
+    with ``arrows`` (the PDF's ends) ``arrows``, and with tags ``legend``: a
+    dot and a name per kind (:func:`mazeart.export._style.tag_legend`) in the
+    bottom margin, below the maze.
 
     Parameters
     ----------
@@ -675,7 +747,6 @@ def build_scene(
         With ``style.plotter``, :meth:`Scene.for_plotter` of it.
     """
     from mazeart.outline import bridge_cells, edge_paths, outline_paths
-    from mazeart.tags import TAG_COLOURS
 
     layers = []
     g = maze.guide
@@ -717,7 +788,7 @@ def build_scene(
     layers.append(Layer("solution", strokes=_solution_strokes(maze, style, solutions)))
     if style.tags and maze.tags:
         dots = tuple(
-            Dot(c + 0.5, r + 0.5, 0.28, TAG_COLOURS.get(kind, "#7f7f7f"), {"data-kind": kind}, kind)
+            Dot(c + 0.5, r + 0.5, 0.28, tag_colour(kind), {"data-kind": kind}, kind)
             for (r, c), kind in sorted(maze.tags.items())
         )
         layers.append(Layer("tags", dots=dots))
@@ -729,6 +800,8 @@ def build_scene(
     if arrows:
         fills, dots = _arrows(maze, style)
         layers.append(Layer("arrows", fills=fills, dots=dots))
+    if style.tags and maze.tags:
+        layers.append(_legend(maze, style))
     scene = Scene(
         float(maze.width), float(maze.height), tuple(x for x in layers if x), style.background
     )

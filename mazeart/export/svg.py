@@ -3,7 +3,8 @@
 Each layer of the scene (:mod:`mazeart.export.scene`) is a top-level ``<g>``
 with an Inkscape layer label (vpype and Inkscape read them as layers): a fill
 is one ``<path>`` (rectangles and even-odd rings), a stroke one ``<path>`` of
-all its polylines in pen order, a dot a ``<circle>``. There is no clipping
+all its polylines in pen order, a dot a ``<circle>``, a label (the tags' legend,
+``<g id="legend">``) a ``<text>`` in DejaVu Sans. There is no clipping
 path: the scene is already cut to the outline, so a plotter draws what a
 browser shows. The maze's metadata (algorithm, seed, size, ends) is stored in
 ``<metadata>`` as attributes of a ``mazeart:maze`` element.
@@ -127,6 +128,12 @@ def _layer_svg(layer: Layer, cs: float) -> str:
         body.append(
             f'<circle cx="{_num(dot.x * cs)}" cy="{_num(dot.y * cs)}" r="{_num(dot.radius * cs)}" '
             f'fill="{dot.colour}" stroke="none"{_attrs(dot.attrs)}>{_title(dot.title)}</circle>'
+        )
+    for label in layer.labels:
+        body.append(
+            f'<text x="{_num(label.x * cs)}" y="{_num(label.y * cs)}" '
+            f'font-family="DejaVu Sans, sans-serif" font-size="{_num(label.size * cs)}" '
+            f'fill="{label.colour}"{_attrs(label.attrs)}>{escape(label.text)}</text>'
         )
     name = layer.name
     return f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}">{"".join(body)}</g>'

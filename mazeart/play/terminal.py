@@ -2,8 +2,20 @@
 
 The maze is drawn on its block picture (the raster of a ``cells`` maze, the
 blocks of a ``blocks`` maze), two terminal columns per block so it looks square;
-walls are reverse-video blanks, so no special characters are needed. A maze
-larger than the terminal scrolls to keep the player in view; 80 x 24 is enough.
+walls are reverse-video blanks, so no special characters are needed. The exit
+is green (black ``EE`` on green where the terminal has colours, bold ``EE``
+where it has none).
+
+The screen is drawn in full once per maze, when the terminal is resized and
+when the view scrolls; a step redraws only the two blocks the player left and
+entered, and the clock only the status line, so a key costs the same on a
+250-column terminal as on 80 x 24. A maze larger than the terminal scrolls
+when the player comes within a quarter of the view of its edge, re-centring
+the view on the player; 80 x 24 is enough.
+
+After a win the maze's table of best times (:data:`mazeart.play.game.KEEP`,
+kept per maze by :func:`mazeart.play.game.record_score`) is shown over the
+maze, this run's line marked.
 """
 
 from __future__ import annotations
@@ -11,14 +23,17 @@ from __future__ import annotations
 import curses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mazeart.errors import check_int
 from mazeart.maze import Maze
-from mazeart.play.game import Game, record_time
+from mazeart.play.game import Game, Score, record_score
 
-__all__ = ["PlayResult", "play"]
+__all__ = ["Board", "PlayResult", "play"]
 
 _KEYS = {
     curses.KEY_UP: "up",
@@ -35,6 +50,8 @@ _KEYS = {
     ord("D"): "right",
 }
 _QUIT = (ord("q"), ord("Q"))
+EXIT_PAIR = 1
+"""The curses colour pair of the exit: black on green."""
 
 
 @dataclass
@@ -46,86 +63,210 @@ class PlayResult:
     quit: bool = False
 
 
-def _view_start(player: int, size: int, view: int) -> int:
-    """First row/column shown so the player stays in view (centred, clamped to the picture)."""
+def _colours() -> int:
+    """Set up the colour pairs; the exit's attribute (bold, and green when the terminal can)."""
+    try:
+        if curses.has_colors():
+            curses.start_color()
+            try:
+                curses.use_default_colors()  # the terminal's own colours everywhere else
+            except curses.error:
+                pass
+            curses.init_pair(EXIT_PAIR, curses.COLOR_BLACK, curses.COLOR_GREEN)
+            return curses.color_pair(EXIT_PAIR) | curses.A_BOLD
+    except curses.error:  # a terminal that claims colours it cannot set
+        pass
+    return curses.A_BOLD
+
+
+def _centred(player: int, size: int, view: int) -> int:
+    """First row/column shown with the player in the middle (clamped to the picture)."""
     if size <= view:
         return 0
     return int(min(max(player - view // 2, 0), size - view))
 
 
-def _draw(scr, game: Game, pic: np.ndarray, status: str, note: str) -> None:
-    scr.erase()
-    height, width = scr.getmaxyx()
-    view_h, view_w = max(height - 2, 1), max(width // 2, 1)
-    maze = game.maze
-    at = maze.picture_position
-    pr, pc = at(game.position)
-    top = _view_start(pr, pic.shape[0], view_h)
-    left = _view_start(pc, pic.shape[1], view_w)
-    marks = {}
-    for (r, c), kind in maze.tags.items():
-        marks[at((r, c))] = kind[:1].lower()
-    for cell, mark in ((maze.entrance, "S"), (maze.exit, "E")):
-        if cell is not None:
-            marks[at(cell)] = mark
-    for y in range(min(view_h, pic.shape[0] - top)):
-        row = pic[top + y]
-        for x in range(min(view_w, pic.shape[1] - left)):
-            v = row[left + x]
-            if v == 0:
-                continue
-            pos = (top + y, left + x)
-            try:
-                if pos == (pr, pc):
-                    scr.addstr(1 + y, 2 * x, "@@", curses.A_BOLD)
-                elif v == 1:
-                    scr.addstr(1 + y, 2 * x, "  ", curses.A_REVERSE)
-                elif pos in marks:
-                    scr.addstr(1 + y, 2 * x, marks[pos] * 2, curses.A_BOLD)
-            except curses.error:  # the bottom-right cell cannot be written; skip it
-                pass
-    for line, text, attr in ((0, status, curses.A_BOLD), (height - 1, note, curses.A_NORMAL)):
+def _keeps(player: int, start: int, size: int, view: int) -> bool:
+    """Whether the view from ``start`` stays: the player is not near an edge that can scroll."""
+    if size <= view:
+        return True
+    edge = view // 4
+    low = start == 0 or player >= start + edge
+    high = start + view >= size or player < start + view - edge
+    return low and high
+
+
+class Board:
+    """The screen of one game: drawn in full, then redrawn only where it changed.
+
+    Parameters
+    ----------
+    scr : curses window
+        Needs ``getmaxyx``, ``erase``, ``addstr``, ``clrtoeol``, ``move`` and
+        ``refresh``.
+    game : Game
+    exit_attr : int, default curses.A_BOLD
+        How the exit is drawn (:func:`_colours` gives its green).
+    """
+
+    def __init__(self, scr: Any, game: Game, *, exit_attr: int = curses.A_BOLD) -> None:
+        self.scr = scr
+        self.game = game
+        maze = game.maze
+        self.pic: NDArray[np.int8] = maze.picture()
+        self.exit_attr = exit_attr
+        at = maze.picture_position
+        self.marks: dict[tuple[int, int], tuple[str, int]] = {
+            at(cell): (kind[:1].lower() * 2, curses.A_BOLD) for cell, kind in maze.tags.items()
+        }
+        if maze.entrance is not None:
+            self.marks[at(maze.entrance)] = ("SS", curses.A_BOLD)
+        if maze.exit is not None:
+            self.marks[at(maze.exit)] = ("EE", exit_attr)
+        self.size: tuple[int, int] | None = None
+        self.top = self.left = 0
+        self.player: tuple[int, int] | None = None
+        self.lines: dict[int, str] = {}
+
+    def _view(self) -> tuple[int, int, int, int]:
+        height, width = self.scr.getmaxyx()
+        return height, width, max(height - 2, 1), max(width // 2, 1)
+
+    def _block(self, pos: tuple[int, int], *, blank: bool = True) -> None:
+        """Draw the block at picture position ``pos`` if it is in view.
+
+        With ``blank`` False a plain floor block is left as it is (an erased screen).
+        """
+        _, _, view_h, view_w = self._view()
+        y, x = pos[0] - self.top, pos[1] - self.left
+        if not (0 <= y < view_h and 0 <= x < view_w):
+            return
+        v = self.pic[pos]
+        if pos == self.player:
+            text, attr = "@@", curses.A_BOLD
+        elif v == 1:
+            text, attr = "  ", curses.A_REVERSE
+        elif pos in self.marks:
+            text, attr = self.marks[pos]
+        elif blank:
+            text, attr = "  ", curses.A_NORMAL
+        else:
+            return
         try:
-            scr.addstr(line, 0, text[: max(width - 1, 0)], attr)
+            self.scr.addstr(1 + y, 2 * x, text, attr)
+        except curses.error:  # the bottom-right cell cannot be written; skip it
+            pass
+
+    def _line(self, line: int, text: str, attr: int) -> None:
+        """Write a status line when its text changed (the rest of the row cleared)."""
+        height, width = self.scr.getmaxyx()
+        row = line % height
+        if self.lines.get(row) == text:
+            return
+        self.lines[row] = text
+        try:
+            self.scr.move(row, 0)
+            self.scr.clrtoeol()
+            self.scr.addstr(row, 0, text[: max(width - 1, 0)], attr)
         except curses.error:
             pass
-    scr.refresh()
+
+    def draw(self, status: str, note: str) -> None:
+        """Show the game: in full when needed, else only the player's move and the lines."""
+        player = self.game.maze.picture_position(self.game.position)
+        height, width, view_h, view_w = self._view()
+        rows, cols = self.pic.shape
+        full = self.size != (height, width) or not (
+            _keeps(player[0], self.top, rows, view_h) and _keeps(player[1], self.left, cols, view_w)
+        )
+        if full:
+            self.size = (height, width)
+            self.top = _centred(player[0], rows, view_h)
+            self.left = _centred(player[1], cols, view_w)
+            self.player = player
+            self.lines = {}
+            self._full()
+        elif player != self.player:
+            old, self.player = self.player, player
+            if old is not None:
+                self._block(old)
+            self._block(player)
+        self._line(0, status, curses.A_BOLD)
+        self._line(-1, note, curses.A_NORMAL)
+        self.scr.refresh()
+
+    def _full(self) -> None:
+        self.scr.erase()
+        _, _, view_h, view_w = self._view()
+        block = self.pic[self.top : self.top + view_h, self.left : self.left + view_w]
+        for y, x in zip(*np.nonzero(block), strict=True):
+            self._block((self.top + int(y), self.left + int(x)), blank=False)
+
+    def table(self, heading: str, score: Score | None) -> None:
+        """A box over the maze: ``heading`` and the maze's best times, this run's marked."""
+        rows = [heading, "", "Best times, this maze:"]
+        times = score.times if score is not None else ()
+        for i, t in enumerate(times, start=1):
+            mark = "  <- this run" if score is not None and i == score.rank else ""
+            rows.append(f"{i:2d}. {t:8.1f} s{mark}")
+        if not times:
+            rows.append("  (none yet)")
+        height, width = self.scr.getmaxyx()
+        inner = min(max(len(r) for r in rows) + 2, max(width - 4, 1))
+        top = max((height - len(rows) - 2) // 2, 1)
+        left = max((width - inner - 2) // 2, 0)
+        edge = "+" + "-" * inner + "+"
+        lines = [edge, *("|" + f" {r}".ljust(inner)[:inner] + "|" for r in rows), edge]
+        for i, text in enumerate(lines):
+            attr = curses.A_BOLD if "<-" in text or i == 1 else curses.A_NORMAL
+            try:
+                self.scr.addstr(top + i, left, text, attr)
+            except curses.error:
+                pass
+        self.size = None  # the box covers the maze: the next draw is a full one
+        self.scr.refresh()
 
 
-def _run(scr, levels: Iterator[Maze], count: int | None, result: PlayResult, best_path) -> None:
+def _run(
+    scr: Any, levels: Iterator[Maze], count: int | None, result: PlayResult, best_path: Any
+) -> None:
     try:
         curses.curs_set(0)
     except curses.error:  # a terminal that cannot hide its cursor
         pass
+    exit_attr = _colours()
     scr.keypad(True)
     scr.timeout(100)
     for number, maze in enumerate(levels, start=1):
         game = Game(maze)
-        pic = maze.picture()
+        board = Board(scr, game, exit_attr=exit_attr)
         total = f"/{count}" if count else ""
-        help_line = "arrows or WASD move, q quits"
+        help_line = "arrows or WASD move to the green EE, q quits"
         while not game.won:
             status = (
                 f"mazeart  level {number}{total}  {game.elapsed:6.1f} s  "
                 f"({maze.width}x{maze.height})"
             )
-            _draw(scr, game, pic, status, help_line)
+            board.draw(status, help_line)
             key = scr.getch()
+            if key == curses.KEY_RESIZE:
+                board.size = None
             if key in _QUIT:
                 result.quit = True
                 return
             if key in _KEYS:
                 game.move(_KEYS[key])
-        new, best = record_time(maze, game.elapsed, best_path)
+        score = record_score(maze, game.elapsed, best_path)
         result.times.append(game.elapsed)
-        result.records.append(new)
+        result.records.append(score.new_best)
         last = count is not None and number >= count
         message = f"Solved in {game.elapsed:.1f} s" + (
-            " - a new best!" if new else f" (best {best:.1f} s)"
+            " - a new best!" if score.new_best else f" (best {score.best:.1f} s)"
         )
         after = "press a key to finish" if last else "press a key for the next maze, q quits"
         scr.timeout(-1)
-        _draw(scr, game, pic, message, after)
+        board.draw(message, after)
+        board.table(message, score)
         key = scr.getch()
         scr.timeout(100)
         if last:
@@ -139,7 +280,7 @@ def play(
     levels: Callable[[int], Maze],
     *,
     count: int | None = 3,
-    best_path=None,
+    best_path: Path | None = None,
 ) -> PlayResult:
     """Play mazes in the terminal until ``count`` are solved (None: until q).
 
@@ -150,7 +291,7 @@ def play(
         each maze is freshly made.
     count : int or None, default 3
         Levels to play (seed 000 plays three).
-    best_path : path, optional
+    best_path : Path, optional
         Best-times file (default: :func:`mazeart.play.game.best_times_path`).
 
     Returns
