@@ -530,3 +530,18 @@ def test_colour_rooms_through_the_command_line(tmp_path):
     maze = load_maze(out)
     assert sorted(len(r.cells) for r in maze.rooms) == [24, 80]
     assert np.all(distances(maze, maze.entrance)[maze.mask] >= 0)
+
+
+def test_generate_takes_rooms_as_dicts():
+    """From Python, generate() takes rooms in the rooms file's shape, as make() does."""
+    import numpy as np
+
+    from mazeart import Room, generate
+
+    spec = {"name": "hall", "rect": [2, 3, 2, 3], "doors": [[2, 4]]}
+    maze = generate(np.zeros((8, 10), np.int32), rooms=[spec], rng=1)
+    same = generate(np.zeros((8, 10), np.int32), rooms=[Room.rect(2, 3, 2, 3, name="hall",
+                    doors=[(2, 4)])], rng=1)  # fmt: skip
+    assert maze == same and [r.name for r in maze.rooms] == ["hall"]
+    with pytest.raises(TypeError):
+        generate(np.zeros((8, 10), np.int32), rooms=[42], rng=1)
