@@ -20,7 +20,6 @@ import contextvars
 import json
 import math
 import os
-import re
 import tempfile
 import tomllib
 import warnings
@@ -28,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from mazeart.errors import FileFormatError, MazeartError
+from mazeart.errors import CONTROL, FileFormatError, MazeartError
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -38,27 +37,20 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks, no sweeping
     fcntl = None  # type: ignore[assignment]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
 
 def check_text(value: Any, what: str) -> str:
     """``value`` if it is a string without control characters (names reach XML and terminals)."""
     if not isinstance(value, str):
         raise FileFormatError(f"{what} must be a string, got {type(value).__name__}")
-    bad = _CONTROL.search(value)
+    bad = CONTROL.search(value)
     if bad:
         raise FileFormatError(f"{what} contains a control character ({bad.group()!r})")
     return value
 
 
-def printable(text: object) -> str:
-    """``text`` with control characters shown as escapes, safe to print to a terminal."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
-
-
 def plain(text: str) -> str:
     """``text`` with each control character replaced by a space (titles and footers)."""
-    return _CONTROL.sub(" ", text)
+    return CONTROL.sub(" ", text)
 
 
 def existing_file(path: str | os.PathLike[str], what: str) -> Path:
@@ -332,7 +324,7 @@ def open_image(
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     from mazeart._limits import check_cells, check_pixels, current
-    from mazeart._svg import is_svg, read_svg
+    from mazeart._svg import MAX_BYTES, is_svg, read_svg
 
     p = existing_file(path, "an image")
     if is_svg(p):
@@ -340,7 +332,7 @@ def open_image(
             raise FileFormatError(
                 f"{p}: an SVG drawing cannot be a preset of one pixel per cell (use a PNG)"
             )
-        return read_svg(p, grid=grid)
+        return read_svg(p, read_bytes(p, "an SVG drawing", limit=MAX_BYTES), grid=grid)
     bomb = Image.MAX_IMAGE_PIXELS
     try:
         with warnings.catch_warnings():

@@ -50,9 +50,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mazeart._io import printable, read_bytes
 from mazeart._limits import check_pixels, current
-from mazeart.errors import FileFormatError, MazeartError, check_int
+from mazeart.errors import FileFormatError, MazeartError, check_int, printable
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -456,13 +455,15 @@ def _installed() -> bool:
     return importlib.util.find_spec(_RENDERER) is not None
 
 
-def read_svg(path: Path, *, grid: int | None = None) -> Image:
-    """Read an SVG drawing (plain or gzip-compressed) and rasterise it.
+def read_svg(path: Path, data: bytes, *, grid: int | None = None) -> Image:
+    """Rasterise an SVG drawing (plain or gzip-compressed).
 
     Parameters
     ----------
     path : Path
-        An existing regular file that :func:`is_svg` recognises.
+        The file it was read from, that :func:`is_svg` recognises (named in errors).
+    data : bytes
+        Its bytes, at most :data:`MAX_BYTES` (``mazeart._io.open_image`` reads them).
     grid : int, optional
         Columns of the grid the picture is for: the drawing is rasterised
         :data:`PIXELS_PER_CELL` pixels a cell across. Without it the longer
@@ -487,7 +488,8 @@ def read_svg(path: Path, *, grid: int | None = None) -> Image:
         grid = check_int(grid, "grid", maximum=current().max_cells)
     if not _installed():
         raise FileFormatError(f"{path}: {INSTALL_HINT}")
-    data = read_bytes(path, "an SVG drawing", limit=MAX_BYTES)
+    if len(data) > MAX_BYTES:
+        raise FileFormatError(f"{path}: the SVG drawing is larger than {MAX_BYTES:,} bytes")
     if data.startswith(b"\x1f\x8b"):
         data = _gunzip(data, path)
     root = _parse(data, path)

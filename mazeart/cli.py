@@ -22,10 +22,10 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 import mazeart
-from mazeart._io import all_or_nothing, check_writable, dump_json, printable
+from mazeart._io import all_or_nothing, check_writable, dump_json
 from mazeart._limits import check_count, limits
 from mazeart._signals import guarded, stopped
-from mazeart.errors import MazeartError, check_int
+from mazeart.errors import MazeartError, check_int, printable
 from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generate import ALGORITHMS
 from mazeart.pipeline import make, make_book, make_many, make_preset, play_levels, save

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,6 +32,19 @@ __all__ = [
     "check_int",
     "check_number",
 ]
+
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Control characters (C0, DEL, C1): never printed raw nor stored in names."""
+
+
+def printable(text: object) -> str:
+    """``text`` with control characters shown as escapes, safe to print to a terminal.
+
+    >>> print(printable("bad" + chr(27) + "[2Jname"))
+    bad\\x1b[2Jname
+    """
+    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
 
 
 class MazeartError(ValueError):
