@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -53,6 +53,9 @@ from mazeart._graph import label_passages
 from mazeart._jit import njit
 from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze
+
+if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
 
 __all__ = ["DIFFICULTIES", "TARGETS", "Best", "Metrics", "best_of", "measure"]
 
@@ -156,7 +159,7 @@ def _branch_depths(passages, width, on_path, path):
     return out[:m]
 
 
-def measure(maze: Maze) -> Metrics:
+def measure(maze: Maze | GridMaze) -> Metrics:
     """Measure a maze.
 
     Parameters
@@ -177,6 +180,10 @@ def measure(maze: Maze) -> Metrics:
     >>> m.cells, m.loops, m.solution_length > 1
     (100, 0, True)
     """
+    if not isinstance(maze, Maze):
+        from mazeart.grids.analyze import measure_grid
+
+        return measure_grid(maze)
     from mazeart.shape import degrees
     from mazeart.solve import solve
 

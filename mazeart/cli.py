@@ -28,7 +28,15 @@ from mazeart._signals import guarded, stopped
 from mazeart.errors import MazeartError, check_int, printable
 from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generate import ALGORITHMS
-from mazeart.pipeline import make, make_book, make_many, make_preset, play_levels, save
+from mazeart.pipeline import (
+    make,
+    make_book,
+    make_many,
+    make_preset,
+    play_levels,
+    save,
+    square_only,
+)
 from mazeart.weights import FREE, PRESET_SUFFIXES, save_preset
 
 _DEFAULT_COMMAND = "make"
@@ -144,6 +152,7 @@ _CHOICES = {
     "mode": ("auto", "silhouette", "tone"),
     "outline": ("cells", "smooth"),
     "geometry": ("cells", "blocks"),
+    "grid": ("square", "hex", "triangle", "polar", "upsilon"),
     "difficulty": ("easy", "medium", "hard"),
     "islands": ("connect", "separate"),
     "solver": ("bfs", "astar", "dead-end-filling", "wall-follower"),
@@ -186,6 +195,8 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      "horizontal, vertical, spiral, vortex, gradient, isolines, random.", _ART, ()),
     ("algorithm", "algorithm", str, "weighted-dfs", "Generator (see: mazeart algorithms).",
      _MAZE, ("--algorithm", "-a")),
+    ("grid", "grid", str, "square", "The cells' shape: square, hex, triangle, polar (rings "
+     "centred on the figure) or upsilon (octagons and squares).", _MAZE, ()),
     ("geometry", "geometry", str | None, None, "cells (thin walls between cells) or blocks "
      "(path and wall blocks); default: the algorithm's first.", _MAZE, ()),
     ("seed", "rng", int | None, None, "Random seed (default: a fresh one, reported).", _MAZE, ()),
@@ -560,7 +571,7 @@ def make_command(
     if ascii_:
         from mazeart.export.text import to_ascii
 
-        typer.echo(to_ascii(made.maze), nl=False)
+        typer.echo(to_ascii(square_only(made.maze, "--ascii")), nl=False)
     elapsed = time.perf_counter() - started
     names = [dest.name if dest is not None else None, None if animate is None else str(animate)]
     wrote = ", ".join(n for n in names if n is not None) or "nothing"
@@ -649,6 +660,11 @@ _PERCENT = (
 )  # fmt: skip
 
 
+def _end(cell: Any) -> Any:
+    """An end for the report: ``[row, col]`` on squares, a cell id on other grids."""
+    return None if cell is None else list(cell) if isinstance(cell, tuple) else cell
+
+
 @app.command("info", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("gen", _GENERATION)
@@ -668,8 +684,8 @@ def info_command(
         "source": str(source),
         "algorithm": maze.meta.get("algorithm"),
         "seed": maze.meta.get("seed"),
-        "entrance": list(maze.entrance) if maze.entrance else None,
-        "exit": list(maze.exit) if maze.exit else None,
+        "entrance": _end(maze.entrance),
+        "exit": _end(maze.exit),
     }
     if as_json:
         typer.echo(dump_json({**about, **metrics}, indent=2))
@@ -818,12 +834,16 @@ def weights_command(
 
 @app.command("algorithms", cls=_Command)
 def algorithms_command() -> None:
-    """List the maze generators."""
+    """List the maze generators, with the geometries and grids each carves."""
+    from mazeart.grids.carve import grids_of
+
     width = max(len(name) for name in ALGORITHMS)
     for algo in ALGORITHMS.values():
         uniform = "uniform" if algo.uniform else "biased"
         typer.echo(f"{algo.name:<{width}}  {algo.description}")
-        typer.echo(f"{'':<{width}}  geometries: {', '.join(algo.geometries)}; {uniform}")
+        grids = ", ".join(grids_of(algo.name))
+        typer.echo(f"{'':<{width}}  geometries: {', '.join(algo.geometries)}; grids: {grids}; "
+                   f"{uniform}")  # fmt: skip
         shown = {k: v for k, v in algo.options.items() if v is not None}  # arrays: library only
         if shown:
             opts = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in shown.items())

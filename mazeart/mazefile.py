@@ -44,7 +44,7 @@ import json
 import os
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -53,6 +53,9 @@ from mazeart._io import atomic_write, check_text, load_json, read_bytes
 from mazeart._limits import check_cells, current
 from mazeart.errors import FileFormatError, InvalidMazeError
 from mazeart.maze import Guide, Maze, thaw
+
+if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
 
 __all__ = [
     "FORMAT",
@@ -69,7 +72,9 @@ FORMAT = "mazeart-maze"
 """Value of the ``"format"`` key that marks a saved maze."""
 
 VERSION = 2
-"""The format version this module writes (and the newest it reads)."""
+"""The format version of a square maze (:class:`~mazeart.maze.Maze`)."""
+NEWEST = 3
+"""The newest version read: 3 is a maze on another grid (:mod:`mazeart.grids.savefile`)."""
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -101,14 +106,20 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(", ", ": "), ensure_ascii=False, allow_nan=False)
 
 
-def dumps(maze: Maze) -> str:
-    """The saved-maze JSON text of ``maze``.
+def dumps(maze: Maze | GridMaze) -> str:
+    """The saved-maze JSON text of ``maze`` (version 2; version 3 for a maze on another grid).
 
     Raises
     ------
     ValueError
         If ``maze.meta`` holds something JSON cannot store.
     """
+    from mazeart.grids.maze import GridMaze
+
+    if isinstance(maze, GridMaze):
+        from mazeart.grids.savefile import grid_dumps
+
+        return grid_dumps(maze)
     rooms = [
         {
             "name": room.name,
@@ -288,7 +299,7 @@ def _meta(meta: Any) -> dict[str, Any]:
     return meta
 
 
-def loads(text: str | bytes) -> Maze:
+def loads(text: str | bytes) -> Maze | GridMaze:
     """Read a saved maze from its JSON text.
 
     Parameters
@@ -311,10 +322,14 @@ def loads(text: str | bytes) -> Maze:
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise FileFormatError(f"bad format version {version!r}")
-    if version > VERSION:
+    if version > NEWEST:
         raise FileFormatError(
-            f"saved by a newer mazeart (format version {version}; this one reads {VERSION})"
+            f"saved by a newer mazeart (format version {version}; this one reads {NEWEST})"
         )
+    if version == 3:
+        from mazeart.grids.savefile import grid_loads
+
+        return grid_loads(doc)
     if version == 1:
         doc.setdefault("guide", _v1_guide(doc["meta"]) if isinstance(doc.get("meta"), dict) else {})
     missing = [k for k in _KEYS if k not in doc]
@@ -384,7 +399,7 @@ def loads(text: str | bytes) -> Maze:
         raise InvalidMazeError(f"not a valid maze: {exc}") from None
 
 
-def save_maze(maze: Maze, path: str | os.PathLike[str]) -> Path:
+def save_maze(maze: Maze | GridMaze, path: str | os.PathLike[str]) -> Path:
     """Write ``maze`` to ``path`` as a saved maze (atomically).
 
     The file is the versioned JSON format of :func:`schema`; saving is
@@ -416,14 +431,14 @@ def save_maze(maze: Maze, path: str | os.PathLike[str]) -> Path:
     return Path(path)
 
 
-def load_maze(path: str | os.PathLike[str]) -> Maze:
+def load_maze(path: str | os.PathLike[str]) -> Maze | GridMaze:
     """Read a saved maze file.
 
     Parameters
     ----------
     path : str or path-like
         A file written by :func:`save_maze` (or ``mazeart ... -o maze.json``);
-        format versions 1 and 2 load.
+        format versions 1 to 3 load (3: a maze on another grid).
 
     Returns
     -------
@@ -465,7 +480,7 @@ def is_maze_file(path: str | os.PathLike[str]) -> bool:
     return FORMAT.encode() in head
 
 
-def write_json(maze: Maze, fh: Any, **options: Any) -> None:
+def write_json(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
     """Exporter entry: write the saved-maze JSON to a binary file object.
 
     Drawing options do not apply to a saved maze and are ignored.

@@ -46,12 +46,19 @@ from mazeart.mazefile import is_maze_file, load_maze
 from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
 from mazeart.solve import SOLVERS, random_paths, solve
-from mazeart.weights import FORBIDDEN, FREE, is_preset_file, load_preset, preset_from_text
+from mazeart.weights import (
+    FORBIDDEN,
+    FREE,
+    is_preset_file,
+    load_preset,
+    preset_from_text,
+)
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
     from mazeart.animate import Recording
+    from mazeart.grids.maze import GridMaze
     from mazeart.guide import Guidance
 
 __all__ = [
@@ -94,6 +101,7 @@ _DEFAULTS: dict[str, Any] = {
     "place": None,
     "min_island": 3,
     "mode": "auto",
+    "grid": "square",
 }
 """Every option of :func:`make` that shapes a new maze, and its default."""
 
@@ -104,8 +112,9 @@ class Made:
 
     Attributes
     ----------
-    maze : Maze
-        The finished maze.
+    maze : Maze or GridMaze
+        The finished maze (a :class:`~mazeart.grids.maze.GridMaze` on a grid
+        other than squares).
     preset : (H, W) ndarray of int32, or None
         The preset read from the source, before the picture's guidance changed
         it (``None`` for a saved maze).
@@ -133,7 +142,7 @@ class Made:
         strokes thinner than a cell that the grid loses (see :func:`fit_warnings`).
     """
 
-    maze: Maze
+    maze: Maze | GridMaze
     preset: NDArray[np.int32] | None = None
     report: ShapeReport = field(default_factory=ShapeReport)
     candidates: int = 1
@@ -160,18 +169,22 @@ class Made:
         if self.candidates > 1:
             score = measure(maze).difficulty
             extras.append(f"best of {self.candidates} candidates, difficulty {score:g}")
-        if maze.rooms:
+        if isinstance(maze, Maze) and maze.rooms:
             extras.append(room_summary(list(maze.rooms)))
-        if maze.tags:
+        if isinstance(maze, Maze) and maze.tags:
             kinds: dict[str, int] = {}
             for kind in maze.tags.values():
                 kinds[kind] = kinds.get(kind, 0) + 1
             extras.append(", ".join(f"{n} {k}" for k, n in kinds.items()))
         detail = "; ".join(e for e in extras if e)
-        return (
-            f"{maze.meta.get('algorithm', 'maze')}, {maze.geometry}, seed {maze.meta.get('seed')}, "
-            f"{maze.width} x {maze.height} grid, {maze.n_cells} maze cells"
-            + (f"; {detail}" if detail else "")
+        seed = maze.meta.get("seed")
+        if isinstance(maze, Maze):
+            where = f"{maze.geometry}, seed {seed}, {maze.width} x {maze.height} grid"
+        else:  # another grid: its size by its own parameters
+            size = ", ".join(f"{v} {k}" for k, v in maze.grid.params.items())
+            where = f"{maze.grid.kind} grid ({size}), seed {seed}"
+        return f"{maze.meta.get('algorithm', 'maze')}, {where}, {maze.n_cells} maze cells" + (
+            f"; {detail}" if detail else ""
         )
 
     def metrics(self) -> dict[str, Any]:
@@ -184,6 +197,8 @@ class Made:
         entrance, and ``drawn_gaps``, the gaps in its outer wall besides the doors.
         """
         out: dict[str, Any] = dict(measure(self.maze).to_dict())
+        if not isinstance(self.maze, Maze):  # another grid: the maze's own metrics
+            return out
         if self.maze.geometry == "cells" and self.maze.entrance is not None:
             from mazeart.guide import drawn
 
@@ -531,9 +546,18 @@ def _cell(value: Any, name: str) -> tuple[int, int] | None:
     return r, c
 
 
-def _saved(source: Source) -> Maze | None:
+def square_only(maze: Maze | GridMaze, what: str) -> Maze:
+    """``maze`` when it is on the square grid; else a one-line refusal naming ``what``."""
+    if not isinstance(maze, Maze):
+        raise MazeartError(f"{what} is for the square grid only, not the {maze.grid.kind} grid")
+    return maze
+
+
+def _saved(source: Source) -> Maze | GridMaze | None:
     """The maze a source is when it is a saved maze (a Maze, or a saved-maze file), else None."""
-    if isinstance(source, Maze):
+    from mazeart.grids.maze import GridMaze
+
+    if isinstance(source, Maze | GridMaze):
         return source
     if isinstance(source, str | os.PathLike) and is_maze_file(source):
         return load_maze(source)
@@ -663,6 +687,11 @@ def make(
         opts["texture_bias"] = check_number(extra.pop("bias", 0.9), "bias", low=0, high=1)
     else:
         opts["texture_bias"] = 0.9
+    from mazeart.grids.recipe import GRID_KINDS
+
+    kind = check_choice(opts["grid"], "grid", GRID_KINDS)
+    if kind != "square" and options.get("algorithm") is None and difficulty is None:
+        opts["algorithm"] = "backtracker"  # the weighted DFS is the square grid's own
     algo = get_algorithm(opts["algorithm"])
     algorithm = algo.name
     if args:
@@ -676,6 +705,8 @@ def make(
         check_choice(opts["outline"], "outline", ("cells", "smooth"))
     braid = check_number(opts["braid"], "braid", low=0, high=1)
     k = check_count(opts["best_of"], "best_of")
+    if kind != "square":
+        return _make_on_grid(source, kind, opts, options, extra, rng=rng, index=index, k=k)
     preset, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], preset, source, picture)
     notes = _read_as(picture, preset, opts, options)
@@ -748,6 +779,83 @@ def make(
     )
 
 
+def _make_on_grid(
+    source: Source,
+    kind: str,
+    opts: dict[str, Any],
+    given: Mapping[str, Any],
+    extra: dict[str, Any],
+    *,
+    rng: RngLike,
+    index: int,
+    k: int,
+) -> Made:
+    """:func:`make` on another grid (see :mod:`mazeart.grids.recipe`)."""
+    from PIL import Image as PILImage
+
+    from mazeart.grids.generate import generate_on_grid
+    from mazeart.grids.recipe import SQUARE_ONLY, grid_for_rectangle, grid_over_picture
+
+    for name, what in SQUARE_ONLY.items():
+        value = given.get(name)
+        if value not in (None, False, _DEFAULTS[name]) and not (
+            name == "outline" and value == "cells"
+        ):
+            raise MazeartError(f"{what} work on the square grid only, not the {kind} grid")
+    if opts["geometry"] not in (None, "cells"):
+        raise MazeartError(f"the blocks geometry is the square grid's; the {kind} grid has cells")
+    for name in ("entrance", "exit"):
+        if opts[name] is not None:
+            raise MazeartError(f"{name} is chosen automatically on the {kind} grid")
+    if k > 1:
+        raise MazeartError(f"best_of works on the square grid only, not the {kind} grid")
+    cells = check_int(opts["cells"], "cells", maximum=current().max_cells)
+    min_island = check_int(opts["min_island"], "min_island", minimum=0)
+    coverage = check_number(opts["coverage"], "coverage", low=0, high=1, low_open=True)
+    threshold = opts["threshold"]
+    if threshold is not None:
+        threshold = check_number(threshold, "threshold", low=0, high=255)
+    picture, specks = None, (0, 0)
+    rect = _rectangle(source)
+    if rect is not None:
+        grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
+        weights = np.full(grid.n_cells, FREE, np.int32)
+    else:
+        if isinstance(source, PILImage.Image):
+            picture = source
+        elif isinstance(source, str | os.PathLike):
+            path = existing_file(source, "a picture")
+            if is_preset_file(path) or path.suffix.lower() in (".npy", ".txt"):
+                raise MazeartError(
+                    f"{path}: a preset is a square grid; for the {kind} grid give a picture or WxH"
+                )
+            picture = open_image(path, grid=cells)
+        else:
+            raise MazeartError(f"the {kind} grid is laid over a picture or WxH, not a preset")
+        picture = _working_size(picture, cells)
+        grid, weights, specks = grid_over_picture(
+            kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
+            coverage=coverage, min_island=min_island,
+        )  # fmt: skip
+    check_cells(1, grid.n_cells, f"the {kind} grid")
+    seed = _seed(rng)
+    report = ShapeReport(walls="outline walls")
+    maze = generate_on_grid(
+        weights, grid, algorithm=opts["algorithm"], rng=seed + index, islands=opts["islands"],
+        prune=opts["prune"], braid=check_number(opts["braid"], "braid", low=0, high=1),
+        report=report, **extra,
+    )  # fmt: skip
+    return Made(
+        maze,
+        report=report,
+        picture=picture,
+        threshold=threshold,
+        invert=opts["invert"],
+        specks=specks,
+        min_island=min_island,
+    )
+
+
 def make_many(source: Source, count: int, *, rng: RngLike = None, **options: Any) -> list[Made]:
     """``count`` mazes of one recipe, maze ``i`` made with ``index=i`` (the levels of a game).
 
@@ -800,7 +908,8 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     opts = {**_DEFAULTS, **options}
     saved = _saved(source)
     if saved is not None:  # a saved maze: its region is the preset's free part
-        weights, picture = np.where(saved.region, FREE, FORBIDDEN).astype(np.int32), None
+        region = square_only(saved, "a preset").region
+        weights, picture = np.where(region, FREE, FORBIDDEN).astype(np.int32), None
     else:
         weights, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], weights, source, picture)
@@ -833,18 +942,21 @@ def play_levels(
     saved = _saved(source)
     if saved is not None:
         algorithm = options.pop("algorithm", None)
-        first = make(saved, **options).maze
+        first = square_only(make(saved, **options).maze, "a game")
         base = np.where(first.region, FREE, FORBIDDEN).astype(np.int32)
         algorithm = algorithm or str(first.meta.get("algorithm") or DEFAULT_ALGORITHM)
 
         def level(i: int) -> Maze:
             if i == 0:
                 return first
-            return make(base, rng=seed, index=i, algorithm=algorithm, geometry=first.geometry).maze
+            made = make(base, rng=seed, index=i, algorithm=algorithm, geometry=first.geometry)
+            return square_only(made.maze, "a game")
 
         return level
-    first = make(source, rng=seed, **options).maze
-    return lambda i: first if i == 0 else make(source, rng=seed, index=i, **options).maze
+    first = square_only(make(source, rng=seed, **options).maze, "a game")
+    return lambda i: (
+        first if i == 0 else square_only(make(source, rng=seed, index=i, **options).maze, "a game")
+    )
 
 
 def make_book(
@@ -898,9 +1010,10 @@ def make_book(
     seed = _seed(rng)
 
     def maze_for(i: int) -> Maze:
-        saved = loaded[i % len(sources)]
-        if saved is None:
-            saved = make(sources[i % len(sources)], rng=seed, index=i, **options).maze
+        loaded_maze = loaded[i % len(sources)]
+        if loaded_maze is None:
+            loaded_maze = make(sources[i % len(sources)], rng=seed, index=i, **options).maze
+        saved = square_only(loaded_maze, "a puzzle book")
         if i == 0:  # every page's drawing waits for the answer keys at the back
             check_cells(saved.height, saved.width, f"a book of {count} pages", count=count)
         return saved
@@ -914,7 +1027,7 @@ def make_book(
 
 
 def solutions(
-    maze: Maze, *, paths: int = 1, solver: str = "bfs", hand: str = "left"
+    maze: Maze | GridMaze, *, paths: int = 1, solver: str = "bfs", hand: str = "left"
 ) -> list[NDArray[np.intp]]:
     """The paths to draw: the chosen solver's path, or up to ``paths`` random ones.
 
@@ -929,19 +1042,19 @@ def solutions(
     if paths > 1:
         seed = maze.meta.get("seed")
         rng = np.random.default_rng(None if seed is None else [int(seed), 2])
-        return random_paths(maze, paths, rng)
+        return random_paths(square_only(maze, "drawing several paths"), paths, rng)
     return [solve(maze, method=solver, hand=hand)]
 
 
 def save(
-    made: Made | Maze,
+    made: Made | Maze | GridMaze,
     path: str | os.PathLike[str],
     *,
     solution: bool = False,
     paths: int = 1,
     solver: str = "bfs",
     hand: str = "left",
-    levels: Sequence[Made | Maze] | None = None,
+    levels: Sequence[Made | Maze | GridMaze] | None = None,
     **drawing: Any,
 ) -> Path:
     """Write a maze in the format its path's suffix names, atomically.
@@ -989,7 +1102,10 @@ def save(
         if solution or paths > 1 or maze.entrance is not None:
             drawn = solutions(maze, paths=paths, solver=solver, hand=hand)
     if suffix == ".html":
-        drawing["levels"] = [m.maze if isinstance(m, Made) else m for m in levels or [maze]]
+        drawing["levels"] = [
+            square_only(m.maze if isinstance(m, Made) else m, "the browser game")
+            for m in (levels or [maze])
+        ]
     elif levels is not None:
         raise MazeartError(f"levels apply to an HTML game, not {suffix or out.name}")
     if suffix == ".gif":
@@ -998,5 +1114,6 @@ def save(
         from mazeart.animate import write_gif
 
         check_output_path(out.with_suffix(".png"))  # its directory exists
-        return write_gif(made.recording, maze, out, index=made.kept, solutions=drawn, **drawing)
+        square = square_only(maze, "the carve's animation")
+        return write_gif(made.recording, square, out, index=made.kept, solutions=drawn, **drawing)
     return write(maze, out, solutions=drawn, **drawing)

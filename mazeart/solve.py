@@ -26,6 +26,8 @@ returns paths as ``(L, 2)`` arrays of ``(row, col)``, entrance first.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -33,6 +35,9 @@ from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
 from mazeart.maze import DIRECTIONS, Maze
+
+if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
 
 __all__ = ["SOLVERS", "dead_end_filling", "distances", "random_paths", "solve", "wall_follower"]
 
@@ -418,7 +423,7 @@ def wall_follower(
 
 
 def solve(
-    maze: Maze,
+    maze: Maze | GridMaze,
     *,
     method: str = "bfs",
     start: tuple[int, int] | None = None,
@@ -440,7 +445,9 @@ def solve(
     Returns
     -------
     (L, 2) ndarray of intp
-        ``(row, col)`` of every cell on the path, ``start`` first.
+        ``(row, col)`` of every cell on the path, ``start`` first; for a maze
+        on another grid (:class:`~mazeart.grids.maze.GridMaze`), ``(L,)`` cell
+        ids (:func:`mazeart.grids.solve.solve`).
 
     Raises
     ------
@@ -463,6 +470,14 @@ def solve(
     >>> len(solve(maze, method="astar")) == len(solve(maze))
     True
     """
+    if not isinstance(maze, Maze):  # a maze on another grid: cell ids
+        from mazeart.grids.maze import GridMaze
+        from mazeart.grids.solve import solve as solve_grid
+
+        if isinstance(maze, GridMaze):
+            if method == "wall-follower":
+                raise MazeartError("the wall follower walks the square grid only")
+            return solve_grid(maze, method=method, start=start, goal=goal)  # type: ignore[arg-type]
     if method not in SOLVERS:
         raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
     a, b = _ends(maze, start, goal)

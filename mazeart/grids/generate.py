@@ -1,0 +1,341 @@
+"""The whole generation on any grid: weights per cell in, a finished :class:`GridMaze` out.
+
+The same steps as on squares (:func:`mazeart.generate.generate`): carve every free
+part (:mod:`mazeart.grids.carve`), join the parts with bridges through the ground,
+choose the entrance and exit, prune or braid dead ends, record how it was made.
+
+>>> import numpy as np
+>>> from mazeart.grids import square_grid
+>>> g = square_grid(4, 5)
+>>> maze = generate_on_grid(np.zeros(g.n_cells, np.int32), g, algorithm="wilson", rng=2)
+>>> maze.n_cells, maze.n_passages, maze.entrance != maze.exit
+(20, 19, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from mazeart._jit import njit
+from mazeart._rng import RngLike, as_generator, fresh_seed
+from mazeart.errors import MazeartError, check_choice, check_number
+from mazeart.grids import Grid
+from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
+from mazeart.grids.maze import GridMaze
+from mazeart.grids.solve import _bfs
+from mazeart.shape import ShapeReport
+
+__all__ = ["braid_grid", "connect_grid", "endpoints_on_grid", "generate_on_grid", "prune_grid"]
+
+_OPTIONS = {"growing-tree": {"select": "newest", "bias": 0.5}}
+"""Options of the graph generators (the others take none)."""
+
+
+def grid_weights(weights: ArrayLike, grid: Grid) -> NDArray[np.int32]:
+    """``weights`` as one int32 value per cell of ``grid`` (the weight-matrix codes).
+
+    Raises
+    ------
+    MazeartError
+        For the wrong number of cells or values outside the codes.
+    """
+    from mazeart.weights import validate_weights
+
+    w = np.asarray(weights)
+    if w.size != grid.n_cells:
+        raise MazeartError(
+            f"the weights have {w.size} cells, the {grid.kind} grid has {grid.n_cells}"
+        )
+    return validate_weights(w.reshape(1, -1)).reshape(-1)
+
+
+@njit(cache=True)
+def _bridge(indptr, indices, wall_of, mask, labels, main, opened):
+    """Join every part to the part ``main`` by shortest walks through any cells; the cells
+    a walk crosses become maze. Returns how many parts were joined and the bridge cells."""
+    n = mask.size
+    joined = labels == main
+    parts = labels.max() + 1
+    done = np.zeros(parts, np.bool_)
+    done[main] = True
+    dist = np.empty(n, np.int64)
+    prev = np.empty(n, np.int64)
+    queue = np.empty(n, np.int64)
+    bridges = 0
+    count = 0
+    while True:
+        dist[:] = -1
+        tail = 0
+        for c in range(n):
+            if joined[c]:
+                dist[c] = 0
+                queue[tail] = c
+                tail += 1
+        head = 0
+        hit = -1
+        while head < tail and hit < 0:
+            c = queue[head]
+            head += 1
+            for k in range(indptr[c], indptr[c + 1]):
+                nb = indices[k]
+                if dist[nb] >= 0:
+                    continue
+                dist[nb] = dist[c] + 1
+                prev[nb] = k  # the table entry that reached it
+                if labels[nb] >= 0 and not done[labels[nb]]:
+                    hit = nb
+                    break
+                queue[tail] = nb
+                tail += 1
+        if hit < 0:
+            return count, bridges
+        part = labels[hit]
+        c = hit
+        while not joined[c]:
+            k = prev[c]
+            opened[wall_of[k]] = True
+            # the cell the entry k belongs to: search back (entries are grouped by cell)
+            lo, hi = 0, n
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if indptr[mid] <= k:
+                    lo = mid
+                else:
+                    hi = mid
+            if not mask[c]:
+                mask[c] = True
+                bridges += 1
+            joined[c] = True
+            c = lo
+        for x in range(n):
+            if labels[x] == part:
+                joined[x] = True
+        done[part] = True
+        count += 1
+
+
+def connect_grid(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze:
+    """Join the maze's separate parts into one with the shortest bridges through the ground
+    (cells that are not maze become maze where a bridge crosses them).
+
+    Parameters
+    ----------
+    maze : GridMaze
+    report : ShapeReport, optional
+        Receives the number of parts and bridges.
+
+    Returns
+    -------
+    GridMaze
+    """
+    g = maze.grid
+    # parts of the maze as carved: along its passages
+    indptr, indices = maze.open_table
+    labels = np.full(g.n_cells, -1, np.int64)
+    n_parts = 0
+    for c in np.flatnonzero(maze.mask):
+        if labels[c] < 0:
+            dist = _bfs(indptr, indices, int(c))[0]
+            labels[dist >= 0] = n_parts
+            n_parts += 1
+    if report is not None:
+        report.parts = n_parts
+    if n_parts <= 1:
+        return maze
+    sizes = np.bincount(labels[labels >= 0])
+    mask, opened = maze.mask.copy(), maze.passages.copy()
+    joined, bridges = _bridge(g.indptr, g.indices, g.wall_of, mask, labels,
+                              int(np.argmax(sizes)), opened)  # fmt: skip
+    if report is not None:
+        report.bridges = int(joined)
+        report.bridge_cells = int(bridges)
+    return maze.replace(mask=mask, passages=opened)
+
+
+def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
+    """Two cells on the maze's outside with a long path between them: the farthest
+    boundary cell from one boundary cell, and the farthest from that (exact on a perfect
+    maze, where distances obey the four-point condition).
+
+    Returns
+    -------
+    entrance, exit : int
+        The entrance is the one nearer the top (then the left).
+    """
+    if maze.n_cells == 0:
+        raise MazeartError("the maze has no cells")
+    indptr, indices = maze.open_table
+    cand = np.flatnonzero(maze.boundary)
+    if cand.size == 0:
+        cand = np.flatnonzero(maze.mask)
+    # the largest part along the passages
+    best, seen = None, np.zeros(maze.grid.n_cells, bool)
+    for c in cand:
+        if seen[c]:
+            continue
+        reach = _bfs(indptr, indices, int(c))[0] >= 0
+        seen |= reach
+        size = int(reach.sum())
+        if best is None or size > best[0]:
+            best = (size, reach)
+    assert best is not None
+    cand = cand[best[1][cand]]
+    d1 = _bfs(indptr, indices, int(cand[0]))[0]
+    a = int(cand[np.argmax(d1[cand])])
+    d2 = _bfs(indptr, indices, a)[0]
+    b = int(cand[np.argmax(d2[cand])])
+    ya, yb = maze.grid.centres[a], maze.grid.centres[b]
+    return (a, b) if (ya[1], ya[0]) <= (yb[1], yb[0]) else (b, a)
+
+
+def prune_grid(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze:
+    """Remove every dead end one cell long that branches off a junction, until none is
+    left; the entrance and the exit stay."""
+    mask, opened = maze.mask.copy(), maze.passages.copy()
+    g = maze.grid
+    removed = 0
+    while True:
+        m = maze.replace(mask=mask, passages=opened)
+        deg = m.degree()
+        indptr, indices = m.open_table
+        ends = np.flatnonzero(mask & (deg == 1))
+        ends = ends[(ends != maze.entrance) & (ends != maze.exit)]
+        if ends.size == 0:
+            break
+        nb = indices[indptr[ends]]
+        cut = ends[deg[nb] >= 3]
+        if cut.size == 0:
+            break
+        # one cut per junction at a time keeps the junction a junction
+        _, first = np.unique(indices[indptr[cut]], return_index=True)
+        cut = cut[first]
+        for c in cut:
+            opened[g.wall_between(int(c), int(indices[indptr[c]]))] = False
+        mask[cut] = False
+        removed += int(cut.size)
+    if report is not None:
+        report.pruned = removed
+    return maze.replace(mask=mask, passages=opened)
+
+
+def braid_grid(
+    maze: GridMaze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
+) -> GridMaze:
+    """Open a wall at a share of the dead ends, making loops (a dead-end neighbour first)."""
+    fraction = check_number(fraction, "braid", low=0.0, high=1.0)
+    gen = as_generator(rng)
+    g = maze.grid
+    opened = maze.passages.copy()
+    m = maze
+    ends = np.flatnonzero(maze.mask & (maze.degree() == 1))
+    gen.shuffle(ends)
+    todo = ends[: round(fraction * ends.size)]
+    done = 0
+    deg = maze.degree().copy()
+    for c in todo:
+        if deg[c] != 1:
+            continue
+        lo, hi = g.indptr[c], g.indptr[c + 1]
+        options = [
+            (int(g.indices[k]), int(g.wall_of[k]))
+            for k in range(lo, hi)
+            if m.mask[g.indices[k]] and not opened[g.wall_of[k]]
+        ]
+        if not options:
+            continue
+        pool = [o for o in options if deg[o[0]] == 1] or options
+        nb, w = pool[int(gen.integers(len(pool)))]
+        opened[w] = True
+        deg[c] += 1
+        deg[nb] += 1
+        done += 1
+    if report is not None:
+        report.braided = done
+        report.dead_ends_before = int(ends.size)
+    return maze.replace(passages=opened)
+
+
+def generate_on_grid(
+    weights: ArrayLike,
+    grid: Grid,
+    *,
+    algorithm: str = "backtracker",
+    rng: RngLike = None,
+    islands: str = "connect",
+    prune: bool = False,
+    braid: float = 0.0,
+    entrance: int | None = None,
+    exit: int | None = None,
+    report: ShapeReport | None = None,
+    **options: Any,
+) -> GridMaze:
+    """A maze on ``grid`` from a weight per cell: the whole generation.
+
+    Parameters
+    ----------
+    weights : (n,) array_like of int
+        One weight-matrix code per cell of ``grid`` (``0`` free, ``1000`` forbidden).
+    grid : Grid
+    algorithm : str, default 'backtracker'
+        One of :data:`mazeart.grids.carve.GRAPH_ALGORITHMS`.
+    rng : int or numpy.random.Generator, optional
+    islands : {'connect', 'separate'}, default 'connect'
+    prune : bool, default False
+    braid : float, default 0.0
+    entrance, exit : int, optional
+        Cell ids (default: :func:`endpoints_on_grid`).
+    report : ShapeReport, optional
+    **options
+        The algorithm's options (``select``, ``bias`` for growing-tree).
+
+    Returns
+    -------
+    GridMaze
+    """
+    w = grid_weights(weights, grid)
+    if algorithm not in GRAPH_ALGORITHMS:
+        raise MazeartError(
+            f"{algorithm} does not run on the {grid.kind} grid "
+            f"(these do: {', '.join(GRAPH_ALGORITHMS)})"
+        )
+    allowed = _OPTIONS.get(algorithm, {})
+    unknown = set(options) - set(allowed)
+    if unknown:
+        valid = ", ".join(allowed) or "none"
+        raise MazeartError(
+            f"{algorithm} has no option {', '.join(sorted(unknown))} (its options: {valid})"
+        )
+    check_choice(islands, "islands", ("connect", "separate"))
+    braid = check_number(braid, "braid", low=0.0, high=1.0)
+    free = w == 0
+    if not free.any():
+        raise MazeartError("the preset has no free cell: there is nothing to carve")
+    given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
+    generator = as_generator(rng if given is None else given)
+    report = report if report is not None else ShapeReport()
+    opened = carve_graph(grid, free, algorithm, generator, **options)
+    maze = GridMaze(grid, free, opened)
+    if islands == "connect":
+        maze = connect_grid(maze, report=report)
+    auto_in, auto_out = endpoints_on_grid(maze)
+    maze = maze.replace(
+        entrance=auto_in if entrance is None else entrance,
+        exit=auto_out if exit is None else exit,
+    )
+    if prune:
+        maze = prune_grid(maze, report=report)
+    if braid:
+        maze = braid_grid(maze, braid, generator, report=report)
+    meta = {
+        "algorithm": algorithm,
+        "seed": None if given is None else int(given),
+        "grid": grid.kind,
+        "options": {**allowed, **options},
+        "islands": islands,
+        "prune": bool(prune),
+        "braid": braid,
+    }
+    return maze.replace(meta=meta)

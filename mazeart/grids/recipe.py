@@ -1,0 +1,115 @@
+"""The ``mazeart`` recipe on another grid: a picture (or ``WxH``) in, a :class:`GridMaze` out.
+
+:func:`mazeart.make` hands over here when ``grid`` is not ``'square'``. The
+picture is read as for squares (alpha, or luminance at Otsu's threshold), the
+grid is laid over it (a polar grid centred on the figure, or on ``centre``), each
+cell keeps the figure's share of its own polygon, and the cells covered enough
+(``coverage``) hold the maze.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart.errors import MazeartError, check_choice, check_int
+from mazeart.grids import Grid, make_grid
+from mazeart.weights import FORBIDDEN, FREE
+
+__all__ = ["GRID_KINDS", "SQUARE_ONLY", "grid_for_rectangle", "grid_over_picture"]
+
+GRID_KINDS = ("square", "hex", "triangle", "polar", "upsilon")
+"""The grids the recipe knows (``square`` is :class:`~mazeart.maze.Maze`'s own)."""
+
+SQUARE_ONLY = {
+    "rooms": "rooms",
+    "colour_rooms": "colour rooms",
+    "edges": "edges",
+    "regions": "regions",
+    "tone": "tone",
+    "outline": "a smooth outline",
+    "place": "tags",
+    "preset": "presets",
+}
+"""Options that work on the square grid only, and how to name them in a refusal."""
+
+
+def grid_for_rectangle(kind: str, cols: int, rows: int) -> Grid:
+    """The grid of ``kind`` for a plain ``WxH`` rectangle: ``rows`` by ``cols`` cells, or
+    for the polar grid, a disc ``cols`` cells across."""
+    if kind == "polar":
+        return make_grid("polar", rings=max(2, cols // 2))
+    return make_grid(kind, rows=rows, cols=cols)
+
+
+def _drop_small(grid: Grid, free: NDArray[np.bool_], min_island: int) -> tuple[NDArray, tuple]:
+    from mazeart.grids.carve import label_parts
+
+    labels, parts = label_parts(grid, free)
+    if parts <= 1 or min_island <= 1:
+        return free, (0, 0)
+    sizes = np.bincount(labels[labels >= 0], minlength=parts)
+    small = sizes < min_island
+    small[int(np.argmax(sizes))] = False
+    if not small.any():
+        return free, (0, 0)
+    drop = (labels >= 0) & small[np.maximum(labels, 0)]
+    return free & ~drop, (int(small.sum()), int(drop.sum()))
+
+
+def grid_over_picture(
+    kind: str,
+    picture: Any,
+    *,
+    cells: int,
+    threshold: float | None = None,
+    invert: bool = False,
+    coverage: float = 0.5,
+    min_island: int = 3,
+    centre: tuple[float, float] | None = None,
+) -> tuple[Grid, NDArray[np.int32], tuple[int, int]]:
+    """The grid of ``kind`` laid over a picture, and a weight per cell.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`GRID_KINDS` but ``'square'``.
+    picture : PIL.Image.Image
+    cells : int
+        Cells across the picture.
+    threshold, invert, coverage
+        How the picture is split into figure and ground (as for squares).
+    min_island : int
+        Parts of the figure smaller than this many cells are left out.
+    centre : (float, float), optional
+        The polar grid's centre in picture pixels (default: the figure's centroid).
+
+    Returns
+    -------
+    grid, weights, specks
+        ``weights`` is ``(n,)`` int32 (``0`` free, ``1000`` forbidden); ``specks``
+        counts the islands dropped and their cells.
+
+    Raises
+    ------
+    MazeartError
+        For a picture whose figure covers no cell.
+    """
+    from mazeart.grids.sample import cell_coverage, fit_grid
+    from mazeart.image import figure_coverage
+
+    check_choice(kind, "grid", GRID_KINDS[1:])
+    cells = check_int(cells, "cells")
+    cover = figure_coverage(picture, threshold=threshold, invert=invert)
+    grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre)
+    share = cell_coverage(grid, transform, cover)
+    free = share >= float(coverage) - 1e-6
+    free, specks = _drop_small(grid, free, min_island)
+    if not free.any():
+        raise MazeartError(
+            f"no cell of the {kind} grid ({grid.n_cells} cells) is free, nothing to carve "
+            "(try invert or a threshold)"
+        )
+    return grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), specks

@@ -1,0 +1,243 @@
+"""Solving a maze on any grid: distances, shortest paths (breadth-first, and A* with the
+grid's own metric), and dead-end filling, all compiled over the maze's neighbour table.
+
+>>> import numpy as np
+>>> from mazeart.grids import square_grid
+>>> from mazeart.grids.maze import GridMaze
+>>> g = square_grid(1, 4)
+>>> walls = [g.wall_between(i, i + 1) for i in range(3)]
+>>> maze = GridMaze(g, np.ones(4, bool), np.isin(np.arange(g.n_walls), walls), 0, 3)
+>>> solve(maze).tolist(), distances(maze, 1).tolist()
+([0, 1, 2, 3], [1, 0, 1, 2])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart._jit import njit
+from mazeart.errors import MazeartError, NoPathError, check_choice
+from mazeart.grids.maze import GridMaze
+
+__all__ = ["dead_end_filling", "distances", "solve"]
+
+
+@njit(cache=True)
+def _bfs(indptr, indices, source):
+    """Steps from ``source`` to every cell (-1 unreached), and each cell's predecessor."""
+    n = indptr.size - 1
+    dist = np.full(n, -1, np.int32)
+    prev = np.full(n, -1, np.int64)
+    queue = np.empty(n, np.int64)
+    dist[source] = 0
+    queue[0] = source
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for k in range(indptr[c], indptr[c + 1]):
+            nb = indices[k]
+            if dist[nb] < 0:
+                dist[nb] = dist[c] + 1
+                prev[nb] = c
+                queue[tail] = nb
+                tail += 1
+    return dist, prev
+
+
+@njit(cache=True)
+def _astar(indptr, indices, centres, source, goal, step):
+    """A* with the straight-line distance between centres over the longest step as the
+    heuristic (admissible: no step covers more): the predecessors of the cells settled."""
+    n = indptr.size - 1
+    g = np.full(n, np.inf)
+    prev = np.full(n, -1, np.int64)
+    done = np.zeros(n, np.bool_)
+    room = indices.size + 1  # each relaxation pushes once at most
+    heap_f = np.empty(room)
+    heap_c = np.empty(room, np.int64)
+    gx, gy = centres[goal, 0], centres[goal, 1]
+    g[source] = 0.0
+    heap_f[0] = np.hypot(centres[source, 0] - gx, centres[source, 1] - gy) / step
+    heap_c[0] = source
+    size = 1
+    while size > 0:
+        c = heap_c[0]  # pop the smallest
+        size -= 1
+        heap_f[0], heap_c[0] = heap_f[size], heap_c[size]
+        i = 0
+        while True:
+            a, b, m = 2 * i + 1, 2 * i + 2, i
+            if a < size and heap_f[a] < heap_f[m]:
+                m = a
+            if b < size and heap_f[b] < heap_f[m]:
+                m = b
+            if m == i:
+                break
+            heap_f[i], heap_f[m] = heap_f[m], heap_f[i]
+            heap_c[i], heap_c[m] = heap_c[m], heap_c[i]
+            i = m
+        if done[c]:
+            continue
+        done[c] = True
+        if c == goal:
+            break
+        for k in range(indptr[c], indptr[c + 1]):
+            nb = indices[k]
+            cost = g[c] + 1.0
+            if cost < g[nb]:
+                g[nb] = cost
+                prev[nb] = c
+                f = cost + np.hypot(centres[nb, 0] - gx, centres[nb, 1] - gy) / step
+                j = size  # push
+                size += 1
+                heap_f[j], heap_c[j] = f, nb
+                while j > 0:
+                    p = (j - 1) // 2
+                    if heap_f[p] <= heap_f[j]:
+                        break
+                    heap_f[p], heap_f[j] = heap_f[j], heap_f[p]
+                    heap_c[p], heap_c[j] = heap_c[j], heap_c[p]
+                    j = p
+    return prev
+
+
+def _cell(maze: GridMaze, cell: int | None, what: str) -> int:
+    if cell is None:
+        raise MazeartError("the maze has no entrance or exit to solve between")
+    if not maze.is_cell(cell):
+        raise MazeartError(f"{what} {cell} is not a maze cell")
+    return int(cell)
+
+
+def distances(maze: GridMaze, source: int) -> NDArray[np.int32]:
+    """Passage steps from ``source`` to every cell.
+
+    Parameters
+    ----------
+    maze : GridMaze
+    source : int
+        A maze cell.
+
+    Returns
+    -------
+    (n,) ndarray of int32
+        ``-1`` where unreachable or not maze.
+    """
+    indptr, indices = maze.open_table
+    return _bfs(indptr, indices, _cell(maze, source, "source"))[0]
+
+
+def _walk_back(prev: NDArray[np.int64], start: int, goal: int) -> NDArray[np.intp]:
+    path = [goal]
+    while path[-1] != start:
+        p = int(prev[path[-1]])
+        if p < 0:
+            raise NoPathError(f"no path from cell {start} to cell {goal}")
+        path.append(p)
+    return np.array(path[::-1], dtype=np.intp)
+
+
+def _longest_step(maze: GridMaze) -> float:
+    g = maze.grid
+    src = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
+    d = np.hypot(*(g.centres[src] - g.centres[g.indices]).T)
+    return float(d.max()) if d.size else 1.0
+
+
+def solve(
+    maze: GridMaze,
+    *,
+    method: str = "bfs",
+    start: int | None = None,
+    goal: int | None = None,
+) -> NDArray[np.intp]:
+    """A shortest path through the passages, as cell ids from ``start`` to ``goal``.
+
+    Parameters
+    ----------
+    maze : GridMaze
+    method : {'bfs', 'astar', 'dead-end-filling'}, default 'bfs'
+        Breadth-first search; A* guided by the straight-line distance between
+        cell centres (the grid's metric); or filling dead ends until the path
+        is left.
+    start, goal : int, optional
+        Default: the entrance and the exit.
+
+    Returns
+    -------
+    (L,) ndarray of intp
+
+    Raises
+    ------
+    NoPathError
+        If the two cells are not joined.
+    """
+    check_choice(method, "method", ("bfs", "astar", "dead-end-filling"))
+    s = _cell(maze, maze.entrance if start is None else start, "start")
+    t = _cell(maze, maze.exit if goal is None else goal, "goal")
+    indptr, indices = maze.open_table
+    if method == "astar":
+        prev = _astar(indptr, indices, maze.grid.centres, s, t, _longest_step(maze))
+        return _walk_back(prev, s, t)
+    if method == "dead-end-filling":
+        left = dead_end_filling(maze, start=s, goal=t)
+        sub = maze.replace(mask=left, passages=maze.passages & _both(maze, left))
+        indptr, indices = sub.open_table
+    dist, prev = _bfs(indptr, indices, s)
+    if dist[t] < 0:
+        raise NoPathError(f"no path from cell {s} to cell {t}")
+    return _walk_back(prev, s, t)
+
+
+def _both(maze: GridMaze, keep: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    a, b = maze.grid.wall_cells[:, 0], maze.grid.wall_cells[:, 1]
+    return keep[a] & (b >= 0) & keep[np.maximum(b, 0)]
+
+
+@njit(cache=True)
+def _fill(indptr, indices, alive, keep_a, keep_b):
+    """Repeatedly remove cells with one living neighbour (but the two ends)."""
+    n = alive.size
+    deg = np.zeros(n, np.int64)
+    stack = np.empty(n, np.int64)
+    top = 0
+    for c in range(n):
+        if alive[c]:
+            for k in range(indptr[c], indptr[c + 1]):
+                if alive[indices[k]]:
+                    deg[c] += 1
+            if deg[c] <= 1 and c != keep_a and c != keep_b:
+                stack[top] = c
+                top += 1
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        if not alive[c]:
+            continue
+        alive[c] = False
+        for k in range(indptr[c], indptr[c + 1]):
+            nb = indices[k]
+            if alive[nb]:
+                deg[nb] -= 1
+                if deg[nb] <= 1 and nb != keep_a and nb != keep_b:
+                    stack[top] = nb
+                    top += 1
+    return alive
+
+
+def dead_end_filling(
+    maze: GridMaze, *, start: int | None = None, goal: int | None = None
+) -> NDArray[np.bool_]:
+    """The cells left when every dead end is filled in: the paths between the ends (and
+    any loops).
+
+    Returns
+    -------
+    (n,) ndarray of bool
+    """
+    s = _cell(maze, maze.entrance if start is None else start, "start")
+    t = _cell(maze, maze.exit if goal is None else goal, "goal")
+    indptr, indices = maze.open_table
+    return _fill(indptr, indices, maze.mask.copy(), s, t)
