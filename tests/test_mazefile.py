@@ -76,7 +76,8 @@ TAMPERED = [
     ("truncated", lambda t: t[: len(t) // 2], "not valid JSON"),
     ("not a maze", lambda t: '{"hello": 1}', "not a saved maze"),
     ("a list", lambda t: "[1, 2]", "not a saved maze"),
-    ("future", lambda t: _tamper(t, lambda d: d.update(version=3)), "newer mazeart"),
+    ("future", lambda t: _tamper(t, lambda d: d.update(version=4)), "newer mazeart"),
+    ("square as grid", lambda t: _tamper(t, lambda d: d.update(version=3)), "lacks"),
     ("guide key", lambda t: _tamper(t, lambda d: d.update(guide={"ink": 1})), '"guide"'),
     (
         "tone off the grid",

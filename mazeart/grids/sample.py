@@ -101,7 +101,7 @@ def fit_grid(
     One grid unit (a square's side, a hexagon's width, a triangle's side, a polar
     ring's depth, the distance between upsilon cells) is ``width / cells`` pixels.
     The square, hex and upsilon grids have ``cells`` columns and the triangle grid
-    ``2 * cells - 1`` triangles a row (``cells`` units across); all have as many rows
+    ``2 * cells - 1`` triangles a row (``cells`` units across; at least 2); all have as many rows
     as fill the picture's height (rounded, at least one) and are centred on it. The
     polar grid is centred on ``centre``, else on the centroid of ``figure``, else on
     the picture's centre, and has enough rings to cover every pixel of ``figure``
@@ -162,7 +162,7 @@ def fit_grid(
         grid = make_grid(kind, rows=max(1, round(down / (math.sqrt(3.0) / 2.0))), cols=across)
     elif kind == "triangle":
         rows = max(1, round(down / (math.sqrt(3.0) / 2.0)))
-        grid = make_grid(kind, rows=rows, cols=2 * across - 1)
+        grid = make_grid(kind, rows=rows, cols=max(2, 2 * across - 1))
     else:
         grid = make_grid(kind, rows=max(1, round(down)), cols=across)
     return grid, _centred(grid, scale, width, height)

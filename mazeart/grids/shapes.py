@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from mazeart._limits import check_cells, current
 from mazeart.errors import MazeartError, check_int
-from mazeart.grids import GRIDS, Grid, grid_from_pairs
+from mazeart.grids.core import GRIDS, Grid, grid_from_pairs
 
 __all__ = ["CHORD_ERROR", "hex_grid", "polar_counts", "polar_grid", "triangle_grid", "upsilon_grid"]
 
@@ -163,7 +163,8 @@ def triangle_grid(rows: int, cols: int) -> Grid:
     Parameters
     ----------
     rows, cols : int
-        Rows of triangles, and triangles in each row (at least 1 each).
+        Rows of triangles, and triangles in each row (at least 1 each, and at least
+        2 triangles a row for 3 rows or more: the grid would fall apart).
 
     Returns
     -------
@@ -173,7 +174,8 @@ def triangle_grid(rows: int, cols: int) -> Grid:
     Raises
     ------
     MazeartError
-        For fewer than one row or column, or more cells than ``max_cells``.
+        For fewer than one row or column, one column and more than two rows, or more
+        cells than ``max_cells``.
 
     Examples
     --------
@@ -184,6 +186,11 @@ def triangle_grid(rows: int, cols: int) -> Grid:
     [[0.5, 0.0], [1.0, 0.866], [0.0, 0.866]]
     """
     rows, cols = _check_size(rows, cols, "triangle")
+    if cols == 1 and rows > 2:
+        raise MazeartError(
+            f"a triangle grid of {rows} rows needs at least 2 columns "
+            "(one triangle a row meets the next rows only at corners)"
+        )
     pitch = _SQRT3 / 2.0
 
     def cell(r: int, c: int) -> int:

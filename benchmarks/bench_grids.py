@@ -1,0 +1,84 @@
+"""Generators on other grids against the same algorithm on the square grid, side by side in
+one run. Run from the repository root:
+
+    python benchmarks/bench_grids.py                 # a million cells on each grid
+    python benchmarks/bench_grids.py --cells 250000 --repeat 5
+
+For each algorithm, the square grid is the specialised kernel on a 1000 x 1000
+preset (the registered function, weights in and ``Maze`` out) and each other grid
+the graph kernel over its neighbour table (:func:`mazeart.grids.carve.carve_graph`,
+free cells in and open walls out) on a grid of about the same number of cells,
+built once outside the timing. The target: every other grid within 2.5x the square
+one. Times are the best of ``--repeat`` runs after one warm-up call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from mazeart import ALGORITHMS
+from mazeart.grids import make_grid
+from mazeart.grids.carve import carve_graph
+
+TARGET = 2.5
+
+
+def best_of(fn, repeat: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def grids(cells: int) -> dict:
+    side = round(math.sqrt(cells))
+    rings = 2
+    while make_grid("polar", rings=rings).n_cells < cells:  # the rings it takes
+        rings = int(rings * 1.3) + 1
+    lo, hi = rings // 2, rings
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if make_grid("polar", rings=mid).n_cells < cells:
+            lo = mid + 1
+        else:
+            hi = mid
+    return {
+        "hex": make_grid("hex", rows=side, cols=side),
+        "triangle": make_grid("triangle", rows=side, cols=side),
+        "polar": make_grid("polar", rings=lo),
+        "upsilon": make_grid("upsilon", rows=side, cols=side),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cells", type=int, default=1_000_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--algorithms", default="backtracker,wilson,kruskal,prim")
+    args = parser.parse_args()
+    side = round(math.sqrt(args.cells))
+    built = grids(args.cells)
+    weights = np.zeros((side, side), np.int32)
+    print(f"{side} x {side} square grid and other grids of about {args.cells:,} cells")
+    print(f"{'algorithm':<14}{'grid':<10}{'cells':>11}{'seconds':>10}{'x square':>10}")
+    for name in args.algorithms.split(","):
+        func = ALGORITHMS[name].func
+        base = best_of(lambda: func(weights, np.random.default_rng(1)), args.repeat)
+        print(f"{name:<14}{'square':<10}{side * side:>11,}{base:>10.3f}{1.0:>10.2f}")
+        for kind, grid in built.items():
+            free = np.ones(grid.n_cells, bool)
+            t = best_of(lambda g=grid, f=free: carve_graph(g, f, name, 1), args.repeat)
+            ratio = (t / grid.n_cells) / (base / (side * side))
+            mark = "" if ratio <= TARGET else f"  (target <= {TARGET})"
+            print(f"{'':<14}{kind:<10}{grid.n_cells:>11,}{t:>10.3f}{ratio:>10.2f}{mark}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,270 @@
+"""Grids: which cells a maze has, which are neighbours, and the shape of every cell and wall.
+
+A :class:`Grid` is plain arrays, the same for every kind of grid:
+
+- ``centres`` ``(n, 2)``: each cell's centre, ``x`` across and ``y`` down, in
+  drawing units (a square cell is one unit wide; other grids keep their cells
+  about that size);
+- a neighbour table in CSR form (``indptr``, ``indices``): the neighbours of
+  cell ``i`` are ``indices[indptr[i]:indptr[i + 1]]``, and ``wall_of`` gives,
+  for each of those entries, the wall the two cells share;
+- walls: ``wall_cells`` ``(n_walls, 2)`` names the two cells on either side of
+  each wall (``-1`` for the outside: the grid's boundary walls), and each wall
+  is a polyline, ``wall_points[wall_ptr[w]:wall_ptr[w + 1]]`` (two points for a
+  straight side, more along a polar grid's arcs);
+- cells: each cell's outline as a closed polygon,
+  ``cell_points[cell_ptr[i]:cell_ptr[i + 1]]``, whose boundary is exactly its
+  walls.
+
+The graph algorithms run on the neighbour table, the image sampler on the
+polygons, the drawing on the walls. Builders: :func:`square_grid`, and the
+grids of :mod:`mazeart.grids.shapes` (hex, triangle, polar, upsilon), all
+listed in :data:`GRIDS`.
+
+>>> g = square_grid(2, 3)
+>>> g.n_cells, g.n_walls, g.neighbours(0).tolist()
+(6, 17, [1, 3])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart.errors import MazeartError, check_int
+
+__all__ = ["GRIDS", "Grid", "grid_from_pairs", "make_grid", "square_grid"]
+
+
+def _frozen(a: Any, dtype: Any) -> NDArray[Any]:
+    out = np.ascontiguousarray(a, dtype=dtype)
+    if out.base is not None or not out.flags.owndata:
+        out = out.copy()
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Grid:
+    """Cells, neighbours, cell outlines and walls of one grid (see the module's text).
+
+    Attributes
+    ----------
+    kind : str
+        ``'square'``, ``'hex'``, ``'triangle'``, ``'polar'``, ``'upsilon'``.
+    params : mapping
+        What rebuilds it with :func:`make_grid` (``rows``, ``cols``, ``rings``, ...).
+    centres : (n, 2) ndarray of float64
+    indptr : (n + 1,) ndarray of int64
+    indices : (2 * n_inner_walls,) ndarray of int32
+    wall_of : (2 * n_inner_walls,) ndarray of int32
+    wall_cells : (n_walls, 2) ndarray of int32
+        The two cells of each wall, the lower id first; ``-1`` second for a
+        boundary wall.
+    wall_ptr : (n_walls + 1,) ndarray of int64
+    wall_points : (P, 2) ndarray of float64
+    cell_ptr : (n + 1,) ndarray of int64
+    cell_points : (Q, 2) ndarray of float64
+    size : (float, float)
+        Width and height of the drawing area ``[0, width] x [0, height]``.
+    """
+
+    kind: str
+    params: Mapping[str, Any]
+    centres: NDArray[np.float64]
+    indptr: NDArray[np.int64]
+    indices: NDArray[np.int32]
+    wall_of: NDArray[np.int32]
+    wall_cells: NDArray[np.int32]
+    wall_ptr: NDArray[np.int64]
+    wall_points: NDArray[np.float64]
+    cell_ptr: NDArray[np.int64]
+    cell_points: NDArray[np.float64]
+    size: tuple[float, float]
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        for name, dtype in (
+            ("centres", np.float64), ("indptr", np.int64), ("indices", np.int32),
+            ("wall_of", np.int32), ("wall_cells", np.int32), ("wall_ptr", np.int64),
+            ("wall_points", np.float64), ("cell_ptr", np.int64), ("cell_points", np.float64),
+        ):  # fmt: skip
+            object.__setattr__(self, name, _frozen(getattr(self, name), dtype))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return f"Grid({self.kind}: {shown}; {self.n_cells} cells)"
+
+    @property
+    def n_cells(self) -> int:
+        """Number of cells."""
+        return len(self.centres)
+
+    @property
+    def n_walls(self) -> int:
+        """Number of walls, boundary walls included."""
+        return len(self.wall_cells)
+
+    def neighbours(self, cell: int) -> NDArray[np.int32]:
+        """The neighbours of ``cell``, in the grid's order."""
+        return self.indices[self.indptr[cell] : self.indptr[cell + 1]]
+
+    def polygon(self, cell: int) -> NDArray[np.float64]:
+        """The outline of ``cell`` as ``(k, 2)`` points (closed: the last joins the first)."""
+        return self.cell_points[self.cell_ptr[cell] : self.cell_ptr[cell + 1]]
+
+    def wall(self, w: int) -> NDArray[np.float64]:
+        """Wall ``w`` as a polyline of ``(k, 2)`` points."""
+        return self.wall_points[self.wall_ptr[w] : self.wall_ptr[w + 1]]
+
+    def wall_between(self, a: int, b: int) -> int:
+        """The wall cells ``a`` and ``b`` share (``-1`` for the outside as ``b``: one of
+        ``a``'s boundary walls).
+
+        Raises
+        ------
+        MazeartError
+            If they are not neighbours.
+        """
+        if b < 0:
+            walls = np.flatnonzero((self.wall_cells[:, 0] == a) & (self.wall_cells[:, 1] < 0))
+            if walls.size:
+                return int(walls[0])
+        else:
+            lo, hi = self.indptr[a], self.indptr[a + 1]
+            hit = np.flatnonzero(self.indices[lo:hi] == b)
+            if hit.size:
+                return int(self.wall_of[lo + hit[0]])
+        raise MazeartError(f"cells {a} and {b} are not neighbours in the {self.kind} grid")
+
+    def boundary_walls(self) -> NDArray[np.intp]:
+        """Ids of the walls on the grid's outside."""
+        return np.flatnonzero(self.wall_cells[:, 1] < 0)
+
+    def cell_at(self, x: float, y: float) -> int:
+        """The cell whose centre is nearest ``(x, y)``."""
+        d = np.hypot(self.centres[:, 0] - x, self.centres[:, 1] - y)
+        return int(np.argmin(d))
+
+
+def grid_from_pairs(
+    kind: str,
+    params: Mapping[str, Any],
+    centres: NDArray[np.float64],
+    polygons: list[NDArray[np.float64]],
+    walls: list[tuple[int, int, NDArray[np.float64]]],
+    size: tuple[float, float],
+) -> Grid:
+    """A :class:`Grid` from its cells' centres and polygons and its walls as
+    ``(cell, cell or -1, polyline)``: the neighbour table is derived.
+
+    Parameters
+    ----------
+    kind, params, size
+        As the :class:`Grid` attributes.
+    centres : (n, 2) array_like of float
+    polygons : list of (k, 2) arrays
+        Each cell's outline.
+    walls : list of (int, int, (m, 2) array)
+        Every wall once: its two cells (``-1`` for the outside) and its polyline.
+
+    Returns
+    -------
+    Grid
+    """
+    n = len(centres)
+    cells = np.array([(min(a, b) if b >= 0 else a, max(a, b) if b >= 0 else -1)
+                      for a, b, _ in walls], dtype=np.int32).reshape(-1, 2)  # fmt: skip
+    order = np.lexsort((cells[:, 1], cells[:, 0]))
+    cells = cells[order]
+    lines = [np.asarray(walls[i][2], np.float64).reshape(-1, 2) for i in order]
+    wall_ptr = np.zeros(len(lines) + 1, np.int64)
+    wall_ptr[1:] = np.cumsum([len(x) for x in lines])
+    inner = np.flatnonzero(cells[:, 1] >= 0)
+    src = np.concatenate([cells[inner, 0], cells[inner, 1]])
+    dst = np.concatenate([cells[inner, 1], cells[inner, 0]])
+    wid = np.concatenate([inner, inner]).astype(np.int32)
+    by = np.lexsort((dst, src))
+    src, dst, wid = src[by], dst[by], wid[by]
+    indptr = np.zeros(n + 1, np.int64)
+    indptr[1:] = np.cumsum(np.bincount(src, minlength=n))
+    cell_ptr = np.zeros(n + 1, np.int64)
+    cell_ptr[1:] = np.cumsum([len(p) for p in polygons])
+    return Grid(
+        kind=kind,
+        params=params,
+        centres=np.asarray(centres, np.float64).reshape(n, 2),
+        indptr=indptr,
+        indices=dst.astype(np.int32),
+        wall_of=wid,
+        wall_cells=cells,
+        wall_ptr=wall_ptr,
+        wall_points=np.concatenate(lines) if lines else np.zeros((0, 2)),
+        cell_ptr=cell_ptr,
+        cell_points=np.concatenate([np.asarray(p, np.float64) for p in polygons])
+        if polygons
+        else np.zeros((0, 2)),
+        size=(float(size[0]), float(size[1])),
+    )
+
+
+def square_grid(rows: int, cols: int) -> Grid:
+    """The square grid: cell ``(r, c)`` is id ``r * cols + c``, one unit a side.
+
+    Parameters
+    ----------
+    rows, cols : int
+
+    Returns
+    -------
+    Grid
+
+    Examples
+    --------
+    >>> g = square_grid(3, 4)
+    >>> g.centres[5].tolist(), g.polygon(5).tolist()
+    ([1.5, 1.5], [[1.0, 1.0], [2.0, 1.0], [2.0, 2.0], [1.0, 2.0]])
+    """
+    rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    centres = np.stack([c + 0.5, r + 0.5], axis=1)
+    polygons = [np.array([[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]], float)
+                for y, x in zip(r, c, strict=True)]  # fmt: skip
+    walls: list[tuple[int, int, NDArray[np.float64]]] = []
+    for i, (y, x) in enumerate(zip(r.tolist(), c.tolist(), strict=True)):
+        east = i + 1 if x + 1 < cols else -1
+        south = i + cols if y + 1 < rows else -1
+        walls.append((i, east, np.array([[x + 1, y], [x + 1, y + 1]], float)))
+        walls.append((i, south, np.array([[x, y + 1], [x + 1, y + 1]], float)))
+        if y == 0:
+            walls.append((i, -1, np.array([[x, 0], [x + 1, 0]], float)))
+        if x == 0:
+            walls.append((i, -1, np.array([[0, y], [0, y + 1]], float)))
+    return grid_from_pairs(
+        "square", {"rows": rows, "cols": cols}, centres, polygons, walls, (cols, rows)
+    )
+
+
+GRIDS: dict[str, Callable[..., Grid]] = {"square": square_grid}
+"""Grid kind → builder; :mod:`mazeart.grids.shapes` adds the others (importing
+:mod:`mazeart.grids` registers them)."""
+
+
+def make_grid(kind: str, **params: Any) -> Grid:
+    """The grid of ``kind`` built from ``params`` (as stored in :attr:`Grid.params`).
+
+    Raises
+    ------
+    MazeartError
+        For an unknown kind.
+    """
+    builder = GRIDS.get(kind)
+    if builder is None:
+        raise MazeartError(f"unknown grid {kind!r} (choose from {', '.join(GRIDS)})")
+    return builder(**params)
