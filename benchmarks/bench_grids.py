@@ -15,6 +15,7 @@ one. Times are the best of ``--repeat`` runs after one warm-up call.
 from __future__ import annotations
 
 import argparse
+
 import math
 import time
 
@@ -70,11 +71,11 @@ def main() -> None:
     print(f"{'algorithm':<14}{'grid':<10}{'cells':>11}{'seconds':>10}{'x square':>10}")
     for name in args.algorithms.split(","):
         func = ALGORITHMS[name].func
-        base = best_of(lambda: func(weights, np.random.default_rng(1)), args.repeat)
+        base = best_of(lambda f=func: f(weights, np.random.default_rng(1)), args.repeat)
         print(f"{name:<14}{'square':<10}{side * side:>11,}{base:>10.3f}{1.0:>10.2f}")
         for kind, grid in built.items():
             free = np.ones(grid.n_cells, bool)
-            t = best_of(lambda g=grid, f=free: carve_graph(g, f, name, 1), args.repeat)
+            t = best_of(lambda g=grid, f=free, a=name: carve_graph(g, f, a, 1), args.repeat)
             ratio = (t / grid.n_cells) / (base / (side * side))
             mark = "" if ratio <= TARGET else f"  (target <= {TARGET})"
             print(f"{'':<14}{kind:<10}{grid.n_cells:>11,}{t:>10.3f}{ratio:>10.2f}{mark}")

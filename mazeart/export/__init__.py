@@ -29,6 +29,7 @@ from mazeart.export.png import to_png_image, write_png
 from mazeart.export.svg import to_svg, write_svg
 from mazeart.export.text import to_ascii, write_ascii
 from mazeart.export.tiled import check_tileset, write_tiled
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 from mazeart.mazefile import write_json
 
@@ -70,6 +71,9 @@ FORMAT_OPTIONS: dict[str, frozenset[str]] = {
 """The options each format takes (:class:`Style` fields for the drawings)."""
 
 _DRAWN = (".svg", ".png", ".pdf")
+_ANY_GRID = (*_DRAWN, ".json")
+"""The formats that take a maze on any grid (:class:`~mazeart.grids.maze.GridMaze`): the
+drawings and the saved maze."""
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:
@@ -94,7 +98,7 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
 
 
 def write(
-    maze: Maze,
+    maze: Maze | GridMaze,
     path: str | os.PathLike[str],
     *,
     solutions: Sequence[ArrayLike] | None = None,
@@ -106,11 +110,14 @@ def write(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A square maze, or a maze on any grid (``.svg``, ``.png``, ``.pdf``
+        and ``.json`` only).
     path : str or path-like
         Destination (see :data:`EXPORT_FORMATS`).
-    solutions : sequence of (L, 2) array_like, optional
-        Paths to draw (``.svg``, ``.png``, ``.pdf``).
+    solutions : sequence of array_like, optional
+        Paths to draw (``.svg``, ``.png``, ``.pdf``): ``(L, 2)`` cells of a
+        Maze, ``(L,)`` cell ids of a GridMaze.
     **options
         The format's options (see :data:`FORMAT_OPTIONS`).
 
@@ -121,8 +128,9 @@ def write(
     Raises
     ------
     MazeartError
-        For an unknown format, a missing directory, or an option the format
-        does not take.
+        For an unknown format, a missing directory, an option the format
+        does not take, or a maze on another grid than squares for a format
+        that draws squares only.
 
     Examples
     --------
@@ -141,6 +149,10 @@ def write(
     p = check_output_path(path)
     suffix = p.suffix.lower()
     writer, _ = EXPORT_FORMATS[suffix]
+    if isinstance(maze, GridMaze) and suffix not in _ANY_GRID:
+        raise MazeartError(
+            f"{suffix} output is drawn for the square grid only (SVG, PNG and PDF draw any grid)"
+        )
     unknown = sorted(set(options) - FORMAT_OPTIONS[suffix])
     if unknown:
         names = ", ".join(unknown)

@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart.errors import MazeartError, check_int
 from mazeart.export._style import Style, style_from, tag_legend
 from mazeart.export.scene import Layer, Lines, Scene, build_scene
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 __all__ = ["PAGE_SIZES", "page_size", "to_pdf_bytes", "write_book", "write_pdf"]
@@ -135,6 +136,7 @@ class _Drawing:
     """
 
     def __init__(self, scene: Scene) -> None:
+        self.size = (scene.width, scene.height)
         self.layers = [
             (layer.name, "\n".join(_layer_ops(layer)))
             for layer in scene.layers
@@ -264,7 +266,7 @@ class _Document:
         pdf.text(x + (w - pdf.get_string_width(text)) / 2, y, text)
         pdf.set_text_color(0, 0, 0)
 
-    def legend(self, maze: Maze, style: Style, x: float, y: float, w: float) -> None:
+    def legend(self, maze: Maze | GridMaze, style: Style, x: float, y: float, w: float) -> None:
         """The tags' legend centred under the maze's caption (``y``: the caption's baseline)."""
         if not (style.tags and maze.tags):
             return
@@ -286,15 +288,21 @@ class _Document:
         pdf.set_text_color(0, 0, 0)
 
     def maze(
-        self, maze: Maze, ops: list[str], box: tuple[float, float, float, float], pad: float
+        self,
+        size: tuple[float, float],
+        ops: list[str],
+        box: tuple[float, float, float, float],
+        pad: float,
     ) -> tuple[float, float, float, float]:
-        """Draw ``ops`` (of ``maze``'s scene) centred in ``box`` (x, y, w, h); return where."""
+        """Draw ``ops`` (of a scene ``size`` wide and high) centred in ``box`` (x, y, w, h);
+        return where."""
         bx, by, bw, bh = box
+        width, height = size
         pad = max(pad, 1.0)  # room for the arrows at the doors
-        cell = min(bw / (maze.width + 2 * pad), bh / (maze.height + 2 * pad))
+        cell = min(bw / (width + 2 * pad), bh / (height + 2 * pad))
         if cell <= 0:
             raise MazeartError("the page leaves no room for the maze")
-        mw, mh = maze.width * cell, maze.height * cell
+        mw, mh = width * cell, height * cell
         ox, oy = bx + (bw - mw) / 2, by + (bh - mh) / 2
         k, h = self.pdf.k, self.pdf.h  # points per mm; the page's height in mm
         # one transformation: maze units, y down, the maze's corner at (ox, oy)
@@ -321,20 +329,23 @@ def _legend_name(kind: str) -> str:
     return "".join(ch if ord(ch) in _glyphs() else "?" for ch in text)
 
 
-def _caption(maze: Maze) -> str:
+def _caption(maze: Maze | GridMaze) -> str:
     algo = maze.meta.get("algorithm", "maze")
     seed = maze.meta.get("seed")
     bits = [str(algo)]
     if seed is not None:
         bits.append(f"seed {seed}")
-    bits.append(f"{maze.width} x {maze.height}")
+    if isinstance(maze, GridMaze):
+        bits.append(f"{maze.kind} grid, {maze.n_cells} cells")
+    else:
+        bits.append(f"{maze.width} x {maze.height}")
     if maze.meta.get("source"):
         bits.append(str(maze.meta["source"]))
     return _printable(" / ".join(bits), "caption")
 
 
 def to_pdf_bytes(
-    maze: Maze,
+    maze: Maze | GridMaze,
     *,
     page: str = "A4",
     landscape: bool = False,
@@ -350,7 +361,8 @@ def to_pdf_bytes(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A square maze, or a maze on any grid (hexagons, triangles, rings, ...).
     page : str, default 'A4'
         ``A3``, ``A4``, ``A5``, ``letter``, ``legal`` or ``WIDTHxHEIGHT`` with
         ``mm`` (default), ``cm`` or ``in``.
@@ -361,8 +373,9 @@ def to_pdf_bytes(
         Text at the top of the page and at the bottom left.
     answer : bool, default True
         Add the answer-key page.
-    solutions : sequence of (L, 2) array_like, optional
-        Paths for the answer key (default: the shortest path).
+    solutions : sequence of array_like, optional
+        Paths for the answer key (default: the shortest path): ``(L, 2)``
+        cells of a Maze, ``(L,)`` cell ids of a GridMaze.
     style : Style, optional
         Line width, colours and so on; ``cell_size`` and ``size`` do not
         apply (the maze is scaled to the page).
@@ -383,19 +396,19 @@ def to_pdf_bytes(
         top = doc.margin + doc.heading(_printable(heading, "title"))
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
         ops = drawing.ops(without=() if is_answer else ("solution",))
-        x, y, w, h = doc.maze(maze, ops, box, st.margin)
+        x, y, w, h = doc.maze(drawing.size, ops, box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
         doc.legend(maze, st, x, y + h + 0.35 * doc.margin + 2, w)
     return doc.output()
 
 
-def write_pdf(maze: Maze, fh: Any, **options: Any) -> None:
+def write_pdf(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
     """Write :func:`to_pdf_bytes` output to a binary file object."""
     fh.write(to_pdf_bytes(maze, **options))
 
 
 def write_book(
-    mazes: Sequence[Maze] | Callable[[int], Maze],
+    mazes: Sequence[Maze | GridMaze] | Callable[[int], Maze | GridMaze],
     fh: Any,
     *,
     count: int | None = None,
@@ -413,8 +426,8 @@ def write_book(
 
     Parameters
     ----------
-    mazes : sequence of Maze, or callable
-        The mazes, or a function ``i -> Maze`` called for ``i`` in ``range(count)``
+    mazes : sequence of Maze or GridMaze, or callable
+        The mazes, or a function ``i -> maze`` called for ``i`` in ``range(count)``
         (made one at a time; only their answer keys' drawings wait for the back pages).
     fh : binary file object
     count : int, optional
@@ -438,7 +451,7 @@ def write_book(
     st = style_from({"solution": True, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
     title = _printable(title, "title")
-    keys: list[tuple[Maze, _Drawing, str, int]] = []
+    keys: list[tuple[Maze | GridMaze, _Drawing, str, int]] = []
     for i in range(n):
         maze = make(i)
         name = f"{title} #{i + 1}" if title else f"Maze {i + 1}"
@@ -447,7 +460,8 @@ def write_book(
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
         scene = build_scene(maze, st, arrows=True)
         drawing = _Drawing(scene)
-        x, y, w, h = doc.maze(maze, drawing.ops(without=("solution",)), box, st.margin)
+        ops = drawing.ops(without=("solution",))
+        x, y, w, h = doc.maze(drawing.size, ops, box, st.margin)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
         doc.legend(maze, st, x, y + h + 0.35 * doc.margin + 2, w)
         if answer:
@@ -465,7 +479,7 @@ def write_book(
         for j, (maze, drawing, name, page_no) in enumerate(keys[start : start + per_page]):
             bx = doc.margin + (j % 2) * cw
             by = top + (j // 2) * ch
-            x, y, w, h = doc.maze(maze, drawing.ops(), (bx, by + 5, cw, ch - 9), st.margin)
+            x, y, w, h = doc.maze(drawing.size, drawing.ops(), (bx, by + 5, cw, ch - 9), st.margin)
             doc.caption(f"{name} (page {page_no})", x, by + 4, w)
             doc.caption(_caption(maze), x, y + h + 4, w)
     fh.write(doc.output())

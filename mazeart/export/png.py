@@ -2,7 +2,8 @@
 
 The picture is laid out like the SVG: cell ``(r, c)`` covers pixels
 ``[m + r*cs, m + (r+1)*cs)`` down and ``[m + c*cs, m + (c+1)*cs)`` across, with
-``m = round(margin * cs)``. Rectangles (fills, and strokes along the axes with
+``m = round(margin * cs)``; a maze on any grid likewise puts drawing point
+``(x, y)`` at pixel ``(m + x*cs, m + y*cs)``. Rectangles (fills, and strokes along the axes with
 their square ends) are painted by one compiled loop over arrays; other curves,
 polygons, dots and the legend's text (DejaVu Sans, not anti-aliased) by Pillow,
 a call per polyline. The picture has a colour palette of the few colours it
@@ -25,6 +26,7 @@ from mazeart._limits import check_pixels
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Label, Scene, Stroke, build_scene, label_font
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
@@ -168,7 +170,7 @@ def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
 
 
 def to_png_image(
-    maze: Maze,
+    maze: Maze | GridMaze,
     *,
     style: Style | None = None,
     solutions: Sequence[ArrayLike] | None = None,
@@ -178,13 +180,16 @@ def to_png_image(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A square maze, or a maze on any grid (hexagons, triangles, rings, ...).
     style : Style, optional
         Base drawing options; keyword ``options`` override single fields.
-        ``cell_size`` is in pixels and must be a whole number of at least 2.
-    solutions : sequence of (L, 2) array_like, optional
+        ``cell_size`` is in pixels (a drawing unit: a square cell) and must
+        be a whole number of at least 2.
+    solutions : sequence of array_like, optional
         Paths to draw, each in its own colour (default: the shortest path
-        when ``solution=True``).
+        when ``solution=True``): ``(L, 2)`` cells of a Maze, ``(L,)`` cell
+        ids of a GridMaze.
 
     Returns
     -------
@@ -202,8 +207,11 @@ def to_png_image(
     return render(scene, cell_size=int(cs), margin=margin)
 
 
-def write_png(maze: Maze, fh: Any, **options: Any) -> None:
-    """Write :func:`to_png_image` output, with the maze's metadata, to a binary file object."""
+def write_png(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
+    """Write :func:`to_png_image` output, with the maze's metadata, to a binary file object.
+
+    A maze on any grid adds its kind (``"grid"``); its ends are cell ids.
+    """
     from PIL import PngImagePlugin
 
     img = to_png_image(maze, **options)
@@ -216,6 +224,8 @@ def write_png(maze: Maze, fh: Any, **options: Any) -> None:
         "exit": maze.exit,
         **{k: maze.meta.get(k) for k in ("algorithm", "seed")},
     }
+    if isinstance(maze, GridMaze):
+        meta["grid"] = maze.kind
     info.add_text("mazeart", dump_json(meta))
     # zlib's fastest level on big pictures: 6x faster than the default for 1.1x the bytes
     level = 6 if img.width * img.height < 4_000_000 else 1

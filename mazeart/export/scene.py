@@ -5,8 +5,10 @@ curves, tone, rooms, tags, ends and solution paths) into plain geometry in maze
 units (``x`` across, ``y`` down, a cell one unit wide): named :class:`Layer` s of
 :class:`Stroke` s (polylines of one width), :class:`Fill` s (rectangles and
 polygons), :class:`Dot` s and :class:`Label` s. SVG, PNG and PDF only translate
-it, so they show the same ink. Nothing here knows about squares beyond reading
-the maze: a maze on another grid draws through the same primitives.
+it, so they show the same ink. A maze on another grid
+(:class:`~mazeart.grids.maze.GridMaze`: hexagons, triangles, rings, ...)
+draws through the same primitives: its cells' polygons, its walls as
+polylines, its path through the cells' centres.
 
 The scene is plotter-grade as built:
 
@@ -36,6 +38,8 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._io import plain
 from mazeart._jit import njit
 from mazeart.export._style import Style, tag_colour, tag_legend
+from mazeart.grids import Grid
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import STEP, Maze
 
 __all__ = [
@@ -713,8 +717,185 @@ def _legend(maze: Maze, style: Style) -> Layer:
     return Layer("legend", dots=tuple(dots), labels=tuple(labels))
 
 
+# ----------------------------------------------------------------------------- other grids
+
+
+def _ragged(points: NDArray[np.float64], ptr: NDArray[np.int64], ids: ArrayLike) -> Lines:
+    """The ragged rows ``ids`` of ``points`` (row ``i`` is ``points[ptr[i]:ptr[i + 1]]``)."""
+    ids = np.asarray(ids, dtype=np.int64)
+    lens = ptr[ids + 1] - ptr[ids]
+    starts = np.zeros(len(ids) + 1, np.int64)
+    starts[1:] = np.cumsum(lens)
+    idx = np.repeat(ptr[ids] - starts[:-1], lens) + np.arange(starts[-1])
+    return Lines(points[idx].astype(np.float64), starts)
+
+
+def _grid_walls(maze: GridMaze) -> NDArray[np.float64]:
+    """The segments of the walls a grid maze draws: closed walls with a maze cell on a side,
+    but not the doors of its entrance and exit."""
+    g = maze.grid
+    a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
+    drawn = ~maze.passages & (maze.mask[a] | ((b >= 0) & maze.mask[np.maximum(b, 0)]))
+    for end in (maze.entrance, maze.exit):
+        door = maze.door_wall(end)
+        if door >= 0:
+            drawn[door] = False
+    last = np.zeros(len(g.wall_points), bool)
+    last[g.wall_ptr[1:] - 1] = True  # no segment from one wall's end to the next wall
+    first = np.flatnonzero(~last)
+    keep = drawn[np.searchsorted(g.wall_ptr, first, side="right") - 1]
+    first = first[keep]
+    return np.hstack([g.wall_points[first], g.wall_points[first + 1]])
+
+
+def _along(line: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The point halfway along a polyline and the unit direction there."""
+    d = np.diff(line, axis=0)
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    total = float(lengths.sum())
+    if total <= 0:
+        return line[0].astype(np.float64), np.array([1.0, 0.0])
+    cum = np.concatenate([[0.0], np.cumsum(lengths)])
+    k = min(int(np.searchsorted(cum, total / 2, side="right")) - 1, len(d) - 1)
+    t = (total / 2 - cum[k]) / max(float(lengths[k]), 1e-12)
+    return line[k] + t * d[k], d[k] / max(float(lengths[k]), 1e-12)
+
+
+def _door(maze: GridMaze, cell: int) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+    """Where ``cell``'s door is: its wall's middle and the unit normal out of the cell."""
+    door = maze.door_wall(cell)
+    if door < 0:
+        return None
+    mid, along = _along(maze.grid.wall(door))
+    normal = np.array([-along[1], along[0]])
+    if float(np.dot(normal, mid - maze.grid.centres[cell])) < 0:
+        normal = -normal
+    return mid, normal
+
+
+def _xy(point: NDArray[np.float64]) -> tuple[float, float]:
+    """A point as two floats."""
+    return float(point[0]), float(point[1])
+
+
+def _dot_radius(grid: Grid, cell: int) -> float:
+    """A dot's radius at ``cell``'s centre: 0.3, less in a cell too small for it."""
+    ring = grid.polygon(cell)
+    a, b = ring, np.roll(ring, -1, axis=0)
+    ab = b - a
+    p = grid.centres[cell]
+    t = np.clip(((p - a) * ab).sum(1) / np.maximum((ab * ab).sum(1), 1e-12), 0, 1)
+    return min(0.3, 0.6 * float(np.min(np.hypot(*(a + t[:, None] * ab - p).T))))
+
+
+def grid_solution_polyline(maze: GridMaze, path: ArrayLike) -> NDArray[np.float64]:
+    """Turning points of a path of cell ids through the cells' centres, reaching out through
+    the door of an end that is the entrance or the exit.
+
+    Parameters
+    ----------
+    maze : GridMaze
+    path : (L,) array_like of int
+        Cell ids, each a neighbour of the last.
+
+    Returns
+    -------
+    (P, 2) ndarray of float64
+        In drawing units; points where the path goes straight on are left out.
+    """
+    ids = np.asarray(path, dtype=np.int64).reshape(-1)
+    pts = maze.grid.centres[ids]
+    if len(ids):
+        ends = (maze.entrance, maze.exit)
+        first = _door(maze, int(ids[0])) if int(ids[0]) in ends else None
+        last = _door(maze, int(ids[-1])) if int(ids[-1]) in ends else None
+        parts = [pts] if first is None else [first[0][None], pts]
+        pts = np.vstack(parts if last is None else [*parts, last[0][None]])
+    if len(pts) <= 2:
+        return pts
+    d = np.diff(pts, axis=0)
+    cross = d[1:, 0] * d[:-1, 1] - d[1:, 1] * d[:-1, 0]
+    scale = np.hypot(*d[1:].T) * np.hypot(*d[:-1].T)
+    straight = (np.abs(cross) <= 1e-9 * np.maximum(scale, 1e-12)) & ((d[1:] * d[:-1]).sum(1) > 0)
+    return pts[np.concatenate([[True], ~straight, [True]])]
+
+
+def _grid_scene(
+    maze: GridMaze,
+    style: Style,
+    *,
+    solutions: Sequence[ArrayLike] | None,
+    arrows: bool,
+    ordered: bool,
+) -> Scene:
+    """The layers of a maze on any grid: floor, walls, solution, markers and arrows."""
+    g = maze.grid
+    square = g.kind == "square"
+    layers = []
+    if style.floor:
+        if square:  # whole rows of cells as rectangles, as a square maze's floor is drawn
+            shape = (int(g.params["rows"]), int(g.params["cols"]))
+            floor = Fill(style.floor, _run_rects(maze.mask.reshape(shape)))
+        else:
+            floor = Fill(style.floor, rings=_ragged(g.cell_points, g.cell_ptr,
+                                                    np.flatnonzero(maze.mask)))  # fmt: skip
+        layers.append(Layer("floor", fills=(floor,)))
+    walls = chain_segments(_grid_walls(maze))  # chained even unordered: joints, not notches
+    if ordered:
+        walls = order_lines(walls)
+    cap = "square" if square else "round"
+    layers.append(Layer("walls", strokes=(Stroke(walls, style.line_width, style.wall, cap),)))
+    if solutions is None:
+        has_ends = maze.entrance is not None and maze.exit is not None
+        if style.solution and has_ends:
+            from mazeart.grids.solve import solve
+
+            solutions = [solve(maze)]
+        else:
+            solutions = []
+    colours = (style.solution_color, *PATH_COLOURS)
+    k = len(solutions)
+    paths = tuple(
+        Stroke(
+            Lines.from_list([grid_solution_polyline(maze, path)]),
+            style.solution_width * (1 - 0.65 * i / max(k - 1, 1)),
+            colours[i % len(colours)],
+            "round",
+            {"data-path": str(i + 1)},
+        )
+        for i, path in enumerate(solutions)
+    )
+    layers.append(Layer("solution", strokes=paths))
+    ends = [
+        (cell, colour)
+        for cell, colour in ((maze.entrance, style.entrance_color), (maze.exit, style.exit_color))
+        if cell is not None
+    ]
+    if style.markers:
+        dots = tuple(
+            Dot(*_xy(g.centres[cell]), _dot_radius(g, cell), colour) for cell, colour in ends
+        )
+        layers.append(Layer("markers", dots=dots))
+    if arrows:
+        fills, marks = [], []
+        for cell, colour in ends:
+            door = _door(maze, cell)
+            if door is None:
+                marks.append(Dot(*_xy(g.centres[cell]), _dot_radius(g, cell), colour))
+                continue
+            mid, normal = door
+            near, far = mid + 0.15 * normal, mid + 0.95 * normal
+            tip, back = (near, far) if cell == maze.entrance else (far, near)
+            side = np.array([-normal[1], normal[0]]) * 0.4
+            tri = np.stack([tip, back + side, back - side])
+            fills.append(Fill(colour, rings=Lines.from_list([tri])))
+        layers.append(Layer("arrows", fills=tuple(fills), dots=tuple(marks)))
+    width, height = g.size
+    return Scene(float(width), float(height), tuple(x for x in layers if x), style.background)
+
+
 def build_scene(
-    maze: Maze,
+    maze: Maze | GridMaze,
     style: Style,
     *,
     solutions: Sequence[ArrayLike] | None = None,
@@ -729,12 +910,22 @@ def build_scene(
     dot and a name per kind (:func:`mazeart.export._style.tag_legend`) in the
     bottom margin, below the maze.
 
+    A :class:`~mazeart.grids.maze.GridMaze` draws ``floor`` (its cells'
+    polygons), ``walls`` (every closed wall with a maze cell on a side, the
+    doors of its entrance and exit left open), ``solution`` (through the
+    cells' centres and out through the doors), ``markers`` and ``arrows``
+    (along the doors' normals); the square grid's own layers (rooms, tags,
+    outline, edges, tone) are not there. Its scene spans the grid's
+    :attr:`~mazeart.grids.Grid.size`.
+
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
     style : Style
-    solutions : sequence of (L, 2) array_like, optional
-        Paths for the solution layer (default: the shortest, when ``style.solution``).
+    solutions : sequence of array_like, optional
+        Paths for the solution layer (default: the shortest, when
+        ``style.solution``): ``(L, 2)`` cells of a Maze, ``(L,)`` cell ids of
+        a GridMaze.
     arrows : bool, default False
         Arrows into the entrance and out of the exit.
     ordered : bool, default True
@@ -746,6 +937,9 @@ def build_scene(
     Scene
         With ``style.plotter``, :meth:`Scene.for_plotter` of it.
     """
+    if isinstance(maze, GridMaze):
+        scene = _grid_scene(maze, style, solutions=solutions, arrows=arrows, ordered=ordered)
+        return scene.for_plotter(style.line_width) if style.plotter else scene
     from mazeart.outline import bridge_cells, edge_paths, outline_paths
 
     layers = []

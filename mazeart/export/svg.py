@@ -7,7 +7,9 @@ all its polylines in pen order, a dot a ``<circle>``, a label (the tags' legend,
 ``<g id="legend">``) a ``<text>`` in DejaVu Sans. There is no clipping
 path: the scene is already cut to the outline, so a plotter draws what a
 browser shows. The maze's metadata (algorithm, seed, size, ends) is stored in
-``<metadata>`` as attributes of a ``mazeart:maze`` element.
+``<metadata>`` as attributes of a ``mazeart:maze`` element; for a maze on any
+grid (:class:`~mazeart.grids.maze.GridMaze`) also ``data-grid`` (its kind,
+e.g. ``hex``), its entrance and exit given as cell ids.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from mazeart._io import plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Layer, Lines, build_scene
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 __all__ = ["MAZEART_NS", "to_svg"]
@@ -58,20 +61,27 @@ def _physical_size(size: str | None, vb_w: float, vb_h: float) -> tuple[str, str
     return f"{_num(width)}{unit}", f"{_num(width * vb_h / vb_w)}{unit}"
 
 
-def _meta_attrs(maze: Maze) -> str:
+def _cell_text(cell: tuple[int, int] | int) -> str:
+    """A cell as ``row,col`` (square grid) or as its id (any grid)."""
+    return str(cell) if isinstance(cell, int) else f"{cell[0]},{cell[1]}"
+
+
+def _meta_attrs(maze: Maze | GridMaze) -> str:
     attrs: dict[str, Any] = {
         "rows": maze.height,
         "cols": maze.width,
         "cells": maze.n_cells,
         "geometry": maze.geometry,
     }
+    if isinstance(maze, GridMaze):
+        attrs["data-grid"] = maze.kind
     for key in ("algorithm", "seed"):
         if maze.meta.get(key) is not None:
             attrs[key] = maze.meta[key]
     if maze.entrance is not None:
-        attrs["entrance"] = f"{maze.entrance[0]},{maze.entrance[1]}"
+        attrs["entrance"] = _cell_text(maze.entrance)
     if maze.exit is not None:
-        attrs["exit"] = f"{maze.exit[0]},{maze.exit[1]}"
+        attrs["exit"] = _cell_text(maze.exit)
     return " ".join(f'{k}="{escape(str(v))}"' for k, v in attrs.items())
 
 
@@ -140,7 +150,7 @@ def _layer_svg(layer: Layer, cs: float) -> str:
 
 
 def to_svg(
-    maze: Maze,
+    maze: Maze | GridMaze,
     *,
     style: Style | None = None,
     solutions: Sequence[ArrayLike] | None = None,
@@ -150,13 +160,15 @@ def to_svg(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A square maze, or a maze on any grid (hexagons, triangles, rings, ...).
     style : Style, optional
         Base drawing options; keyword ``options`` override single fields
         (``cell_size``, ``line_width``, ``solution``, ``size``, ``plotter``, ...).
-    solutions : sequence of (L, 2) array_like, optional
+    solutions : sequence of array_like, optional
         Paths to draw in the ``solution`` layer, each in its own colour
-        (default: the shortest path when ``solution=True``).
+        (default: the shortest path when ``solution=True``): ``(L, 2)``
+        cells of a Maze, ``(L,)`` cell ids of a GridMaze.
 
     Returns
     -------
@@ -172,7 +184,10 @@ def to_svg(
     vb_h = scene.height * cs + 2 * m
     width, height = _physical_size(st.size, vb_w, vb_h)
     algo = maze.meta.get("algorithm", "maze")
-    title = f"mazeart {algo} maze, {maze.width} x {maze.height} cells"
+    if isinstance(maze, GridMaze):
+        title = f"mazeart {algo} maze, {maze.n_cells} cells on the {maze.kind} grid"
+    else:
+        title = f"mazeart {algo} maze, {maze.width} x {maze.height} cells"
     out: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" '
@@ -192,6 +207,6 @@ def to_svg(
     return "\n".join(out) + "\n"
 
 
-def write_svg(maze: Maze, fh: Any, **options: Any) -> None:
+def write_svg(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
     """Write :func:`to_svg` output to a binary file object."""
     fh.write(to_svg(maze, **options).encode("utf-8"))
