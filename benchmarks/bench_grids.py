@@ -15,7 +15,6 @@ one. Times are the best of ``--repeat`` runs after one warm-up call.
 from __future__ import annotations
 
 import argparse
-
 import math
 import time
 

@@ -53,9 +53,10 @@ def grid_weights(weights: ArrayLike, grid: Grid) -> NDArray[np.int32]:
 
 
 @njit(cache=True)
-def _bridge(indptr, indices, wall_of, mask, labels, main, opened):
-    """Join every part to the part ``main`` by shortest walks through any cells; the cells
-    a walk crosses become maze. Returns how many parts were joined and the bridge cells."""
+def _bridge(indptr, indices, wall_of, mask, labels, main, opened, blocked):
+    """Join every part to the part ``main`` by shortest walks through any cells but the
+    ``blocked`` ones; the cells a walk crosses become maze. Returns how many parts were
+    joined and the bridge cells."""
     n = mask.size
     joined = labels == main
     parts = labels.max() + 1
@@ -70,7 +71,7 @@ def _bridge(indptr, indices, wall_of, mask, labels, main, opened):
         dist[:] = -1
         tail = 0
         for c in range(n):
-            if joined[c]:
+            if joined[c] and not blocked[c]:
                 dist[c] = 0
                 queue[tail] = c
                 tail += 1
@@ -81,7 +82,7 @@ def _bridge(indptr, indices, wall_of, mask, labels, main, opened):
             head += 1
             for k in range(indptr[c], indptr[c + 1]):
                 nb = indices[k]
-                if dist[nb] >= 0:
+                if dist[nb] >= 0 or blocked[nb]:
                     continue
                 dist[nb] = dist[c] + 1
                 prev[nb] = k  # the table entry that reached it
@@ -117,7 +118,12 @@ def _bridge(indptr, indices, wall_of, mask, labels, main, opened):
         count += 1
 
 
-def connect_grid(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze:
+def connect_grid(
+    maze: GridMaze,
+    *,
+    report: ShapeReport | None = None,
+    blocked: NDArray[np.bool_] | None = None,
+) -> GridMaze:
     """Join the maze's separate parts into one with the shortest bridges through the ground
     (cells that are not maze become maze where a bridge crosses them).
 
@@ -126,6 +132,9 @@ def connect_grid(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMa
     maze : GridMaze
     report : ShapeReport, optional
         Receives the number of parts and bridges.
+    blocked : (n,) array_like of bool, optional
+        Cells a bridge neither crosses nor opens a wall of (the weave grid's crossings
+        and under nodes); a part with no other cell stays apart.
 
     Returns
     -------
@@ -147,8 +156,11 @@ def connect_grid(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMa
         return maze
     sizes = np.bincount(labels[labels >= 0])
     mask, opened = maze.mask.copy(), maze.passages.copy()
+    stop = np.zeros(g.n_cells, np.bool_)
+    if blocked is not None:
+        stop[:] = np.asarray(blocked, np.bool_).reshape(-1)
     joined, bridges = _bridge(g.indptr, g.indices, g.wall_of, mask, labels,
-                              int(np.argmax(sizes)), opened)  # fmt: skip
+                              int(np.argmax(sizes)), opened, stop)  # fmt: skip
     if report is not None:
         report.bridges = int(joined)
         report.bridge_cells = int(bridges)
