@@ -38,21 +38,16 @@ def best_of(fn, repeat: int) -> float:
 
 
 def grids(cells: int) -> dict:
+    from mazeart.grids.shapes import polar_counts
+
     side = round(math.sqrt(cells))
     rings = 2
-    while make_grid("polar", rings=rings).n_cells < cells:  # the rings it takes
-        rings = int(rings * 1.3) + 1
-    lo, hi = rings // 2, rings
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if make_grid("polar", rings=mid).n_cells < cells:
-            lo = mid + 1
-        else:
-            hi = mid
+    while sum(polar_counts(rings)) < cells:  # the rings it takes, counted without building
+        rings += 1
     return {
         "hex": make_grid("hex", rows=side, cols=side),
         "triangle": make_grid("triangle", rows=side, cols=side),
-        "polar": make_grid("polar", rings=lo),
+        "polar": make_grid("polar", rings=rings),
         "upsilon": make_grid("upsilon", rows=side, cols=side),
     }
 
@@ -64,20 +59,24 @@ def main() -> None:
     parser.add_argument("--algorithms", default="backtracker,wilson,kruskal,prim")
     args = parser.parse_args()
     side = round(math.sqrt(args.cells))
+    started = time.perf_counter()
     built = grids(args.cells)
+    print(f"(grids built in {time.perf_counter() - started:.1f} s)", flush=True)
     weights = np.zeros((side, side), np.int32)
     print(f"{side} x {side} square grid and other grids of about {args.cells:,} cells")
     print(f"{'algorithm':<14}{'grid':<10}{'cells':>11}{'seconds':>10}{'x square':>10}")
     for name in args.algorithms.split(","):
         func = ALGORITHMS[name].func
         base = best_of(lambda f=func: f(weights, np.random.default_rng(1)), args.repeat)
-        print(f"{name:<14}{'square':<10}{side * side:>11,}{base:>10.3f}{1.0:>10.2f}")
+        print(f"{name:<14}{'square':<10}{side * side:>11,}{base:>10.3f}{1.0:>10.2f}", flush=True)
         for kind, grid in built.items():
             free = np.ones(grid.n_cells, bool)
             t = best_of(lambda g=grid, f=free, a=name: carve_graph(g, f, a, 1), args.repeat)
             ratio = (t / grid.n_cells) / (base / (side * side))
             mark = "" if ratio <= TARGET else f"  (target <= {TARGET})"
-            print(f"{'':<14}{kind:<10}{grid.n_cells:>11,}{t:>10.3f}{ratio:>10.2f}{mark}")
+            print(
+                f"{'':<14}{kind:<10}{grid.n_cells:>11,}{t:>10.3f}{ratio:>10.2f}{mark}", flush=True
+            )
 
 
 if __name__ == "__main__":
