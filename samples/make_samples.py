@@ -174,6 +174,15 @@ def art(out: Path) -> None:
     guided(SKIMAGE_DATA / "camera.png", "camera-tone.png", cells=128, seed=1, tone=True)
 
 
+def grids(out: Path) -> None:
+    """The horse on every grid beyond squares."""
+    for kind, cells, seed in (("hex", 50, 3), ("triangle", 50, 4), ("polar", 60, 4),
+                              ("upsilon", 50, 2)):  # fmt: skip
+        made = mazeart.make(HERE / "horse.png", grid=kind, cells=cells, rng=seed)
+        mazeart.save(made, out / f"horse-{kind}.png", cell_size=8, solution=True)
+        print(f"horse-{kind}.png: {made.summary()}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -191,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     puzzles(out)
     games(out)
     art(out)
+    grids(out)
 
 
 if __name__ == "__main__":

@@ -189,3 +189,18 @@ def test_bad_saved_grid_files_are_refused():
     ]:
         with pytest.raises(ValueError, match=message):
             loads(json.dumps({**doc, **change}))
+
+
+def test_round_mazes_lead_to_the_middle_and_full_grids_from_top_to_bottom():
+    polar = make_grid("polar", rings=6)
+    maze = generate_on_grid(np.zeros(polar.n_cells, np.int32), polar, rng=4)
+    assert maze.exit == 0 and maze.boundary[maze.entrance]
+    radius = np.hypot(*(polar.centres[maze.entrance] - polar.centres[0]))
+    assert radius == pytest.approx(5.5, abs=0.01)  # on the outer ring
+    hexes = make_grid("hex", rows=6, cols=8)
+    maze = generate_on_grid(np.zeros(hexes.n_cells, np.int32), hexes, rng=4)
+    assert maze.entrance < 8 and maze.exit >= 5 * 8  # top row in, bottom row out
+    _, graph = from_file(dumps(maze))
+    bottom = range(40, 48)
+    lengths = nx.single_source_shortest_path_length(graph, maze.entrance)
+    assert lengths[maze.exit] == max(lengths[c] for c in bottom)

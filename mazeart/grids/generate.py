@@ -168,14 +168,20 @@ def connect_grid(
 
 
 def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
-    """Two cells on the maze's outside with a long path between them: the farthest
-    boundary cell from one boundary cell, and the farthest from that (exact on a perfect
-    maze, where distances obey the four-point condition).
+    """The entrance and exit: two cells on the maze's outside with a long path between them.
+
+    On a polar grid whose centre cell is maze, the exit is the centre and the
+    entrance the rim cell farthest from it (the classic round maze). On a full
+    grid (every cell maze), the entrance is on the top row and the exit on the
+    bottom row, the exit as far from the entrance as such a cell can be.
+    Otherwise, the farthest boundary cell from one boundary cell, and the
+    farthest from that (exact on a perfect maze, where distances obey the
+    four-point condition).
 
     Returns
     -------
     entrance, exit : int
-        The entrance is the one nearer the top (then the left).
+        Without a rule above, the entrance is the one nearer the top (then the left).
     """
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
@@ -195,11 +201,25 @@ def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
             best = (size, reach)
     assert best is not None
     cand = cand[best[1][cand]]
+    g = maze.grid
+    if g.kind == "polar" and best[1][0]:  # the classic round maze: from the rim to the middle
+        d = _bfs(indptr, indices, 0)[0]
+        return int(cand[np.argmax(d[cand])]), 0
+    starts = finishes = cand
+    if bool(maze.mask.all()):  # a full grid: in at the top, out at the bottom (as squares)
+        y = g.centres[cand, 1]
+        top, bottom = cand[y <= y.min() + 0.5], cand[y >= y.max() - 0.5]
+        if top.size and bottom.size and np.union1d(top, bottom).size > 1:
+            starts, finishes = top, bottom
     d1 = _bfs(indptr, indices, int(cand[0]))[0]
-    a = int(cand[np.argmax(d1[cand])])
+    a = int(starts[np.argmax(d1[starts])])
     d2 = _bfs(indptr, indices, a)[0]
-    b = int(cand[np.argmax(d2[cand])])
-    ya, yb = maze.grid.centres[a], maze.grid.centres[b]
+    away = d2[finishes].astype(np.int64)
+    away[finishes == a] = -1
+    b = int(finishes[np.argmax(away)])
+    if starts is not cand:
+        return a, b
+    ya, yb = g.centres[a], g.centres[b]
     return (a, b) if (ya[1], ya[0]) <= (yb[1], yb[0]) else (b, a)
 
 
