@@ -86,7 +86,8 @@ CASES = [(k, a) for k in KINDS for a in GRAPH_ALGORITHMS]
 
 
 def test_every_grid_kind_is_tested():
-    assert set(GRIDS) <= set(KINDS), "a grid without a size here goes untested"
+    # the weave grid has its own generator and rules (tests/test_weave.py)
+    assert set(GRIDS) - {"weave"} <= set(KINDS), "a grid without a size here goes untested"
 
 
 @pytest.mark.parametrize(("kind", "algorithm"), CASES)

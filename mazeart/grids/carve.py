@@ -84,30 +84,79 @@ def _random_starts(labels, parts, state):
 @njit(cache=True)
 def _backtracker(indptr, indices, wall_of, free, labels, starts, state, opened, select, bias):
     n = free.size
-    visited = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int64)
-    choice = np.empty(indices.size, np.int64)
+    avail = free.copy()  # free and not yet visited: one read per neighbour
+    stack = np.empty(n, np.int32)
     for s in starts:
-        visited[s] = True
+        avail[s] = False
         top = 0
         stack[0] = s
         while top >= 0:
             c = stack[top]
+            lo, hi = indptr[c], indptr[c + 1]
+            e = -1
             k = 0
-            for e in range(indptr[c], indptr[c + 1]):
-                nb = indices[e]
-                if free[nb] and not visited[nb]:
-                    choice[k] = e
+            for j in range(lo, hi):  # a uniformly random available neighbour, in one pass
+                if avail[indices[j]]:
                     k += 1
+                    if k == 1 or below(state, k) == 0:
+                        e = j
             if k == 0:
                 top -= 1
                 continue
-            e = choice[below(state, k)]
             nb = indices[e]
             opened[wall_of[e]] = True
-            visited[nb] = True
+            avail[nb] = False
             top += 1
             stack[top] = nb
+
+
+@njit(cache=True)
+def _backtracker_padded(nbr, wall, width, n, starts, state, opened, free):
+    """The backtracker over a padded neighbour table (``width`` entries a cell, ``n`` where
+    there is none): a fixed-length scan without the row pointers."""
+    avail = np.zeros(n + 1, np.bool_)
+    avail[:n] = free
+    stack = np.empty(n, np.int32)
+    for s in starts:
+        avail[s] = False
+        top = 0
+        stack[0] = s
+        while top >= 0:
+            c = stack[top]
+            base = c * width
+            e = -1
+            k = 0
+            for j in range(width):
+                if avail[nbr[base + j]]:
+                    k += 1
+                    if k == 1 or below(state, k) == 0:
+                        e = base + j
+            if k == 0:
+                top -= 1
+                continue
+            nb = nbr[e]
+            opened[wall[e]] = True
+            avail[nb] = False
+            top += 1
+            stack[top] = nb
+
+
+def padded_table(grid: Grid) -> tuple[NDArray[np.int32], NDArray[np.int32], int]:
+    """The neighbour table padded to the largest degree (cached on the grid): neighbours and
+    walls, ``n_cells`` where a cell has fewer neighbours."""
+    cached = grid._cache.get("padded")
+    if cached is None:
+        deg = np.diff(grid.indptr)
+        width = int(deg.max()) if deg.size else 1
+        n = grid.n_cells
+        nbr = np.full(n * width, n, np.int32)
+        wall = np.zeros(n * width, np.int32)
+        src = np.repeat(np.arange(n), deg)
+        pos = np.arange(grid.indices.size) - np.repeat(grid.indptr[:-1], deg)
+        nbr[src * width + pos] = grid.indices
+        wall[src * width + pos] = grid.wall_of
+        cached = grid._cache["padded"] = (nbr, wall, width)
+    return cached
 
 
 @njit(cache=True)
@@ -237,32 +286,29 @@ def _kruskal(indptr, indices, wall_of, free, labels, starts, state, opened, sele
 
 @njit(cache=True)
 def _wilson(indptr, indices, wall_of, free, labels, starts, state, opened, select, bias):
-    """Loop-erased random walks; ``nxt`` remembers the last exit of each cell, which erases
-    loops implicitly."""
+    """Loop-erased random walks from every cell in id order (the order does not change the
+    distribution, and neighbouring ids keep the walks in cache); ``leave`` remembers each
+    cell's last exit as its position in the cell's neighbour list, which erases loops."""
     n = free.size
     in_tree = np.zeros(n, np.bool_)
-    nxt = np.full(n, -1, np.int64)
-    choice = np.empty(indices.size, np.int64)
+    leave = np.zeros(n, np.int8)
     for s in starts:
         in_tree[s] = True
-    order = np.flatnonzero(free)
-    for i in range(order.size - 1, 0, -1):
-        j = below(state, i + 1)
-        order[i], order[j] = order[j], order[i]
-    for start in order:
-        c = start
+    for i in range(n):
+        if not free[i] or in_tree[i]:
+            continue
+        c = i
         while not in_tree[c]:
-            k = 0
-            for e in range(indptr[c], indptr[c + 1]):
-                if free[indices[e]]:
-                    choice[k] = e
-                    k += 1
-            e = choice[below(state, k)]
-            nxt[c] = e
-            c = indices[e]
-        c = start
+            lo = indptr[c]
+            deg = indptr[c + 1] - lo
+            k = below(state, deg)
+            while not free[indices[lo + k]]:  # a free neighbour, uniformly
+                k = below(state, deg)
+            leave[c] = k
+            c = indices[lo + k]
+        c = i
         while not in_tree[c]:
-            e = nxt[c]
+            e = indptr[c] + leave[c]
             opened[wall_of[e]] = True
             in_tree[c] = True
             c = indices[e]
@@ -408,10 +454,21 @@ def carve_graph(
     if free.size != grid.n_cells:
         raise MazeartError(f"the mask has {free.size} cells, the {grid.kind} grid {grid.n_cells}")
     state = kernel_state(as_generator(rng))
-    labels, parts = label_parts(grid, free)
+    if free.all() and grid._cache.get("connected", None) is not False:
+        labels, parts = np.zeros(grid.n_cells, np.int64), 1  # a whole grid is one part
+        if "connected" not in grid._cache:
+            grid._cache["connected"] = label_parts(grid, free)[1] == 1
+        if not grid._cache["connected"]:
+            labels, parts = label_parts(grid, free)
+    else:
+        labels, parts = label_parts(grid, free)
     starts = _random_starts(labels, parts, state)
     opened = np.zeros(grid.n_walls, np.bool_)
     how = ("newest", "random", "oldest", "mix").index(select)
+    if algorithm == "backtracker":
+        nbr, wall, width = padded_table(grid)
+        _backtracker_padded(nbr, wall, width, grid.n_cells, starts, state, opened, free)
+        return opened
     kernel(grid.indptr, grid.indices, grid.wall_of, free, labels, starts, state, opened, how,
            float(bias))  # fmt: skip
     return opened
