@@ -84,15 +84,22 @@ _KEYS = ("format", "version", "geometry", "rows", "cols", "entrance", "exit", "g
 _GUIDE_KEYS = ("outline", "edge_labels", "edge_curves", "tone")
 
 
-def schema() -> dict[str, Any]:
+def schema(version: int = 2) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the saved-maze format.
+
+    Parameters
+    ----------
+    version : {2, 3}, default 2
+        2 for a square maze, 3 for a maze on another grid (:func:`grid_dumps`).
 
     Returns
     -------
     dict
     """
-    text = resources.files("mazeart").joinpath("schema/maze-2.schema.json").read_text("utf-8")
-    return json.loads(text)
+    if version not in (2, 3):
+        raise MazeartError(f"the saved-maze format has schemas for versions 2 and 3, not {version}")
+    name = f"schema/maze-{version}.schema.json"
+    return json.loads(resources.files("mazeart").joinpath(name).read_text("utf-8"))
 
 
 def _grid_rows(maze: Maze) -> list[str]:

@@ -205,3 +205,17 @@ def test_round_mazes_lead_to_the_middle_and_full_grids_from_top_to_bottom():
     bottom = range(40, 48)
     lengths = nx.single_source_shortest_path_length(graph, maze.entrance)
     assert lengths[maze.exit] == max(lengths[c] for c in bottom)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_saved_grid_mazes_follow_their_json_schema(kind):
+    import jsonschema
+
+    from mazeart.mazefile import schema
+
+    g = grid(kind)
+    maze = generate_on_grid(np.zeros(g.n_cells, np.int32), g, rng=2)
+    doc = json.loads(dumps(maze))
+    jsonschema.validate(doc, schema(3))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**doc, "passages": [[1]]}, schema(3))
