@@ -197,6 +197,8 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      _MAZE, ("--algorithm", "-a")),
     ("grid", "grid", str, "square", "The cells' shape: square, hex, triangle, polar (rings "
      "centred on the figure) or upsilon (octagons and squares).", _MAZE, ()),
+    ("weave", "weave", bool, False, "A weave maze: corridors pass under each other (square "
+     "grid; Kruskal's algorithm with crossings).", _MAZE, ("--weave",)),
     ("geometry", "geometry", str | None, None, "cells (thin walls between cells) or blocks "
      "(path and wall blocks); default: the algorithm's first.", _MAZE, ()),
     ("seed", "rng", int | None, None, "Random seed (default: a fresh one, reported).", _MAZE, ()),

@@ -102,6 +102,7 @@ _DEFAULTS: dict[str, Any] = {
     "min_island": 3,
     "mode": "auto",
     "grid": "square",
+    "weave": False,
 }
 """Every option of :func:`make` that shapes a new maze, and its default."""
 
@@ -706,7 +707,11 @@ def make(
     braid = check_number(opts["braid"], "braid", low=0, high=1)
     k = check_count(opts["best_of"], "best_of")
     if kind != "square":
+        if opts["weave"]:
+            raise MazeartError(f"weave mazes are on the square grid, not the {kind} grid")
         return _make_on_grid(source, kind, opts, options, extra, rng=rng, index=index, k=k)
+    if opts["weave"]:
+        return _make_weave(source, opts, options, extra, rng=rng, index=index, k=k)
     preset, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], preset, source, picture)
     notes = _read_as(picture, preset, opts, options)
@@ -850,6 +855,53 @@ def _make_on_grid(
         report=report,
         picture=picture,
         threshold=threshold,
+        invert=opts["invert"],
+        specks=specks,
+        min_island=min_island,
+    )
+
+
+def _make_weave(
+    source: Source,
+    opts: dict[str, Any],
+    given: Mapping[str, Any],
+    extra: dict[str, Any],
+    *,
+    rng: RngLike,
+    index: int,
+    k: int,
+) -> Made:
+    """:func:`make` for a weave maze (see :mod:`mazeart.grids.weave`): the square preset of
+    the source, carved by Kruskal's algorithm with crossings placed first."""
+    from mazeart.grids.recipe import SQUARE_ONLY
+    from mazeart.grids.weave import weave_maze
+
+    density = 0.2 if opts["weave"] is True else opts["weave"]
+    density = check_number(density, "weave", low=0, high=1)
+    for name, what in SQUARE_ONLY.items():
+        value = given.get(name)
+        plain = name in ("outline", "preset") and value in ("cells", True)
+        if value not in (None, False, _DEFAULTS[name]) and not plain:
+            raise MazeartError(f"{what} do not mix with a weave maze")
+    if given.get("algorithm") not in (None, "kruskal") or extra:
+        raise MazeartError("a weave maze is carved by Kruskal's algorithm with its crossings")
+    for name in ("entrance", "exit", "prune"):
+        if given.get(name) not in (None, False):
+            raise MazeartError(f"{name} does not apply to a weave maze")
+    if opts["geometry"] not in (None, "cells") or k > 1 or opts["braid"]:
+        raise MazeartError("a weave maze has the cells geometry, one candidate and no braid")
+    preset, picture = _read_source(source, opts)
+    min_island = check_int(opts["min_island"], "min_island", minimum=0)
+    specks = (0, 0)
+    if picture is not None and min_island > 1:
+        preset, specks = _drop_specks(preset, min_island)
+    seed = _seed(rng)
+    maze = weave_maze(preset, seed + index, density=density, islands=opts["islands"])
+    return Made(
+        maze,
+        preset=preset,
+        picture=picture,
+        threshold=opts["threshold"],
         invert=opts["invert"],
         specks=specks,
         min_island=min_island,

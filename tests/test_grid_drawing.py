@@ -101,7 +101,8 @@ def carved(grid: Grid, *, hole: bool = True, seed: int = 1) -> GridMaze:
 MAZES: dict[str, Callable[[], GridMaze]] = {
     "from-maze": lambda: GridMaze.from_maze(generate(np.zeros((6, 8), np.int32), rng=2)),
     "hand-made": lambda: carved(triangles()),
-    **{kind: (lambda kind=kind: carved(small_grid(kind))) for kind in GRIDS},
+    # the weave grid draws insets and gaps by its own rules (tests/test_weave.py)
+    **{kind: (lambda kind=kind: carved(small_grid(kind))) for kind in GRIDS if kind != "weave"},
 }
 
 
@@ -296,7 +297,7 @@ def test_plotter_output_of_a_hex_maze_has_no_fills():
     assert {"walls", "solution", "markers"} <= layers and "floor" not in layers
 
 
-@pytest.mark.parametrize("kind", list(GRIDS))
+@pytest.mark.parametrize("kind", [k for k in GRIDS if k != "weave"])
 def test_pen_up_travel_is_near_what_vpype_reaches(kind, tmp_path):
     vpype_cli = shutil.which("vpype")
     if vpype_cli is None:

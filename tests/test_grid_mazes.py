@@ -219,3 +219,42 @@ def test_saved_grid_mazes_follow_their_json_schema(kind):
     jsonschema.validate(doc, schema(3))
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**doc, "passages": [[1]]}, schema(3))
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "polar", "upsilon", "weave"])
+def test_the_command_line_makes_saves_and_reads_every_grid(kind, tmp_path, horse_png):
+    """`mazeart PICTURE --grid KIND` (or --weave) traces the picture; the saved file reads
+    back in `info` and `solve`, and its passages make one tree over the figure's cells."""
+    from conftest import run_cli
+
+    flag = ["--weave"] if kind == "weave" else ["--grid", kind]
+    run = run_cli(horse_png, "-o", tmp_path / "m.json", "--cells", "40", "--seed", "3", *flag)
+    assert run.returncode == 0, run.stderr
+    assert f"{kind} grid" in run.stderr
+    doc, graph = from_file((tmp_path / "m.json").read_text())
+    assert doc["grid"]["kind"] == kind and nx.is_tree(graph)
+    assert nx.number_of_nodes(graph) > 200  # the horse, not a speck
+    info = run_cli("info", tmp_path / "m.json", "--json")
+    assert info.returncode == 0 and json.loads(info.stdout)["cells"] == graph.number_of_nodes()
+    solved = run_cli("solve", tmp_path / "m.json", "-o", tmp_path / "s.svg")
+    assert solved.returncode == 0 and "found a path of" in solved.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--grid", "hex", "-a", "eller"], "eller does not run on the hex grid"),
+     (["--grid", "hex", "--rooms", "x.toml"], "rooms work on the square grid only"),
+     (["--grid", "polar", "--geometry", "blocks"], "blocks geometry"),
+     (["--grid", "octagon"], "--grid must be one of"),
+     (["--weave", "-a", "prim"], "Kruskal"),
+     (["--weave", "--grid", "hex"], "square grid"),
+     (["--grid", "hex", "-o", "m.html"], "square grid only")],
+)  # fmt: skip
+def test_what_other_grids_do_not_do_is_one_line(args, message, tmp_path):
+    from conftest import run_cli
+
+    if "-o" not in args:
+        args = [*args, "-o", str(tmp_path / "m.svg")]
+    run = run_cli("12x8", *args, cwd=tmp_path)
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert len(run.stderr.splitlines()) == 1

@@ -831,8 +831,14 @@ def _grid_scene(
     """The layers of a maze on any grid: floor, walls, solution, markers and arrows."""
     g = maze.grid
     square = g.kind == "square"
+    weave = g.kind == "weave"
     layers = []
-    if style.floor:
+    if style.floor and weave:  # corridors inset in their cells: the floor is their area
+        from mazeart.grids.weave import weave_floor
+
+        rings = Lines.from_list(weave_floor(maze))
+        layers.append(Layer("floor", fills=(Fill(style.floor, rings=rings),)))
+    elif style.floor:
         if square:  # whole rows of cells as rectangles, as a square maze's floor is drawn
             shape = (int(g.params["rows"]), int(g.params["cols"]))
             floor = Fill(style.floor, _run_rects(maze.mask.reshape(shape)))
@@ -840,11 +846,19 @@ def _grid_scene(
             floor = Fill(style.floor, rings=_ragged(g.cell_points, g.cell_ptr,
                                                     np.flatnonzero(maze.mask)))  # fmt: skip
         layers.append(Layer("floor", fills=(floor,)))
-    walls = chain_segments(_grid_walls(maze))  # chained even unordered: joints, not notches
+    if weave:  # the inset drawing whose gaps show the passages under (doors open)
+        from mazeart.grids.weave import weave_walls
+
+        segments = np.array([np.ravel(seg) for seg in weave_walls(maze)]).reshape(-1, 4)
+    else:
+        segments = _grid_walls(maze)
+    walls = chain_segments(segments)  # chained even unordered: joints, not notches
     if ordered:
         walls = order_lines(walls)
-    cap = "square" if square else "round"
-    layers.append(Layer("walls", strokes=(Stroke(walls, style.line_width, style.wall, cap),)))
+    cap = "square" if square or weave else "round"
+    # a weave maze draws both sides of every corridor where a plain one draws one wall
+    width = style.line_width * (0.6 if weave else 1.0)
+    layers.append(Layer("walls", strokes=(Stroke(walls, width, style.wall, cap),)))
     if solutions is None:
         has_ends = maze.entrance is not None and maze.exit is not None
         if style.solution and has_ends:

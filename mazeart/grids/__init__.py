@@ -13,6 +13,7 @@ triangles, polar rings and octagons (all in :data:`GRIDS`, rebuilt by
 (12, 6)
 """
 
+from mazeart.grids import _weavegrid  # noqa: F401  (registers the weave grid)
 from mazeart.grids import shapes as _shapes  # noqa: F401  (registers the other kinds)
 from mazeart.grids.core import GRIDS, Grid, grid_from_pairs, make_grid, square_grid
 
