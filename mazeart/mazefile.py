@@ -494,7 +494,7 @@ def write_json(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
 # ----------------------------------------------------------------------------- other grids
 
 _GRID_KEYS = ("format", "version", "grid", "n_cells", "centres", "cells", "passages", "entrance",
-         "exit", "meta")  # fmt: skip
+              "exit", "tags", "meta")  # fmt: skip
 
 
 def grid_dumps(maze: GridMaze) -> str:
@@ -514,6 +514,7 @@ def grid_dumps(maze: GridMaze) -> str:
          "passages": [[0, 1], [1, 13], ...],    # open walls as pairs of cell ids, lower first
          "entrance": 4,
          "exit": 117,
+         "tags": [[33, "loot"], [90, "spawn"]],
          "meta": {"algorithm": "wilson", "seed": 7, ...}
         }
 
@@ -547,6 +548,7 @@ def grid_dumps(maze: GridMaze) -> str:
         " ],",
         f' "entrance": {_compact(maze.entrance)},',
         f' "exit": {_compact(maze.exit)},',
+        f' "tags": {_compact([[c, k] for c, k in maze.tags.items()])},',
         f' "meta": {meta}',
         "}",
     ]
@@ -634,7 +636,17 @@ def grid_loads(doc: dict[str, Any]) -> GridMaze:
         v = doc[name]
         if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
             raise FileFormatError(f'"{name}" must be a cell id or null, got {v!r}')
+    tags = doc["tags"]
+    if not isinstance(tags, list) or not all(
+        isinstance(t, list) and len(t) == 2 and isinstance(t[0], int)
+        and not isinstance(t[0], bool) and isinstance(t[1], str)
+        for t in tags
+    ):  # fmt: skip
+        raise FileFormatError('"tags" must be a list of [cell id, kind] pairs')
+    if len({t[0] for t in tags}) != len(tags):
+        raise FileFormatError('"tags" names a cell twice')
     try:
-        return GridMaze(grid, mask, opened, doc["entrance"], doc["exit"], _meta(doc["meta"]))
+        return GridMaze(grid, mask, opened, doc["entrance"], doc["exit"], _meta(doc["meta"]),
+                        {c: k for c, k in tags})  # fmt: skip
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None

@@ -172,7 +172,7 @@ class Made:
             extras.append(f"best of {self.candidates} candidates, difficulty {score:g}")
         if isinstance(maze, Maze) and maze.rooms:
             extras.append(room_summary(list(maze.rooms)))
-        if isinstance(maze, Maze) and maze.tags:
+        if maze.tags:
             kinds: dict[str, int] = {}
             for kind in maze.tags.values():
                 kinds[kind] = kinds.get(kind, 0) + 1
@@ -848,7 +848,7 @@ def _make_on_grid(
     maze = generate_on_grid(
         weights, grid, algorithm=opts["algorithm"], rng=seed + index, islands=opts["islands"],
         prune=opts["prune"], braid=check_number(opts["braid"], "braid", low=0, high=1),
-        report=report, **extra,
+        place=opts["place"], report=report, **extra,
     )  # fmt: skip
     return Made(
         maze,
@@ -897,6 +897,12 @@ def _make_weave(
         preset, specks = _drop_specks(preset, min_island)
     seed = _seed(rng)
     maze = weave_maze(preset, seed + index, density=density, islands=opts["islands"])
+    if opts["place"]:  # on the square cells of the preset (not under a crossing, not a bridge)
+        from mazeart.grids.tags import place_tags_on_grid
+
+        allowed = np.zeros(maze.grid.n_cells, bool)
+        allowed[: preset.size] = (preset == FREE).reshape(-1)
+        maze = place_tags_on_grid(maze, opts["place"], seed + index, allowed=allowed)
     return Made(
         maze,
         preset=preset,
@@ -1094,7 +1100,11 @@ def solutions(
     if paths > 1:
         seed = maze.meta.get("seed")
         rng = np.random.default_rng(None if seed is None else [int(seed), 2])
-        return random_paths(square_only(maze, "drawing several paths"), paths, rng)
+        if isinstance(maze, Maze):
+            return random_paths(maze, paths, rng)
+        from mazeart.grids.solve import random_paths as grid_paths
+
+        return grid_paths(maze, paths, rng)
     return [solve(maze, method=solver, hand=hand)]
 
 

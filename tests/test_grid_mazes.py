@@ -258,3 +258,30 @@ def test_what_other_grids_do_not_do_is_one_line(args, message, tmp_path):
     run = run_cli("12x8", *args, cwd=tmp_path)
     assert run.returncode == 2 and message in run.stderr, run.stderr
     assert len(run.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("kind", ["hex", "polar", "weave"])
+def test_tags_follow_their_rules_on_any_grid(kind, tmp_path):
+    """Loot and keys at dead ends, NPCs at junctions, traps on the solution, none on the ends;
+    saved and drawn (SVG dots with their kind)."""
+    from mazeart import make, save
+
+    grid = {"weave": {"weave": True}}.get(kind, {"grid": kind})
+    made = make("14x10", rng=6, place="loot=3,key=1,npc=2,trap=2,spawn=2", **grid)
+    maze = made.maze
+    assert sorted(maze.tags.values()) == ["key", "loot", "loot", "loot", "npc", "npc", "spawn",
+                                          "spawn", "trap", "trap"]  # fmt: skip
+    _, graph = from_file(dumps(maze))
+    path = nx.shortest_path(graph, maze.entrance, maze.exit)
+    for cell, tag in maze.tags.items():
+        assert cell not in (maze.entrance, maze.exit)
+        if tag in ("loot", "key"):
+            assert graph.degree(cell) == 1
+        if tag == "npc":
+            assert graph.degree(cell) >= 3
+        if tag == "trap":
+            assert cell in path
+    assert loads(dumps(maze)) == maze
+    save(made, tmp_path / "t.svg")
+    svg = (tmp_path / "t.svg").read_text()
+    assert svg.count('data-kind="loot"') >= 3 and 'id="legend"' in svg

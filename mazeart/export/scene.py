@@ -691,7 +691,7 @@ def _arrows(maze: Maze, st: Style) -> tuple[tuple[Fill, ...], tuple[Dot, ...]]:
     return tuple(fills), tuple(dots)
 
 
-def _legend(maze: Maze, style: Style) -> Layer:
+def _legend(maze: Maze | GridMaze, style: Style) -> Layer:
     """The tags' legend in the bottom margin: a dot and the name of each kind drawn."""
     margin = float(style.margin)
     entries = tag_legend(maze.tags.values())
@@ -880,6 +880,13 @@ def _grid_scene(
         for i, path in enumerate(solutions)
     )
     layers.append(Layer("solution", strokes=paths))
+    if style.tags and maze.tags:
+        dots = tuple(
+            Dot(*_xy(g.centres[cell]), min(0.28, _dot_radius(g, cell)), tag_colour(kind),
+                {"data-kind": kind}, kind)
+            for cell, kind in maze.tags.items()
+        )  # fmt: skip
+        layers.append(Layer("tags", dots=dots))
     ends = [
         (cell, colour)
         for cell, colour in ((maze.entrance, style.entrance_color), (maze.exit, style.exit_color))
@@ -904,6 +911,8 @@ def _grid_scene(
             tri = np.stack([tip, back + side, back - side])
             fills.append(Fill(colour, rings=Lines.from_list([tri])))
         layers.append(Layer("arrows", fills=tuple(fills), dots=tuple(marks)))
+    if style.tags and maze.tags:
+        layers.append(_legend(maze, style))
     width, height = g.size
     return Scene(float(width), float(height), tuple(x for x in layers if x), style.background)
 

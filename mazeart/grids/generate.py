@@ -14,6 +14,7 @@ choose the entrance and exit, prune or braid dead ends, record how it was made.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -301,6 +302,7 @@ def generate_on_grid(
     braid: float = 0.0,
     entrance: int | None = None,
     exit: int | None = None,
+    place: str | Mapping[str, int] | None = None,
     report: ShapeReport | None = None,
     **options: Any,
 ) -> GridMaze:
@@ -319,6 +321,9 @@ def generate_on_grid(
     braid : float, default 0.0
     entrance, exit : int, optional
         Cell ids (default: :func:`endpoints_on_grid`).
+    place : str or mapping, optional
+        Tags to place (``"loot=5,spawn=2"``; :func:`mazeart.grids.tags.place_tags_on_grid`),
+        never on a bridge across the ground.
     report : ShapeReport, optional
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
@@ -361,6 +366,10 @@ def generate_on_grid(
         maze = prune_grid(maze, report=report)
     if braid:
         maze = braid_grid(maze, braid, generator, report=report)
+    if place:
+        from mazeart.grids.tags import place_tags_on_grid
+
+        maze = place_tags_on_grid(maze, place, generator, allowed=free)
     meta = {
         "algorithm": algorithm,
         "seed": None if given is None else int(given),

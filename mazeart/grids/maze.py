@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._io import check_text
 from mazeart.errors import InvalidMazeError
 from mazeart.grids import Grid
 
@@ -59,6 +60,8 @@ class GridMaze:
         outside of the maze: see :meth:`door_wall`).
     meta : mapping
         How it was made (algorithm, seed, options).
+    tags : mapping of int to str
+        Tag kinds on maze cells (``{cell id: "loot"}``; see :mod:`mazeart.tags`).
     """
 
     grid: Grid
@@ -67,6 +70,7 @@ class GridMaze:
     entrance: int | None = None
     exit: int | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    tags: Mapping[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         g = self.grid
@@ -94,6 +98,14 @@ class GridMaze:
                 raise InvalidMazeError(f"{name} {int(cell)} is not a maze cell")
             object.__setattr__(self, name, int(cell))
         object.__setattr__(self, "meta", MappingProxyType(dict(self.meta)))
+        tags = {}
+        for cell, kind in dict(self.tags).items():
+            if isinstance(cell, bool) or not isinstance(cell, int | np.integer):
+                raise TypeError(f"a tag's cell must be a cell id (int), got {type(cell).__name__}")
+            if not (0 <= int(cell) < g.n_cells and mask[int(cell)]):
+                raise InvalidMazeError(f"tag {kind!r} is on cell {int(cell)}, not a maze cell")
+            tags[int(cell)] = check_text(kind, "a tag kind")
+        object.__setattr__(self, "tags", MappingProxyType(dict(sorted(tags.items()))))
 
     def __repr__(self) -> str:
         return (
@@ -111,6 +123,7 @@ class GridMaze:
             and np.array_equal(self.passages, other.passages)
             and (self.entrance, self.exit) == (other.entrance, other.exit)
             and dict(self.meta) == dict(other.meta)
+            and dict(self.tags) == dict(other.tags)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -182,6 +195,7 @@ class GridMaze:
             "entrance": self.entrance,
             "exit": self.exit,
             "meta": self.meta,
+            "tags": self.tags,
         }
         unknown = set(changes) - set(fields)
         if unknown:
@@ -267,14 +281,6 @@ class GridMaze:
     def height(self) -> int:
         """The drawing's height, :attr:`Grid.size` down rounded up to a whole unit."""
         return _whole(self.grid.size[1])
-
-    @property
-    def tags(self) -> Mapping[tuple[int, int], str]:
-        """Tags drawn on the maze: none off the square grid (an empty mapping)."""
-        return _NO_TAGS
-
-
-_NO_TAGS: Mapping[tuple[int, int], str] = MappingProxyType({})
 
 
 def _whole(extent: float) -> int:

@@ -30,7 +30,6 @@ SQUARE_ONLY = {
     "regions": "regions",
     "tone": "tone",
     "outline": "a smooth outline",
-    "place": "tags",
     "preset": "presets",
 }
 """Options that work on the square grid only, and how to name them in a refusal."""

@@ -17,10 +17,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
+from mazeart._rng import RngLike, below
 from mazeart.errors import MazeartError, NoPathError, check_choice
 from mazeart.grids.maze import GridMaze
 
-__all__ = ["dead_end_filling", "distances", "solve"]
+__all__ = ["dead_end_filling", "distances", "random_paths", "solve"]
 
 
 @njit(cache=True)
@@ -241,3 +242,96 @@ def dead_end_filling(
     t = _cell(maze, maze.exit if goal is None else goal, "goal")
     indptr, indices = maze.open_table
     return _fill(indptr, indices, maze.mask.copy(), s, t)
+
+
+@njit(cache=True)
+def _random_dfs(indptr, indices, start, goal, state):
+    """One random recursive backtracking search from ``start``: its stack when it reaches
+    ``goal`` (a simple path), or an empty array when it cannot."""
+    n = indptr.size - 1
+    seen = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int64)
+    choice = np.empty(64, np.int64)
+    top = 0
+    stack[0] = start
+    seen[start] = True
+    while top >= 0:
+        c = stack[top]
+        if c == goal:
+            return stack[: top + 1].copy()
+        k = 0
+        for e in range(indptr[c], indptr[c + 1]):
+            if not seen[indices[e]] and k < 64:
+                choice[k] = indices[e]
+                k += 1
+        if k == 0:
+            top -= 1
+            continue
+        nb = choice[below(state, k)]
+        seen[nb] = True
+        top += 1
+        stack[top] = nb
+    return stack[:0].copy()
+
+
+def random_paths(
+    maze: GridMaze,
+    count: int,
+    rng: RngLike = None,
+    *,
+    start: int | None = None,
+    goal: int | None = None,
+    tries: int | None = None,
+) -> list[NDArray[np.intp]]:
+    """Up to ``count`` different simple paths of cell ids, by random recursive backtracking
+    (as :func:`mazeart.solve.random_paths` on squares).
+
+    Parameters
+    ----------
+    maze : GridMaze
+    count : int
+        Paths wanted (at least 1).
+    rng : int or numpy.random.Generator, optional
+    start, goal : int, optional
+        Default to the entrance and exit.
+    tries : int, optional
+        Searches to run before giving up on finding more (default ``20 * count``).
+
+    Returns
+    -------
+    list of (L,) ndarray of intp
+        Distinct paths in the order found; fewer than ``count`` when the maze has fewer.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart.grids import make_grid
+    >>> from mazeart.grids.generate import generate_on_grid
+    >>> g = make_grid("hex", rows=5, cols=6)
+    >>> loops = generate_on_grid(np.zeros(g.n_cells, np.int32), g, rng=1, braid=1.0)
+    >>> paths = random_paths(loops, 3, rng=2)
+    >>> len(paths) > 1, all(int(p[-1]) == loops.exit for p in paths)
+    (True, True)
+    """
+    from mazeart._rng import as_generator, kernel_state
+    from mazeart.errors import check_int
+
+    count = check_int(count, "the number of paths")
+    runs = 20 * count if tries is None else check_int(tries, "tries")
+    s = _cell(maze, maze.entrance if start is None else start, "start")
+    t = _cell(maze, maze.exit if goal is None else goal, "goal")
+    indptr, indices = maze.open_table
+    state = kernel_state(as_generator(rng))
+    found: list[NDArray[np.intp]] = []
+    keys: set[bytes] = set()
+    for _ in range(runs):
+        stack = _random_dfs(indptr, indices, s, t, state)
+        if stack.size == 0:
+            raise NoPathError(f"no path from cell {s} to cell {t}")
+        key = stack.tobytes()
+        if key not in keys:
+            keys.add(key)
+            found.append(stack.astype(np.intp))
+            if len(found) == count:
+                break
+    return found
