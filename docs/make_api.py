@@ -37,6 +37,11 @@ STAGES: list[tuple[str, str, list[str]]] = [
     ("The model",
      "One Maze for every generator, solver and exporter; rooms are reserved areas with doors.",
      ["Maze", "Guide", "Room", "Door", "load_rooms"]),
+    ("Other grids",
+     "Hexagons, triangles, polar rings, octagons with squares and weave mazes: a grid is cells, a "
+     "neighbour table and the shape of every cell and wall; a maze on it is a GridMaze, which "
+     "the solvers, measures, the saved format and the drawing read like a Maze.",
+     ["make_grid", "Grid", "GridMaze"]),
     ("Connect and shape",
      "Join separate parts, open dead ends into loops, prune them, place tags.",
      ["connect", "braid", "prune_dead_ends", "place_tags"]),

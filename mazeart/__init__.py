@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
     from mazeart.export import EXPORT_FORMATS
     from mazeart.generate import ALGORITHMS, default_endpoints, generate
+    from mazeart.grids import Grid, make_grid
+    from mazeart.grids.maze import GridMaze
     from mazeart.image import weights_from_image
     from mazeart.maze import Guide, Maze
     from mazeart.mazefile import load_maze, save_maze
@@ -72,6 +74,9 @@ _HOME = {
     "ALGORITHMS": "mazeart.generate",
     "default_endpoints": "mazeart.generate",
     "generate": "mazeart.generate",
+    "Grid": "mazeart.grids",
+    "make_grid": "mazeart.grids",
+    "GridMaze": "mazeart.grids.maze",
     "weights_from_image": "mazeart.image",
     "Guide": "mazeart.maze",
     "Maze": "mazeart.maze",
@@ -140,6 +145,8 @@ __all__ = [
     "PATH",
     "Door",
     "FileFormatError",
+    "Grid",
+    "GridMaze",
     "Guide",
     "InvalidMazeError",
     "Limits",
@@ -162,6 +169,7 @@ __all__ = [
     "load_rooms",
     "make",
     "make_book",
+    "make_grid",
     "make_many",
     "make_preset",
     "measure",

@@ -131,7 +131,7 @@ _NAMED_METAVARS = {
     "threshold": "0-255", "coverage": "0-1", "braid": "0-1", "entrance": "ROW,COL",
     "exit_": "ROW,COL", "place": "KIND=N,...", "size": "LENGTH", "page": "SIZE",
     "algorithm": "NAME", "textures": "NAME,...", "seed": "N", "line_width": "0-1",
-    "margin": "CELLS", "page_margin": "MM", "cell_size": "SIZE",
+    "margin": "CELLS", "page_margin": "MM", "cell_size": "SIZE", "centre": "X,Y",
 }  # fmt: skip
 
 
@@ -197,6 +197,8 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      _MAZE, ("--algorithm", "-a")),
     ("grid", "grid", str, "square", "The cells' shape: square, hex, triangle, polar (rings "
      "centred on the figure) or upsilon (octagons and squares).", _MAZE, ()),
+    ("centre", "centre", str | None, None, "The polar grid's centre X,Y in the picture's pixels "
+     "(default: the figure's centroid).", _MAZE, ()),
     ("weave", "weave", bool, False, "A weave maze: corridors pass under each other (square "
      "grid; Kruskal's algorithm with crossings).", _MAZE, ("--weave",)),
     ("geometry", "geometry", str | None, None, "cells (thin walls between cells) or blocks "

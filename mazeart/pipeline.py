@@ -103,6 +103,7 @@ _DEFAULTS: dict[str, Any] = {
     "mode": "auto",
     "grid": "square",
     "weave": False,
+    "centre": None,
 }
 """Every option of :func:`make` that shapes a new maze, and its default."""
 
@@ -784,6 +785,25 @@ def make(
     )
 
 
+def _point(value: Any, scale: float) -> tuple[float, float] | None:
+    """The polar grid's centre as ``(x, y)`` pixels of the working picture, from ``(x, y)`` or
+    ``"X,Y"`` pixels of the picture as given (it may have been reduced)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            x, y = (float(part) for part in value.split(","))
+        except ValueError:
+            raise MazeartError(
+                f"centre must be X,Y in pixels (e.g. 120,80), got {value!r}"
+            ) from None
+    else:
+        x, y = value
+    x = check_number(x, "centre x", low=0)
+    y = check_number(y, "centre y", low=0)
+    return x / scale, y / scale
+
+
 def _make_on_grid(
     source: Source,
     kind: str,
@@ -809,6 +829,8 @@ def _make_on_grid(
             raise MazeartError(f"{what} work on the square grid only, not the {kind} grid")
     if opts["geometry"] not in (None, "cells"):
         raise MazeartError(f"the blocks geometry is the square grid's; the {kind} grid has cells")
+    if opts["centre"] is not None and kind != "polar":
+        raise MazeartError(f"centre places the polar grid; the {kind} grid is laid edge to edge")
     for name in ("entrance", "exit"):
         if opts[name] is not None:
             raise MazeartError(f"{name} is chosen automatically on the {kind} grid")
@@ -837,10 +859,12 @@ def _make_on_grid(
             picture = open_image(path, grid=cells)
         else:
             raise MazeartError(f"the {kind} grid is laid over a picture or WxH, not a preset")
+        given_width = picture.width
         picture = _working_size(picture, cells)
+        centre = _point(opts["centre"], given_width / picture.width)
         grid, weights, specks = grid_over_picture(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
-            coverage=coverage, min_island=min_island,
+            coverage=coverage, min_island=min_island, centre=centre,
         )  # fmt: skip
     check_cells(1, grid.n_cells, f"the {kind} grid")
     seed = _seed(rng)

@@ -285,3 +285,23 @@ def test_tags_follow_their_rules_on_any_grid(kind, tmp_path):
     save(made, tmp_path / "t.svg")
     svg = (tmp_path / "t.svg").read_text()
     assert svg.count('data-kind="loot"') >= 3 and 'id="legend"' in svg
+
+
+def test_the_polar_grid_is_centred_where_asked(tmp_path):
+    """A ring: centred on the figure's centroid, the middle cell lies in the ring's hole (no
+    maze); centred on a point of the ring (centre=X,Y, picture pixels), it is maze."""
+    from PIL import Image
+
+    from mazeart import make
+
+    yy, xx = np.mgrid[:400, :400]
+    r = np.hypot(xx - 200, yy - 200)
+    Image.fromarray(np.where((r > 120) & (r < 170), 0, 255).astype(np.uint8)).save(
+        tmp_path / "ring.png"
+    )
+    plain = make(tmp_path / "ring.png", grid="polar", cells=40, rng=1).maze
+    assert not plain.mask[0]
+    moved = make(tmp_path / "ring.png", grid="polar", cells=40, rng=1, centre="55,200").maze
+    assert moved.mask[0]
+    with pytest.raises(ValueError, match="centre must be X,Y"):
+        make(tmp_path / "ring.png", grid="polar", cells=40, centre="left")

@@ -259,10 +259,29 @@ GRIDS: dict[str, Callable[..., Grid]] = {"square": square_grid}
 def make_grid(kind: str, **params: Any) -> Grid:
     """The grid of ``kind`` built from ``params`` (as stored in :attr:`Grid.params`).
 
+    Parameters
+    ----------
+    kind : str
+        A key of :data:`GRIDS`: ``'square'``, ``'hex'``, ``'triangle'``, ``'polar'``,
+        ``'upsilon'``, ``'weave'``.
+    **params
+        The builder's own: ``rows`` and ``cols``, or ``rings`` for the polar grid.
+
+    Returns
+    -------
+    Grid
+
     Raises
     ------
     MazeartError
         For an unknown kind.
+
+    Examples
+    --------
+    >>> from mazeart.grids import make_grid
+    >>> g = make_grid("polar", rings=4)
+    >>> g.n_cells, g.params["rings"]
+    (43, 4)
     """
     builder = GRIDS.get(kind)
     if builder is None:
