@@ -181,6 +181,9 @@ def grids(out: Path) -> None:
         made = mazeart.make(HERE / "horse.png", grid=kind, cells=cells, rng=seed)
         mazeart.save(made, out / f"horse-{kind}.png", cell_size=8, solution=True)
         print(f"horse-{kind}.png: {made.summary()}")
+    made = mazeart.make(HERE / "horse.png", weave=0.3, cells=40, rng=5)
+    mazeart.save(made, out / "horse-weave.png", cell_size=12, solution=True)
+    print(f"horse-weave.png: {made.summary()}")
 
 
 def main(argv: list[str] | None = None) -> None:
