@@ -141,6 +141,35 @@ def _backtracker_padded(nbr, wall, width, n, starts, state, opened, free):
             stack[top] = nb
 
 
+@njit(cache=True)
+def _wilson_padded(nbr, wall, width, n, starts, state, opened, free):
+    """Wilson's walks over the padded table: a slot drawn uniformly and drawn again when it
+    holds no free neighbour (the padding never does), so each step is one draw and one read."""
+    ok = np.zeros(n + 1, np.bool_)
+    ok[:n] = free
+    in_tree = np.zeros(n, np.bool_)
+    leave = np.zeros(n, np.int8)
+    for s in starts:
+        in_tree[s] = True
+    for i in range(n):
+        if not free[i] or in_tree[i]:
+            continue
+        c = i
+        while not in_tree[c]:
+            base = c * width
+            k = below(state, width)
+            while not ok[nbr[base + k]]:
+                k = below(state, width)
+            leave[c] = k
+            c = nbr[base + k]
+        c = i
+        while not in_tree[c]:
+            e = c * width + leave[c]
+            opened[wall[e]] = True
+            in_tree[c] = True
+            c = nbr[e]
+
+
 def padded_table(grid: Grid) -> tuple[NDArray[np.int32], NDArray[np.int32], int]:
     """The neighbour table padded to the largest degree (cached on the grid): neighbours and
     walls, ``n_cells`` where a cell has fewer neighbours."""
@@ -465,9 +494,10 @@ def carve_graph(
     starts = _random_starts(labels, parts, state)
     opened = np.zeros(grid.n_walls, np.bool_)
     how = ("newest", "random", "oldest", "mix").index(select)
-    if algorithm == "backtracker":
+    if algorithm in ("backtracker", "wilson"):
         nbr, wall, width = padded_table(grid)
-        _backtracker_padded(nbr, wall, width, grid.n_cells, starts, state, opened, free)
+        padded = _backtracker_padded if algorithm == "backtracker" else _wilson_padded
+        padded(nbr, wall, width, grid.n_cells, starts, state, opened, free)
         return opened
     kernel(grid.indptr, grid.indices, grid.wall_of, free, labels, starts, state, opened, how,
            float(bias))  # fmt: skip
