@@ -1,4 +1,11 @@
-"""numba's ``njit``, with a kernel cache that works wherever mazeart runs.
+"""numba's ``njit``, compiled on first use, with a kernel cache that works wherever mazeart runs.
+
+Decorating a kernel imports nothing: numba (about a third of a second to
+import) is loaded, the cache chosen and the kernel compiled or read from the
+cache when the kernel is first called. So ``mazeart --help``, ``mazeart
+algorithms`` and a mistyped option answer without numba. When a kernel is
+compiled, the kernels it calls by their global names are compiled first and
+put in its globals, as numba needs.
 
 numba caches compiled kernels beside the source (``__pycache__``) or in the
 user's cache directory, and refuses to decorate a ``cache=True`` function
@@ -18,10 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
-from numba.core import config
-
-__all__ = ["CACHING", "njit"]
+__all__ = ["caching", "njit"]
 
 
 def _writable(folder: Path) -> bool:
@@ -33,7 +37,7 @@ def _writable(folder: Path) -> bool:
     return True
 
 
-def _user_cache() -> Path:
+def _user_cache() -> Path:  # numba is imported by the caller
     from numba.misc.appdirs import AppDirs
 
     return Path(AppDirs(appname="numba", appauthor=False).user_cache_dir)
@@ -41,6 +45,8 @@ def _user_cache() -> Path:
 
 def _choose_cache() -> bool:
     """Whether kernels can be cached; sets numba's cache folder when its own will not do."""
+    from numba.core import config
+
     given = getattr(config, "CACHE_DIR", "")
     if given:
         if _writable(Path(given)):
@@ -62,12 +68,61 @@ def _choose_cache() -> bool:
     return False
 
 
-CACHING = _choose_cache()
-"""Whether compiled kernels are cached between runs."""
+_CACHING: list[bool] = []
 
 
-def njit(*args: Any, **options: Any) -> Callable[..., Any]:
-    """:func:`numba.njit`, caching only where a cache folder can be written."""
-    if not CACHING:
-        options.pop("cache", None)
-    return numba.njit(*args, **options)  # type: ignore[no-any-return]
+def caching() -> bool:
+    """Whether compiled kernels are cached between runs (decided once, on first need)."""
+    if not _CACHING:
+        _CACHING.append(_choose_cache())
+    return _CACHING[0]
+
+
+class _Kernel:
+    """A kernel that numba compiles when it is first called (see the module's text)."""
+
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.py_func = func
+        self.options = options
+        self.dispatcher: Any = None
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__module__ = func.__module__
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+
+    def compiled(self) -> Any:
+        """The numba dispatcher (compiling, or loading from the cache, the first time)."""
+        if self.dispatcher is None:
+            import numba
+
+            names = self.py_func.__globals__
+            for name in self.py_func.__code__.co_names:  # the kernels it calls, first
+                other = names.get(name)
+                if isinstance(other, _Kernel):
+                    names[name] = other.compiled()
+            options = dict(self.options)
+            if not caching():
+                options.pop("cache", None)
+            self.dispatcher = numba.njit(**options)(self.py_func)
+        return self.dispatcher
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return (self.dispatcher or self.compiled())(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.__qualname__}>"
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """:func:`numba.njit`, compiled on first call, caching only where a folder can be written.
+
+    Used as ``@njit(cache=True)`` (or bare ``@njit``) on a kernel.
+    """
+    if args and callable(args[0]):
+        return _Kernel(args[0], options)
+
+    def decorate(func: Callable[..., Any]) -> _Kernel:
+        return _Kernel(func, options)
+
+    return decorate

@@ -48,13 +48,22 @@ SOLVERS = ("bfs", "astar", "dead-end-filling", "wall-follower")
 @njit(cache=True)
 def _bfs(passages, width, source):
     """Breadth-first distances over flat passage bits; -1 where unreachable."""
+    return _bfs_from(passages, width, np.full(1, source, np.int64))
+
+
+@njit(cache=True)
+def _bfs_from(passages, width, sources):
+    """Breadth-first distances from the nearest of ``sources`` (one pass however many)."""
     n = passages.size
     dist = np.full(n, -1, np.int32)
     queue = np.empty(n, np.int64)
-    dist[source] = 0
-    queue[0] = source
+    tail = 0
+    for source in sources:
+        if dist[source] < 0:
+            dist[source] = 0
+            queue[tail] = source
+            tail += 1
     head = 0
-    tail = 1
     while head < tail:
         cur = queue[head]
         head += 1

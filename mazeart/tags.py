@@ -137,14 +137,10 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
 
 def _far_from(maze: Maze, sources: list[tuple[int, int]]) -> NDArray[np.int32]:
     """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
-    from mazeart.solve import distances
+    from mazeart.solve import _bfs_from
 
-    best = np.full(maze.shape, -1, dtype=np.int32)
-    for s in sources:
-        d = distances(maze, s)
-        better = (d >= 0) & ((best < 0) | (d < best))
-        best[better] = d[better]
-    return best
+    flat = np.array([r * maze.width + c for r, c in sources], dtype=np.int64)
+    return _bfs_from(maze.passages.reshape(-1), maze.width, flat).reshape(maze.shape)
 
 
 def _spread(

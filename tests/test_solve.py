@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
-from mazeart import ALGORITHMS, Maze, braid, generate
+from mazeart import ALGORITHMS, Maze, braid, distances, generate
 from mazeart.solve import SOLVERS, dead_end_filling, random_paths, solve, wall_follower
 
 CASES = [(name, geo) for name, algo in ALGORITHMS.items() for geo in algo.geometries]
@@ -155,3 +155,20 @@ def test_bad_solver_inputs():
     for method in SOLVERS:
         with pytest.raises(ValueError):
             solve(apart, method=method)
+
+
+@given(presets(), st.integers(0, 2**31), st.integers(1, 6))
+def test_one_pass_from_many_sources_is_the_nearest_single_source(weights, seed, k):
+    """The one-pass distances from a set of cells (tags' rules use it) equal the minimum
+    of one breadth-first search per cell."""
+    from mazeart.solve import _bfs_from
+
+    maze = generate(weights, rng=seed, braid=0.3)
+    cells = np.argwhere(maze.mask)
+    rng = np.random.default_rng(seed)
+    sources = cells[rng.choice(len(cells), size=min(k, len(cells)), replace=False)]
+    flat = (sources[:, 0] * maze.width + sources[:, 1]).astype(np.int64)
+    got = _bfs_from(maze.passages.reshape(-1), maze.width, flat).reshape(maze.shape)
+    each = np.stack([distances(maze, tuple(s)) for s in sources])
+    want = np.where((each >= 0).any(0), np.where(each >= 0, each, 10**9).min(0), -1)
+    assert np.array_equal(got, want)

@@ -23,15 +23,36 @@ from numpy.typing import ArrayLike
 from mazeart._io import atomic_write, check_writable, plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style
-from mazeart.export.html import write_html
-from mazeart.export.pdf import write_pdf
-from mazeart.export.png import to_png_image, write_png
-from mazeart.export.svg import to_svg, write_svg
-from mazeart.export.text import to_ascii, write_ascii
-from mazeart.export.tiled import check_tileset, write_tiled
 from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
-from mazeart.mazefile import write_json
+
+
+class _Writer:
+    """A format's writer, imported when first used (the PDF, HTML and Tiled writers pull in
+    libraries a run that writes an SVG does not need)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<writer {self.module}.{self.name}>"
+
+
+def __getattr__(name: str) -> Any:
+    """``to_svg``, ``to_png_image`` and ``to_ascii``, imported on first use."""
+    homes = {"to_svg": "mazeart.export.svg", "to_png_image": "mazeart.export.png",
+             "to_ascii": "mazeart.export.text"}  # fmt: skip
+    if name in homes:
+        import importlib
+
+        return getattr(importlib.import_module(homes[name]), name)
+    raise AttributeError(f"module 'mazeart.export' has no attribute {name!r}")
+
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -45,15 +66,19 @@ __all__ = [
 ]
 
 EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
-    ".svg": (write_svg, "vector drawing (print, pen plotters)"),
-    ".png": (write_png, "raster image"),
-    ".pdf": (write_pdf, "printable vector PDF with an answer key"),
-    ".json": (write_json, "saved maze / game level (mazeart.mazefile)"),
-    ".txt": (write_ascii, "ASCII drawing"),
-    ".html": (write_html, "browser game, one self-contained page"),
-    ".tmj": (write_tiled, "Tiled map, JSON (tileset image written beside it)"),
-    ".tmx": (write_tiled, "Tiled map, XML (tileset image written beside it)"),
-}
+    ".svg": (_Writer("mazeart.export.svg", "write_svg"), "vector drawing (print, pen plotters)"),
+    ".png": (_Writer("mazeart.export.png", "write_png"), "raster image"),
+    ".pdf": (_Writer("mazeart.export.pdf", "write_pdf"), "printable vector PDF with an answer key"),
+    ".json": (_Writer("mazeart.mazefile", "write_json"),
+              "saved maze / game level (mazeart.mazefile)"),
+    ".txt": (_Writer("mazeart.export.text", "write_ascii"), "ASCII drawing"),
+    ".html": (_Writer("mazeart.export.html", "write_html"),
+              "browser game, one self-contained page"),
+    ".tmj": (_Writer("mazeart.export.tiled", "write_tiled"),
+             "Tiled map, JSON (tileset image written beside it)"),
+    ".tmx": (_Writer("mazeart.export.tiled", "write_tiled"),
+             "Tiled map, XML (tileset image written beside it)"),
+}  # fmt: skip
 """Output suffix → (writer, description)."""
 
 _STYLE = frozenset(f.name for f in fields(Style))
@@ -93,6 +118,8 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
         )
     check_writable(p)
     if suffix in (".tmj", ".tmx"):  # and the tileset beside it
+        from mazeart.export.tiled import check_tileset
+
         check_tileset(p)
     return p
 
@@ -164,7 +191,7 @@ def write(
         if suffix not in _DRAWN:
             raise MazeartError(f"a solution is drawn in {', '.join(_DRAWN)} only, not {suffix}")
         options["solutions"] = solutions
-    if writer is write_tiled:  # it writes its tileset image beside the map
+    if suffix in (".tmj", ".tmx"):  # it writes its tileset image beside the map
         options = {"path": p, **options}
     with atomic_write(p) as fh:
         writer(maze, fh, **options)
