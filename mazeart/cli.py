@@ -9,12 +9,14 @@ as one.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
 import re
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,6 +27,7 @@ import mazeart
 from mazeart._io import all_or_nothing, check_writable, dump_json
 from mazeart._limits import check_count, limits
 from mazeart._signals import guarded, stopped
+from mazeart.batch import BATCH_FORMATS, run_batch
 from mazeart.errors import MazeartError, check_int, printable
 from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generate import ALGORITHMS
@@ -705,6 +708,100 @@ def info_command(
             typer.echo(f"{label:<{width}}  {f'{100 * value:.1f} %' if key in _PERCENT else value}")
 
 
+# ----------------------------------------------------------------------------- batches
+
+Jobs = Annotated[
+    int | None,
+    _option("Worker processes (default: every core; 1: none).", "Batch", metavar="N"),
+]
+Scheduler = Annotated[
+    str | None,
+    _option(
+        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart[dask]).",
+        "Batch",
+        metavar="ADDRESS",
+    ),
+]
+_CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler to answer."""
+
+
+@contextlib.contextmanager
+def _workers(jobs: int | None, scheduler: str | None) -> Iterator[dict[str, Any]]:
+    """The library's ``jobs`` or ``executor`` for --jobs and --scheduler (a Dask client's
+    executor, connected for the block)."""
+    if jobs is not None:
+        check_int(jobs, "--jobs", minimum=1)
+    if scheduler is None:
+        yield {"jobs": jobs}
+        return
+    if jobs is not None:
+        raise MazeartError("--jobs and --scheduler: the cluster's workers do the work; give one")
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MazeartError(
+            "--scheduler needs Dask's distributed scheduler: pip install 'mazeart[dask]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout=_CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise MazeartError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    with client:
+        yield {"executor": client.get_executor()}
+
+
+@app.command("batch", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
+@_limited
+@_with_options("gen", _GENERATION)
+def batch_command(
+    ctx: typer.Context,
+    source: Source,
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output",
+            "-o",
+            help="The folder to write (made if missing).",
+            show_default=False,
+            metavar="DIR",
+        ),
+    ],
+    count: Annotated[int, _option("Mazes to make.", metavar="N")] = 10,
+    format_: Annotated[
+        str,
+        _option(
+            f"Files per maze, any of {','.join(BATCH_FORMATS)}.",
+            None,
+            "--format",
+            metavar="FMT,...",
+        ),
+    ] = "svg",
+    solution: Annotated[bool, _option("Draw the solution path.", metavar="")] = False,
+    jobs: Jobs = None,
+    scheduler: Scheduler = None,
+    quiet: Quiet = False,
+    gen: _Given = None,  # type: ignore[assignment]
+) -> None:
+    """Make COUNT mazes of one recipe into a folder, with their metrics (metrics.json).
+
+    Maze i is made with the run's seed and index i, so the files are the same
+    for any --jobs, and each row of metrics.json records the seed that makes
+    its maze again. Nothing is written unless every maze succeeds.
+    """
+    started = time.perf_counter()
+    _not_an_input(output, source, gen.get("rooms"))
+    options = {**gen, **({"args": _extras(ctx)} if ctx.args else {})}
+    with _workers(jobs, scheduler) as workers:
+        rows = run_batch(
+            str(source), count, output, formats=format_, drawing={"solution": solution},
+            progress=_Progress("batch", count, quiet=quiet), **workers, **options,
+        )  # fmt: skip
+    elapsed = time.perf_counter() - started
+    seed = rows[0]["seed"]
+    _report(f"wrote {count} mazes to {output} (seed {seed}, {elapsed:.1f} s)", quiet)
+
+
 @app.command("book", cls=_Command)
 @_limited
 @_with_options("gen", _GENERATION)
@@ -732,6 +829,8 @@ def book_command(
     footer: Annotated[str, _option("Footer text on every page.", metavar="TEXT")] = "",
     answer: Annotated[bool, _option("Answer keys at the back.", metavar="")] = True,
     line_width: Annotated[float, _option("Wall thickness, share of a cell.", metavar="0-1")] = 0.15,
+    jobs: Jobs = None,
+    scheduler: Scheduler = None,
     quiet: Quiet = False,
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
@@ -742,11 +841,12 @@ def book_command(
     """
     started = time.perf_counter()
     _not_an_input(output, *sources, gen.get("rooms"))
-    make_book(
-        sources, output, count=count, progress=_Progress("book", count, quiet=quiet), page=page,
-        landscape=landscape, page_margin=page_margin, title=title, footer=footer, answer=answer,
-        line_width=line_width, **gen,
-    )  # fmt: skip
+    with _workers(jobs, scheduler) as workers:
+        make_book(
+            sources, output, count=count, progress=_Progress("book", count, quiet=quiet),
+            page=page, landscape=landscape, page_margin=page_margin, title=title, footer=footer,
+            answer=answer, line_width=line_width, **workers, **gen,
+        )  # fmt: skip
     elapsed = time.perf_counter() - started
     _report(f"wrote {output} ({count} mazes, {elapsed:.1f} s)", quiet)
 
@@ -834,6 +934,58 @@ def weights_command(
     save_preset(weights, output)
     h, w = weights.shape
     _report(f"wrote {output} ({w} x {h} cells, {int((weights == FREE).sum())} free)", quiet)
+
+
+@app.command("stream", cls=_Command)
+def stream_command(
+    size: Annotated[
+        str,
+        typer.Argument(
+            help="Maze size in cells, WxH (50000x50000).", show_default=False, metavar="WxH"
+        ),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option(
+            "--output", "-o", help="The picture (.png).", show_default=False, metavar="FILE.png"
+        ),
+    ],
+    algorithm: Annotated[
+        str,
+        _option("eller, sidewinder or binary-tree.", None, "--algorithm", "-a", metavar="NAME"),
+    ] = "eller",
+    seed: Annotated[int | None, _option("Random seed (default: a fresh one).", metavar="N")] = None,
+    cell_size: Annotated[int, _option("Pixels of a cell and of a wall.", metavar="PX")] = 2,
+    quiet: Quiet = False,
+) -> None:
+    """Write a rectangle maze of any height as a 1-bit PNG, row by row.
+
+    Memory grows with the width only, so mazes far beyond --max-cells fit
+    (a 50000 x 50000 maze needs no more than a small one). The same --seed gives the
+    same maze as mazeart make with that algorithm's generator on the rectangle.
+    """
+    from mazeart._rng import fresh_seed
+    from mazeart.stream import stream_png
+
+    started = time.perf_counter()
+    m = re.fullmatch(r"(\d{1,9})[xX](\d{1,9})", size)
+    if m is None or 0 in (int(m.group(1)), int(m.group(2))):
+        raise MazeartError(f"WxH must be two whole numbers from 1 up, like 300x200; got {size!r}")
+    cols, rows = int(m.group(1)), int(m.group(2))
+    if output.suffix.lower() != ".png":
+        raise MazeartError(f"cannot write {output}: stream writes PNG only (name it .png)")
+    seed = fresh_seed() if seed is None else seed
+    progress = _Progress("stream", rows, quiet=quiet)
+    width, height = stream_png(
+        output, rows, cols, algorithm=algorithm, rng=seed, cell_size=cell_size, progress=progress
+    )
+    elapsed = time.perf_counter() - started
+    mb = output.stat().st_size / 1e6
+    _report(
+        f"wrote {output} ({cols} x {rows} cells, {algorithm}, seed {seed}, {width} x {height} px, "
+        f"{mb:.1f} MB, {elapsed:.1f} s)",
+        quiet,
+    )
 
 
 @app.command("algorithms", cls=_Command)

@@ -23,9 +23,11 @@ again alone, and a book's page ``i`` or a game's level ``i`` is ``index=i``.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,7 @@ from numpy.typing import NDArray
 
 from mazeart._io import atomic_write, existing_file, open_image
 from mazeart._limits import check_cells, check_count, check_work, current
+from mazeart._pool import check_jobs, ordered_map
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
@@ -42,7 +45,7 @@ from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.generate import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import GEOMETRIES, Maze
-from mazeart.mazefile import is_maze_file, load_maze
+from mazeart.mazefile import dumps, is_maze_file, load_maze, loads
 from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
 from mazeart.solve import SOLVERS, random_paths, solve
@@ -1048,12 +1051,16 @@ def make_book(
     count: int = 10,
     rng: RngLike = None,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
+    jobs: int | None = None,
     **options: Any,
 ) -> Path:
     """A printable puzzle book: ``count`` mazes, one per page, answer keys at the back.
 
     Page ``i`` is made from ``sources[i % len(sources)]`` with ``index=i`` (a
     saved maze is used as it is), so each page prints a seed that makes it again.
+    The pages' mazes are made in parallel and the PDF is written here, page by
+    page: the book is the same for any ``jobs`` or ``executor``.
 
     Parameters
     ----------
@@ -1064,6 +1071,12 @@ def make_book(
     count : int, default 10
     rng, progress
         As for :func:`make` (``progress`` counts pages).
+    executor : concurrent.futures.Executor, optional
+        Where to make the mazes (a Dask ``client.get_executor()`` included);
+        left open.
+    jobs : int, optional
+        Without ``executor``: worker processes (default: every core; 1 makes
+        the mazes in this process).
     **options
         The PDF's options (``page``, ``landscape``, ``page_margin``, ``title``,
         ``footer``, ``answer``, ``line_width``, ...; see
@@ -1089,20 +1102,36 @@ def make_book(
     loaded = [_saved(s) for s in sources]  # saved mazes read once, used as they are
     if any(m is not None for m in loaded) and (options or rng is not None):
         raise MazeartError("generation options do not apply to a saved maze")
+    check_jobs(jobs, executor)
     seed = _seed(rng)
+    pending = [i for i in range(count) if loaded[i % len(sources)] is None]
+    if len(pending) < 2 and executor is None:
+        jobs = 1  # nothing to share out
+    sent = [os.fspath(s) if isinstance(s, os.PathLike) else s for s in sources]
+    work = functools.partial(_page, sent, seed, options)
+    made = ordered_map(work, pending, executor=executor, jobs=jobs)
 
     def maze_for(i: int) -> Maze:
         loaded_maze = loaded[i % len(sources)]
         if loaded_maze is None:
-            loaded_maze = make(sources[i % len(sources)], rng=seed, index=i, **options).maze
+            loaded_maze = loads(next(made))
         saved = square_only(loaded_maze, "a puzzle book")
         if i == 0:  # every page's drawing waits for the answer keys at the back
             check_cells(saved.height, saved.width, f"a book of {count} pages", count=count)
         return saved
 
-    with atomic_write(out) as fh:
-        write_book(maze_for, fh, count=count, progress=progress, **pages)
+    try:
+        with atomic_write(out) as fh:
+            write_book(maze_for, fh, count=count, progress=progress, **pages)
+    finally:
+        made.close()  # a failed page: the pages still waiting are cancelled
     return out
+
+
+def _page(sources: Sequence[Source], seed: int, options: dict[str, Any], i: int) -> str:
+    """Page ``i``'s maze as a saved maze's text (made in a worker process; any process
+    reads it back the same)."""
+    return dumps(make(sources[i % len(sources)], rng=seed, index=i, **options).maze)
 
 
 # ----------------------------------------------------------------------------- saving

@@ -18,12 +18,18 @@ from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 
-__all__ = ["binary_tree"]
+__all__ = ["binary_tree", "binary_tree_row"]
 
 
 @njit(cache=True)
-def _binary_tree(free, offsets, stride, starts, state, passages, order):
-    for c in range(free.size):
+def binary_tree_row(free, base, stride, state, passages, order):
+    """Carve one row of the binary tree: each of its cells opens north or west.
+
+    ``free`` and ``passages`` are flat framed arrays holding at least the row
+    starting at ``base`` and the row above it. The in-memory generator and the
+    streamed one (:mod:`mazeart.stream`) both call this for every row.
+    """
+    for c in range(base, base + stride):
         if not free[c]:
             continue
         north = free[c - stride]
@@ -38,6 +44,13 @@ def _binary_tree(free, offsets, stride, starts, state, passages, order):
             carve(passages, order, c, 0, c - stride)
         else:
             carve(passages, order, c, 3, c - 1)
+
+
+@njit(cache=True)
+def _binary_tree(free, offsets, stride, starts, state, passages, order):
+    rows = free.size // stride
+    for r in range(1, rows - 1):  # the frame rows have no free cell
+        binary_tree_row(free, r * stride, stride, state, passages, order)
 
 
 binary_tree = kernel_generator(

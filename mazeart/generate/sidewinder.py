@@ -19,30 +19,41 @@ from mazeart._jit import njit
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 
-__all__ = ["sidewinder"]
+__all__ = ["sidewinder", "sidewinder_row"]
+
+
+@njit(cache=True)
+def sidewinder_row(free, base, stride, state, passages, order, north_cells):
+    """Carve one row of the sidewinder: its east passages and each run's way north.
+
+    ``free`` and ``passages`` are flat framed arrays holding at least the row
+    starting at ``base`` and the row above it; ``north_cells`` is scratch of
+    ``stride`` ints. The in-memory generator and the streamed one
+    (:mod:`mazeart.stream`) both call this for every row.
+    """
+    run_north = 0  # cells of the current run that can open north
+    for c in range(base + 1, base + stride - 1):
+        if not free[c]:
+            continue
+        if free[c - stride]:
+            north_cells[run_north] = c
+            run_north += 1
+        east = free[c + 1]
+        if east and (run_north == 0 or below(state, 2) == 0):
+            carve(passages, order, c, 1, c + 1)
+            continue
+        if run_north > 0:  # close the run: one way north
+            up = north_cells[below(state, run_north)] if run_north > 1 else north_cells[0]
+            carve(passages, order, up, 0, up - stride)
+        run_north = 0
 
 
 @njit(cache=True)
 def _sidewinder(free, offsets, stride, starts, state, passages, order):
-    n = free.size
-    rows = n // stride
+    rows = free.size // stride
+    north_cells = np.empty(stride, np.int64)
     for r in range(1, rows - 1):
-        run_north = 0  # cells of the current run that can open north
-        north_cells = np.empty(stride, np.int64)
-        for c in range(r * stride + 1, (r + 1) * stride - 1):
-            if not free[c]:
-                continue
-            if free[c - stride]:
-                north_cells[run_north] = c
-                run_north += 1
-            east = free[c + 1]
-            if east and (run_north == 0 or below(state, 2) == 0):
-                carve(passages, order, c, 1, c + 1)
-                continue
-            if run_north > 0:  # close the run: one way north
-                up = north_cells[below(state, run_north)] if run_north > 1 else north_cells[0]
-                carve(passages, order, up, 0, up - stride)
-            run_north = 0
+        sidewinder_row(free, r * stride, stride, state, passages, order, north_cells)
 
 
 sidewinder = kernel_generator(

@@ -1,0 +1,130 @@
+"""Work spread over processes: an ordered map on any :class:`concurrent.futures.Executor`.
+
+Batch jobs (a puzzle book's pages, a folder of mazes) give each item its own
+seed, from the run's seed and the item's index, so what they make does not
+depend on where or in which order the items run. :func:`ordered_map` hands the
+items to an executor — a process pool by default, or any executor given, such
+as a Dask cluster's ``client.get_executor()`` — and yields their results in
+the items' order; ``jobs=1`` runs them one after another in this process.
+
+Worker processes do not share this process's context: the limits in force
+(:func:`mazeart._limits.limits`) travel with each item.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from mazeart._limits import Limits, current, limits
+from mazeart.errors import MazeartError, check_int
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_AHEAD = 4
+"""Items in flight per worker: enough to keep each one busy, few enough to bound memory."""
+
+
+def check_jobs(jobs: int | None, executor: Executor | None = None) -> int:
+    """The number of worker processes to use: ``jobs``, or every core.
+
+    Parameters
+    ----------
+    jobs : int, optional
+        Worker processes (1: none, the work runs in this process).
+    executor : Executor, optional
+        An executor given instead; ``jobs`` may not be given with it.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> check_jobs(2)
+    2
+    >>> check_jobs(0)
+    Traceback (most recent call last):
+    ...
+    mazeart.errors.MazeartError: jobs must be an integer >= 1, got 0
+    """
+    if executor is not None:
+        if jobs is not None:
+            raise MazeartError("jobs and executor: give one or the other")
+        if not isinstance(executor, Executor):
+            raise TypeError(f"executor must be a concurrent.futures.Executor, not {executor!r}")
+        return 0
+    if jobs is None:
+        return os.cpu_count() or 1
+    return check_int(jobs, "jobs", minimum=1)
+
+
+def _within(bounds: Limits, func: Callable[[T], R], item: T) -> R:
+    """Run ``func(item)`` within the caller's limits (in a worker process)."""
+    with limits(max_cells=bounds.max_cells, max_pixels=bounds.max_pixels):
+        return func(item)
+
+
+def ordered_map(
+    func: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    executor: Executor | None = None,
+    jobs: int | None = None,
+) -> Generator[R, None, None]:
+    """``func(item)`` for each item, in the items' order, on an executor or in this process.
+
+    Parameters
+    ----------
+    func : callable
+        A module-level function (it and the items are pickled for a pool).
+    items : iterable
+    executor : concurrent.futures.Executor, optional
+        Where to run the items (a Dask ``client.get_executor()`` included); it
+        stays open for its owner.
+    jobs : int, optional
+        Without ``executor``: a process pool of this many workers (default:
+        every core); 1 runs the items here, one after another.
+
+    Yields
+    ------
+    The results, in order. The first item that fails raises its error here;
+    items not yet started are cancelled. With a pool of its own, the first
+    item runs in this process before the pool starts.
+
+    Examples
+    --------
+    >>> list(ordered_map(abs, [-3, 2, -1], jobs=1))
+    [3, 2, 1]
+    """
+    workers = check_jobs(jobs, executor)
+    if executor is None and workers == 1:
+        yield from map(func, items)
+        return
+    bounds = current()
+    own = executor is None
+    if own:  # the first item here: its errors come without a pool, and the workers
+        # forked after it find the compiled kernels (and the read files) warm
+        items = iter(items)
+        for item in items:
+            yield func(item)
+            break
+    pool = ProcessPoolExecutor(workers) if executor is None else executor
+    width = _AHEAD * (workers or 8)
+    pending: deque[Future[Any]] = deque()
+    try:
+        for item in items:
+            pending.append(pool.submit(_within, bounds, func, item))
+            if len(pending) >= width:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for future in pending:
+            future.cancel()
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
