@@ -49,6 +49,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W, label_mask
 from mazeart._io import check_text
+from mazeart._jit import njit
 from mazeart.errors import InvalidMazeError
 from mazeart.rooms import Room
 
@@ -327,8 +328,10 @@ class Maze:
             raise InvalidMazeError(f"mask must be a non-empty 2-D array, got shape {m.shape}")
         if p.shape != m.shape:
             raise InvalidMazeError(f"passages shape {p.shape} differs from mask shape {m.shape}")
-        if not np.issubdtype(p.dtype, np.integer) or (p.size and (p.min() < 0 or p.max() > 15)):
-            raise InvalidMazeError("passages must hold 4-bit integers (N=1, E=2, S=4, W=8)")
+        if not np.issubdtype(p.dtype, np.integer):
+            raise InvalidMazeError(_NOT_BITS)
+        if p.dtype != np.uint8 and p.size and (p.min() < 0 or p.max() > 15):
+            raise InvalidMazeError(_NOT_BITS)
         p = _owned(p, np.uint8)
         if geometry not in GEOMETRIES:
             raise InvalidMazeError(
@@ -337,11 +340,27 @@ class Maze:
         reg = m if region is None else _owned(region, bool)
         if reg.shape != m.shape:
             raise InvalidMazeError(f"region shape {reg.shape} differs from mask shape {m.shape}")
-        if np.any(m & ~reg):
-            raise InvalidMazeError("every maze cell must lie inside the region")
-        _check_passages(m, p)
+        problem = _GRID_PROBLEMS[_check_grid(m, p, reg)]
+        if problem:
+            raise InvalidMazeError(problem)
         for arr in (m, p, reg):
             arr.flags.writeable = False
+        self._set(m, p, geometry, reg, entrance, exit, meta, rooms, tags, guide)
+
+    def _set(
+        self,
+        m: NDArray[np.bool_],
+        p: NDArray[np.uint8],
+        geometry: Geometry,
+        reg: NDArray[np.bool_],
+        entrance: Cell | None,
+        exit: Cell | None,
+        meta: Mapping[str, Any] | None,
+        rooms: Sequence[Room],
+        tags: Mapping[Cell, str] | None,
+        guide: Guide | None,
+    ) -> None:
+        """Set the fields, the grids already checked and frozen."""
         set_ = object.__setattr__
         set_(self, "mask", m)
         set_(self, "passages", p)
@@ -440,6 +459,16 @@ class Maze:
         if unknown:
             raise TypeError(f"unknown Maze field(s): {', '.join(sorted(unknown))}")
         fields.update(changes)
+        if all(fields[k] is getattr(self, k) for k in ("mask", "passages", "region", "geometry")):
+            # The grids are this maze's own, already checked and frozen.
+            out = object.__new__(Maze)
+            out._set(
+                **{k: fields[k] for k in fields if k not in ("mask", "passages", "region")},
+                m=self.mask,
+                p=self.passages,
+                reg=self.region,
+            )
+            return out
         return Maze(**fields)
 
     def links(self) -> NDArray[np.intp]:
@@ -495,6 +524,8 @@ class Maze:
         (H, W) ndarray of bool
         """
 
+        if self.region.all():  # no ground inside the grid
+            return np.zeros(self.shape, dtype=bool)
         ground = np.pad(~self.region, 1, constant_values=True)
         labels, _ = label_mask(ground)
         out = labels == labels[0, 0]
@@ -812,11 +843,45 @@ def _check_rooms(mask: NDArray[np.bool_], p: NDArray[np.uint8], rooms: Sequence[
                 raise InvalidMazeError(f"room {room.name!r}: door ({r}, {c}) is closed")
 
 
-def _check_passages(mask: NDArray[np.bool_], p: NDArray[np.uint8]) -> None:
-    if np.any(p & ~(mask.view(np.uint8) * np.uint8(15))):
-        raise InvalidMazeError("a cell outside the mask has passages")
-    if np.any(p[0, :] & N) or np.any(p[-1, :] & S) or np.any(p[:, 0] & W) or np.any(p[:, -1] & E):
-        raise InvalidMazeError("a passage leads off the grid")
-    # E of a cell must match W of its east neighbour; S must match N of the one below.
-    if np.any(((p[:, :-1] >> 1) ^ (p[:, 1:] >> 3)) & 1) or np.any(((p[:-1] >> 2) ^ p[1:]) & 1):
-        raise InvalidMazeError("passages are not symmetric between neighbouring cells")
+_NOT_BITS = "passages must hold 4-bit integers (N=1, E=2, S=4, W=8)"
+
+_GRID_PROBLEMS = (
+    "",
+    _NOT_BITS,
+    "every maze cell must lie inside the region",
+    "a cell outside the mask has passages",
+    "a passage leads off the grid",
+    "passages are not symmetric between neighbouring cells",
+)
+
+
+@njit(cache=True)
+def _check_grid(mask, p, region):
+    """One pass over a maze's grids: the index of the first problem in
+    :data:`_GRID_PROBLEMS` that any cell has (0 when there is none)."""
+    h, w = mask.shape
+    none = len(_GRID_PROBLEMS)
+    found = none
+    for r in range(h):
+        for c in range(w):
+            bits = p[r, c]
+            if bits > 15:
+                return 1
+            code = none
+            if mask[r, c] and not region[r, c]:
+                code = 2
+            elif bits and not mask[r, c]:
+                code = 3
+            elif (
+                (r == 0 and bits & 1)
+                or (r == h - 1 and bits & 4)
+                or (c == 0 and bits & 8)
+                or (c == w - 1 and bits & 2)
+            ):
+                code = 4
+            elif (c + 1 < w and ((bits >> 1) ^ (p[r, c + 1] >> 3)) & 1) or (
+                r + 1 < h and ((bits >> 2) ^ p[r + 1, c]) & 1
+            ):
+                code = 5
+            found = min(found, code)
+    return 0 if found == none else found

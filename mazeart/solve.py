@@ -52,48 +52,150 @@ def _bfs(passages, width, source):
 
 
 @njit(cache=True)
-def _bfs_from(passages, width, sources):
-    """Breadth-first distances from the nearest of ``sources`` (one pass however many)."""
-    n = passages.size
-    dist = np.full(n, -1, np.int32)
-    queue = np.empty(n, np.int64)
+def _side_table(width):
+    """For each 4-bit passage set: how many sides are open, their flat offsets, and
+    the bit a neighbour reached through each side uses to point back."""
+    offsets = (-width, 1, width, -1)
+    count = np.zeros(16, np.int64)
+    step = np.zeros((16, 4), np.int64)
+    back = np.zeros((16, 4), np.uint8)
+    for bits in range(16):
+        for k in range(4):
+            if bits & (1 << k):
+                step[bits, count[bits]] = offsets[k]
+                back[bits, count[bits]] = 1 << ((k + 2) % 4)
+                count[bits] += 1
+    return count, step, back
+
+
+@njit(cache=True)
+def _traverse(passages, width, sources, dist, queue, came):
+    """Breadth-first pass from ``sources`` filling ``dist`` (-1 = unreached), ``queue``
+    (cells in the order reached) and ``came`` (per queue slot, the side back towards
+    the cell it was reached from; 0 for a source). Returns how many cells were reached.
+
+    A cell's open sides come from a table, and the side it was entered by is skipped,
+    so on a tree no neighbour is tested twice (few mispredicted branches)."""
+    count, step, back = _side_table(width)
     tail = 0
     for source in sources:
         if dist[source] < 0:
             dist[source] = 0
             queue[tail] = source
+            came[tail] = 0
             tail += 1
     head = 0
     while head < tail:
         cur = queue[head]
+        bits = passages[cur] & ~came[head]
         head += 1
-        bits = passages[cur]
         nd = dist[cur] + 1
-        if bits & 1:
-            nb = cur - width
+        for j in range(count[bits]):
+            nb = cur + step[bits, j]
             if dist[nb] < 0:
                 dist[nb] = nd
                 queue[tail] = nb
+                came[tail] = back[bits, j]
                 tail += 1
-        if bits & 2:
-            nb = cur + 1
-            if dist[nb] < 0:
-                dist[nb] = nd
-                queue[tail] = nb
-                tail += 1
-        if bits & 4:
-            nb = cur + width
-            if dist[nb] < 0:
-                dist[nb] = nd
-                queue[tail] = nb
-                tail += 1
-        if bits & 8:
-            nb = cur - 1
-            if dist[nb] < 0:
-                dist[nb] = nd
-                queue[tail] = nb
-                tail += 1
+    return tail
+
+
+@njit(cache=True)
+def _bfs_from(passages, width, sources):
+    """Breadth-first distances from the nearest of ``sources`` (one pass however many)."""
+    n = passages.size
+    dist = np.full(n, -1, np.int32)
+    _traverse(passages, width, sources, dist, np.empty(n, np.int32), np.empty(n, np.uint8))
     return dist
+
+
+@njit(cache=True)
+def _farthest_pair(passages, width, source, firsts, seconds):
+    """The two cells, one of ``firsts`` and another of ``seconds``, farthest apart,
+    when the cells with passages form one tree (a single depth-first walk).
+
+    Returns ``(first, second, reached, tree)``: the pair (``-1, -1`` when there is
+    none), how many cells the walk reached, and whether the cells with passages
+    form a tree (one passage fewer than cells, all reached). The walk keeps only
+    the path it is on: each cell on it carries the deepest first and second found
+    below it so far, and when a cell is done it hands them to its parent, where
+    every pair meeting there is weighed, so the answer is exact on a tree. A
+    cell's depth is its place on the path; nothing is kept per cell of the grid.
+    """
+    n = passages.size
+    cells = 0
+    ends = 0
+    for i in range(n):
+        bits = passages[i]
+        if bits:
+            cells += 1
+            ends += (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1)
+    cells = max(cells, 1)
+    if ends != 2 * (cells - 1):
+        return -1, -1, 0, False
+    kind = np.zeros(n, np.uint8)  # 1: a first, 2: a second (zeroed pages cost nothing)
+    for v in firsts:
+        kind[v] |= 1
+    for v in seconds:
+        kind[v] |= 2
+    toward = np.zeros(9, np.int64)  # flat offset of each side bit
+    toward[1], toward[2], toward[4], toward[8] = -width, 1, width, -1
+    opposite = np.zeros(9, np.uint8)
+    opposite[1], opposite[2], opposite[4], opposite[8] = 4, 8, 1, 2
+    # The path, one entry per depth: cell, sides still to walk, deepest first and
+    # second below (cell and depth; -1 for none).
+    cell = np.empty(cells, np.int32)
+    left = np.empty(cells, np.uint8)
+    first = np.empty(cells, np.int32)
+    first_depth = np.empty(cells, np.int32)
+    second = np.empty(cells, np.int32)
+    second_depth = np.empty(cells, np.int32)
+    top = 0
+    cell[0] = source
+    left[0] = passages[source]
+    first[0] = source if kind[source] & 1 else -1
+    first_depth[0] = 0
+    second[0] = source if kind[source] & 2 else -1
+    second_depth[0] = 0
+    reached = 1
+    found_a, found_b, found = -1, -1, -1
+    while True:
+        bits = left[top]
+        if bits:
+            side = bits & (~bits + 1)  # the lowest open side not yet walked
+            left[top] = bits ^ side
+            nb = cell[top] + toward[side]
+            reached += 1
+            if reached > cells:  # more steps than cells: a loop
+                return -1, -1, reached, False
+            top += 1
+            cell[top] = nb
+            left[top] = passages[nb] & ~opposite[side]
+            k = kind[nb]
+            first[top] = nb if k & 1 else -1
+            first_depth[top] = top
+            second[top] = nb if k & 2 else -1
+            second_depth[top] = top
+            continue
+        if top == 0:
+            break
+        p = top - 1  # the parent, at depth p: weigh the pairs meeting there
+        if first[p] >= 0 and second[top] >= 0:
+            length = first_depth[p] + second_depth[top] - 2 * p
+            if length > found:
+                found, found_a, found_b = length, first[p], second[top]
+        if second[p] >= 0 and first[top] >= 0:
+            length = first_depth[top] + second_depth[p] - 2 * p
+            if length > found:
+                found, found_a, found_b = length, first[top], second[p]
+        if first[top] >= 0 and (first[p] < 0 or first_depth[top] > first_depth[p]):
+            first[p] = first[top]
+            first_depth[p] = first_depth[top]
+        if second[top] >= 0 and (second[p] < 0 or second_depth[top] > second_depth[p]):
+            second[p] = second[top]
+            second_depth[p] = second_depth[top]
+        top = p
+    return found_a, found_b, reached, reached == cells
 
 
 @njit(cache=True)

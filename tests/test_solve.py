@@ -172,3 +172,51 @@ def test_one_pass_from_many_sources_is_the_nearest_single_source(weights, seed, 
     each = np.stack([distances(maze, tuple(s)) for s in sources])
     want = np.where((each >= 0).any(0), np.where(each >= 0, each, 10**9).min(0), -1)
     assert np.array_equal(got, want)
+
+
+@given(
+    presets(max_side=12),
+    st.integers(0, 2**31),
+    st.sampled_from(sorted(ALGORITHMS)),
+    st.integers(1, 5),
+    st.integers(1, 5),
+    st.booleans(),
+)
+def test_farthest_pair_is_the_exact_farthest_pair_on_a_tree(
+    weights, seed, algorithm, n_first, n_second, loops
+):
+    """The one-walk farthest pair (the ends' fast path) against networkx: on a tree the
+    pair is a first and a second at the greatest distance of any such pair; on a maze
+    with a loop, or a part the walk cannot reach, it says so instead of answering."""
+    from mazeart.solve import _farthest_pair
+
+    algo = ALGORITHMS[algorithm]
+    maze = generate(weights, algorithm=algorithm, geometry=algo.geometries[0], rng=seed)
+    if loops:
+        maze = braid(maze, 0.5, seed)
+    rng = np.random.default_rng(seed)
+    cells = np.flatnonzero(maze.mask)
+    firsts = np.sort(rng.choice(cells, size=min(n_first, cells.size), replace=False))
+    seconds = np.sort(rng.choice(cells, size=min(n_second, cells.size), replace=False))
+    source = int(rng.choice(cells))
+    w = maze.width
+    a, b, reached, tree = _farthest_pair(maze.passages.reshape(-1), w, source, firsts, seconds)
+    g = maze_graph(maze)
+    piece = nx.node_connected_component(g, divmod(source, w))
+    is_tree = g.subgraph(piece).number_of_edges() == len(piece) - 1
+    if not is_tree:
+        assert not tree
+        return
+    assert tree and reached == len(piece)
+    near = {c: nx.single_source_shortest_path_length(g, divmod(int(c), w)) for c in firsts}
+    pairs = [
+        (near[x][divmod(int(y), w)], x, y)
+        for x in firsts
+        for y in seconds
+        if x != y and divmod(int(x), w) in piece and divmod(int(y), w) in piece
+    ]
+    if not pairs:
+        assert (a, b) == (-1, -1)
+        return
+    assert a in firsts and b in seconds and a != b
+    assert near[a][divmod(int(b), w)] == max(p[0] for p in pairs)

@@ -15,6 +15,7 @@ from conftest import free_masks
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mazeart import Maze
 from mazeart._rng import kernel_state
 from mazeart.generate import generate
 from mazeart.generate._common import lattice_weights, part_starts
@@ -54,7 +55,9 @@ def test_splitmix64_reference_values():
 def test_kernel_stream_matches_python_splitmix():
     from numba import njit
 
-    from mazeart._rng import next_u64
+    from mazeart._rng import next_u64 as kernel
+
+    next_u64 = kernel.compiled()  # the numba function (kernels compile on first use)
 
     @njit
     def draw(state, n):
@@ -210,3 +213,20 @@ def test_carve_weights_checks_its_frame():
     bad = np.zeros((4, 4), dtype=np.int32)
     with pytest.raises(ValueError, match="outer ring"):
         carve_weights(bad, np.array([5]), kernel_state(np.random.default_rng(0)))
+
+
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**31))
+def test_reading_the_carved_lattice_matches_the_raster_reader(h, w, seed):
+    """The one-pass lattice reader gives the maze Maze.from_raster reads off the same
+    lattice, for any pattern of open positions (not only carved ones)."""
+    from mazeart.generate._common import lattice_passages
+    from mazeart.weights import PATH
+
+    raster = np.random.default_rng(seed).random((2 * h + 1, 2 * w + 1)) < 0.6
+    raster[0] = raster[-1] = False
+    raster[:, 0] = raster[:, -1] = False
+    lattice = np.where(raster, PATH, 0).astype(np.int32)
+    mask, passages = lattice_passages(lattice, PATH)
+    expected = Maze.from_raster(raster)
+    assert np.array_equal(mask, expected.mask)
+    assert np.array_equal(passages, expected.passages)

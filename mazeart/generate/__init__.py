@@ -95,17 +95,34 @@ def door_cuts(maze: Maze) -> NDArray[np.intp]:
         ``-1`` elsewhere (always ``-1`` for a ``cells`` maze).
     """
     anchor = np.full(maze.shape, -1, dtype=np.intp)
+    cut, beside = _door_cut_pairs(maze)
+    anchor.reshape(-1)[cut] = beside
+    return anchor
+
+
+def _door_cut_pairs(maze: Maze) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """:func:`door_cuts` as two flat index arrays: the cells that can be cut, and the
+    path block each joins (work on the border cells only)."""
+    none = np.zeros(0, dtype=np.intp)
     if maze.geometry != "blocks":
-        return anchor
-    m = np.pad(maze.mask, 1)
-    flat = np.arange(maze.mask.size, dtype=np.intp).reshape(maze.shape)
-    beside = np.zeros(maze.shape, dtype=np.int8)
+        return none, none
+    h, w = maze.shape
+    cand = np.flatnonzero(maze.region & ~maze.mask & ~maze.room_mask & _faces(maze)[2])
+    if not cand.size:
+        return none, none
+    rows, cols = np.divmod(cand, w)
+    count = np.zeros(cand.size, dtype=np.intp)
+    joins = np.full(cand.size, -1, dtype=np.intp)
+    mask = maze.mask
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        near = m[1 + dr : m.shape[0] - 1 + dr, 1 + dc : m.shape[1] - 1 + dc]
-        beside += near
-        anchor = np.where(near, np.roll(flat, (-dr, -dc), axis=(0, 1)), anchor)
-    ok = maze.region & ~maze.mask & ~maze.room_mask & _faces(maze)[2] & (beside == 1)
-    return np.where(ok, anchor, -1)
+        r, c = rows + dr, cols + dc
+        inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+        path = np.zeros(cand.size, dtype=bool)
+        path[inside] = mask[r[inside], c[inside]]
+        count += path
+        joins = np.where(path, r * w + c, joins)
+    one = count == 1
+    return cand[one], joins[one]
 
 
 def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -143,6 +160,9 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     """
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
+    found = _tree_endpoints(maze)
+    if found is not None:
+        return found
     parts, _ = label_mask(maze.mask)
     sizes = np.bincount(parts[maze.mask])
     part = (parts == int(np.argmax(sizes))).reshape(-1)
@@ -177,6 +197,52 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     return ends
 
 
+def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """:func:`default_endpoints` in one pass, when the maze is a single tree (the
+    common case: one free part, no rooms, not braided yet); None otherwise.
+
+    The border blocks a ``blocks`` maze can cut for a door join the tree as leaves
+    on their path block, so every candidate is a cell of the pass and the farthest
+    pair (:func:`mazeart.solve._farthest_pair`) is exact.
+    """
+    from mazeart.solve import _farthest_pair
+
+    width = maze.width
+    north, south, faces = _faces(maze)
+    cand = maze.mask & faces & ~maze.room_mask
+    passages = maze.passages
+    joined = 0
+    if maze.geometry == "blocks":
+        cut, anchor = _door_cut_pairs(maze)
+        if cut.size:
+            passages = passages.copy().reshape(-1)
+            for bit, dr, dc in DIRECTIONS:  # the side of the cut that faces its path block
+                toward = anchor - cut == dr * width + dc
+                passages[cut[toward]] |= bit
+                passages[anchor[toward]] |= OPPOSITE[bit]
+            cand = cand.copy().reshape(-1)
+            cand[cut] = True
+            joined = int(cut.size)
+    flat_cand = np.flatnonzero(cand)
+    if flat_cand.size < 2:
+        return None
+    firsts = seconds = flat_cand
+    if maze.geometry == "blocks" or bool(maze.region.all()):
+        tops = flat_cand[north.reshape(-1)[flat_cand]]
+        bottoms = flat_cand[south.reshape(-1)[flat_cand]]
+        if tops.size and bottoms.size and np.union1d(tops, bottoms).size > 1:
+            firsts, seconds = tops, bottoms
+    a, b, reached, tree = _farthest_pair(
+        np.ascontiguousarray(passages).reshape(-1), width, int(flat_cand[0]), firsts, seconds
+    )
+    if not tree or a < 0 or reached != maze.n_cells + joined:
+        return None
+    ends = divmod(int(a), width), divmod(int(b), width)
+    if firsts is seconds and ends[1] < ends[0]:
+        ends = ends[1], ends[0]
+    return ends
+
+
 def _cut_door(maze: Maze, cell: tuple[int, int], what: str) -> Maze:
     """``maze`` with the border block ``cell`` cut into a door (:func:`door_cuts`) when it is
     one; a ``blocks`` maze refuses any other cell that is no path block, saying what is."""
@@ -184,7 +250,9 @@ def _cut_door(maze: Maze, cell: tuple[int, int], what: str) -> Maze:
         return maze
     r, c = (int(v) for v in cell)
     inside = 0 <= r < maze.height and 0 <= c < maze.width
-    anchor = int(door_cuts(maze)[r, c]) if inside else -1
+    cut, beside = _door_cut_pairs(maze)
+    at = np.flatnonzero(cut == r * maze.width + c) if inside else []
+    anchor = int(beside[at[0]]) if len(at) else -1
     if anchor < 0:
         raise MazeartError(
             f"{what} {(r, c)} is neither a path block nor a border block beside exactly one "
@@ -372,14 +440,24 @@ def generate(
         maze = install_rooms(algo.func(w, generator, geometry=geometry, **options), room_list)
     if walls is not None:
         maze = respect_walls(maze, walls[0], walls[1], generator, report=report)
+    # One pass finds the ends of a maze that is a single tree, and so shows there is
+    # nothing to connect; anything else is labelled, connected and searched in full.
+    auto = _tree_endpoints(maze) if entrance is None or exit is None else None
     if islands == "connect":
-        maze = connect(maze, report=report)
+        if auto is None:
+            maze = connect(maze, report=report)
+        else:
+            report.parts = 1
     if report.unreachable:
         maze = _drop_unreached(maze, report)
-    maze = maze.replace(tags=_tags_on_path(maze, tags_from_weights(w)))
-    auto_in, auto_out = default_endpoints(maze)
-    entrance = auto_in if entrance is None else entrance
-    exit = auto_out if exit is None else exit
+    tags = tags_from_weights(w)
+    if tags:
+        maze = maze.replace(tags=_tags_on_path(maze, tags))
+    if auto is None and (entrance is None or exit is None):
+        auto = default_endpoints(maze)
+    if auto is not None:
+        entrance = auto[0] if entrance is None else entrance
+        exit = auto[1] if exit is None else exit
     maze = _cut_door(_cut_door(maze, entrance, "entrance"), exit, "exit")
     maze = maze.replace(entrance=entrance, exit=exit)
     if prune:

@@ -30,10 +30,12 @@ __all__ = [
     "close",
     "kernel_generator",
     "label_parts",
+    "lattice_passages",
     "lattice_weights",
     "mark",
     "maze_from_path_blocks",
     "order_buffer",
+    "owned",
     "part_starts",
     "report_carving",
 ]
@@ -104,7 +106,7 @@ class CellGrid:
         p = self.passages.reshape(h + 2, wd + 2)[1:-1, 1:-1]
         if self.order.size > 1:
             report_carving("cells", cell_times(self.order, self.free.shape))
-        return Maze(self.free, p, geometry="cells", region=self.free)
+        return Maze(owned(self.free), p, geometry="cells", region=self.free)
 
     def complete(self, pairs: NDArray[np.int64] | None = None) -> None:
         """Join the pieces of each free part into one tree (see :func:`complete_forest`)."""
@@ -196,6 +198,14 @@ def kernel_generator(
     return generator
 
 
+def owned(*arrays: NDArray) -> NDArray:
+    """Freeze arrays a generator made and hands over to its Maze, which then keeps them
+    as they are instead of copying them. Returns the first."""
+    for a in arrays:
+        a.flags.writeable = False
+    return arrays[0]
+
+
 def label_parts(free: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:
     """Label the 4-connected parts of the free cells.
 
@@ -236,8 +246,15 @@ def part_starts(free: NDArray[np.bool_], state: NDArray[np.uint64]) -> NDArray[n
     -------
     (n_parts,) ndarray of int64
     """
+    if free.all():  # one part, the whole grid (no labelling needed)
+        return np.array([_pick(free.size, state)], dtype=np.int64)
     labels, n = label_parts(free)
     return _reservoir_pick(labels.ravel(), n, state)
+
+
+@njit(cache=True)
+def _pick(n, state):
+    return below(state, n)
 
 
 def lattice_weights(free: NDArray[np.bool_]) -> NDArray[np.int32]:
@@ -249,11 +266,55 @@ def lattice_weights(free: NDArray[np.bool_]) -> NDArray[np.int32]:
     lattice is exactly a cell maze: every corridor alternates cell, slot, cell.
     """
     h, w = free.shape
-    lat = np.full((2 * h + 1, 2 * w + 1), FORBIDDEN, dtype=np.int32)
-    lat[1::2, 1::2][free] = FREE
-    lat[1::2, 2:-1:2][free[:, :-1] & free[:, 1:]] = FREE
-    lat[2:-1:2, 1::2][free[:-1, :] & free[1:, :]] = FREE
+    lat = np.empty((2 * h + 1, 2 * w + 1), dtype=np.int32)
+    _fill_lattice(np.ascontiguousarray(free, dtype=np.bool_), lat)
     return lat
+
+
+@njit(cache=True)
+def _fill_lattice(free, lat):
+    h, w = free.shape
+    lat[0, :] = FORBIDDEN
+    for r in range(h):
+        top = lat[2 * r + 1]
+        below_row = lat[2 * r + 2]
+        top[0] = FORBIDDEN
+        below_row[0] = FORBIDDEN
+        for c in range(w):
+            f = free[r, c]
+            top[2 * c + 1] = FREE if f else FORBIDDEN
+            top[2 * c + 2] = FREE if f and c + 1 < w and free[r, c + 1] else FORBIDDEN
+            below_row[2 * c + 1] = FREE if f and r + 1 < h and free[r + 1, c] else FORBIDDEN
+            below_row[2 * c + 2] = FORBIDDEN
+
+
+@njit(cache=True)
+def lattice_passages(lat, open_value):
+    """The passage bits of a carved lattice: cell ``(r, c)`` is open to a neighbour
+    when both cells and the slot between them hold ``open_value``. Returns
+    ``(mask, passages)`` of shape ``(H, W)``, the inverse of :func:`lattice_weights`
+    for a carved maze (one pass, no temporaries)."""
+    h = (lat.shape[0] - 1) // 2
+    w = (lat.shape[1] - 1) // 2
+    mask = np.zeros((h, w), np.bool_)
+    passages = np.zeros((h, w), np.uint8)
+    for r in range(h):
+        row = lat[2 * r + 1]
+        for c in range(w):
+            if row[2 * c + 1] != open_value:
+                continue
+            mask[r, c] = True
+            if c + 1 < w and row[2 * c + 2] == open_value and row[2 * c + 3] == open_value:
+                passages[r, c] |= 2
+                passages[r, c + 1] |= 8
+            if (
+                r + 1 < h
+                and lat[2 * r + 2, 2 * c + 1] == open_value
+                and lat[2 * r + 3, 2 * c + 1] == open_value
+            ):
+                passages[r, c] |= 4
+                passages[r + 1, c] |= 1
+    return mask, passages
 
 
 def maze_from_path_blocks(
@@ -265,4 +326,5 @@ def maze_from_path_blocks(
     south = np.zeros((h, w), dtype=bool)
     east[:, :-1] = path[:, :-1] & path[:, 1:]
     south[:-1, :] = path[:-1, :] & path[1:, :]
-    return Maze(path, passages_from_links(east, south), geometry="blocks", region=region, meta=meta)
+    passages = owned(passages_from_links(east, south))
+    return Maze(path, passages, geometry="blocks", region=region, meta=meta)

@@ -69,10 +69,12 @@ from mazeart._rng import as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generate._common import (
     block_times,
+    lattice_passages,
     lattice_weights,
     mark,
     maze_from_path_blocks,
     order_buffer,
+    owned,
     part_starts,
     report_carving,
 )
@@ -234,4 +236,5 @@ def weighted_dfs(
         report_carving(
             "cells", {"east": ticks[1:-1:2, 2::2].copy(), "south": ticks[2::2, 1:-1:2].copy()}
         )
-    return Maze.from_raster(lat == PATH, region=free)
+    mask, passages = lattice_passages(lat, PATH)
+    return Maze(owned(mask, passages, free), passages, region=free)
