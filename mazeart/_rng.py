@@ -99,3 +99,15 @@ def below(state, k):
 def uniform(state):
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(inline="always", cache=True)
+def nth_uniform(seed, k):
+    """The ``k``-th uniform float in ``[0, 1)`` of the stream a kernel state ``seed``
+    starts (``k >= 1``), without the ones before it: SplitMix64 is counter-based, so
+    any draw can be made again from its number."""
+    z = seed + np.uint64(k) * _GOLDEN
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z = z ^ (z >> _S31)
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)

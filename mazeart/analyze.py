@@ -43,7 +43,7 @@ difficulty
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -58,7 +58,7 @@ from mazeart.maze import Maze
 if TYPE_CHECKING:
     from mazeart.grids.maze import GridMaze
 
-__all__ = ["DIFFICULTIES", "TARGETS", "Best", "Metrics", "best_of", "measure"]
+__all__ = ["DIFFICULTIES", "TARGETS", "Best", "Metrics", "best_of", "measure", "pick_best"]
 
 
 @dataclass(frozen=True)
@@ -319,14 +319,35 @@ def best_of(
         made.append((maze, measure(maze)))
         if progress is not None:
             progress(i + 1)
-    scores = np.array([m.difficulty for _, m in made])
-    if target == "hard":
-        pick = int(np.argmax(scores))
-    elif target == "easy":
-        pick = int(np.argmin(scores))
-    else:
-        pick = int(np.argmin(np.abs(scores - scores.mean())))
+    pick = pick_best([m.difficulty for _, m in made], target)
     return Best(pick, *made[pick])
+
+
+def pick_best(difficulties: Sequence[float], target: str = "hard") -> int:
+    """Which of the candidates' difficulties best fits ``target`` (see :func:`best_of`).
+
+    Parameters
+    ----------
+    difficulties : sequence of float
+    target : {'hard', 'medium', 'easy'}, default 'hard'
+
+    Returns
+    -------
+    int
+        The index of the kept candidate (the first, among equals).
+
+    Examples
+    --------
+    >>> pick_best([0.2, 0.7, 0.5]), pick_best([0.2, 0.7, 0.5], "easy")
+    (1, 0)
+    """
+    check_choice(target, "target", TARGETS)
+    scores = np.asarray(difficulties, dtype=float)
+    if target == "hard":
+        return int(np.argmax(scores))
+    if target == "easy":
+        return int(np.argmin(scores))
+    return int(np.argmin(np.abs(scores - scores.mean())))
 
 
 # ----------------------------------------------------------------------------- other grids

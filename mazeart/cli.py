@@ -498,6 +498,49 @@ class _Destination:
             raw.flush()
 
 
+# ----------------------------------------------------------------------------- workers
+
+Jobs = Annotated[
+    int | None,
+    _option("Worker processes (default: every core; 1: none).", "Batch", metavar="N"),
+]
+Scheduler = Annotated[
+    str | None,
+    _option(
+        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart[dask]).",
+        "Batch",
+        metavar="ADDRESS",
+    ),
+]
+_CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler to answer."""
+
+
+@contextlib.contextmanager
+def _workers(jobs: int | None, scheduler: str | None) -> Iterator[dict[str, Any]]:
+    """The library's ``jobs`` or ``executor`` for --jobs and --scheduler (a Dask client's
+    executor, connected for the block)."""
+    if jobs is not None:
+        check_int(jobs, "--jobs", minimum=1)
+    if scheduler is None:
+        yield {"jobs": jobs}
+        return
+    if jobs is not None:
+        raise MazeartError("--jobs and --scheduler: the cluster's workers do the work; give one")
+    try:
+        from distributed import Client
+    except ImportError:
+        raise MazeartError(
+            "--scheduler needs Dask's distributed scheduler: pip install 'mazeart[dask]'"
+        ) from None
+    try:
+        client = Client(scheduler, timeout=_CONNECT_TIMEOUT, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise MazeartError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    with client:
+        yield {"executor": client.get_executor()}
+
+
 # ----------------------------------------------------------------------------- commands
 
 
@@ -527,6 +570,8 @@ def make_command(
             metavar="|".join(_STREAMED),
         ),
     ] = None,
+    jobs: Jobs = None,
+    scheduler: Scheduler = None,
     quiet: Quiet = False,
     gen: _Given = None,  # type: ignore[assignment]
     draw: _Given = None,  # type: ignore[assignment]
@@ -560,7 +605,8 @@ def make_command(
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
     record = animate is not None
     opts = {"args": _extras(ctx), "record": record, "progress": progress, **gen}
-    made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
+    with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
+        made_all = make_many(source, levels, **opts, **workers)
     made = made_all[0]
     for warning in made.warnings:
         _warn(warning, quiet)
@@ -709,46 +755,6 @@ def info_command(
 
 
 # ----------------------------------------------------------------------------- batches
-
-Jobs = Annotated[
-    int | None,
-    _option("Worker processes (default: every core; 1: none).", "Batch", metavar="N"),
-]
-Scheduler = Annotated[
-    str | None,
-    _option(
-        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart[dask]).",
-        "Batch",
-        metavar="ADDRESS",
-    ),
-]
-_CONNECT_TIMEOUT = 10.0
-"""Seconds to wait for a Dask scheduler to answer."""
-
-
-@contextlib.contextmanager
-def _workers(jobs: int | None, scheduler: str | None) -> Iterator[dict[str, Any]]:
-    """The library's ``jobs`` or ``executor`` for --jobs and --scheduler (a Dask client's
-    executor, connected for the block)."""
-    if jobs is not None:
-        check_int(jobs, "--jobs", minimum=1)
-    if scheduler is None:
-        yield {"jobs": jobs}
-        return
-    if jobs is not None:
-        raise MazeartError("--jobs and --scheduler: the cluster's workers do the work; give one")
-    try:
-        from distributed import Client
-    except ImportError:
-        raise MazeartError(
-            "--scheduler needs Dask's distributed scheduler: pip install 'mazeart[dask]'"
-        ) from None
-    try:
-        client = Client(scheduler, timeout=_CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise MazeartError(f"cannot reach the scheduler {scheduler}: {exc}") from None
-    with client:
-        yield {"executor": client.get_executor()}
 
 
 @app.command("batch", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)

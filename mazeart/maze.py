@@ -225,6 +225,11 @@ def passages_from_links(east: ArrayLike, south: ArrayLike) -> NDArray[np.uint8]:
     return p
 
 
+def _rebuild(mask: NDArray, passages: NDArray, fields: dict[str, Any]) -> Maze:
+    """A pickled :class:`Maze` again."""
+    return Maze(mask, passages, **fields)
+
+
 def _owned(a: ArrayLike, dtype: Any) -> NDArray:
     """A C-contiguous array of ``dtype`` that no one else can write to.
 
@@ -393,6 +398,20 @@ class Maze:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a Maze is immutable (use maze.replace({name}=...))")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the constructor's arguments (batch work sends mazes between processes)."""
+        fields = {
+            "geometry": self.geometry,
+            "region": self.region,
+            "entrance": self.entrance,
+            "exit": self.exit,
+            "meta": thaw(self.meta),
+            "rooms": self.rooms,
+            "tags": dict(self.tags),
+            "guide": self.guide,
+        }
+        return (_rebuild, (self.mask, self.passages, fields))
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError("a Maze is immutable")

@@ -39,7 +39,7 @@ from mazeart._io import atomic_write, existing_file, open_image
 from mazeart._limits import check_cells, check_count, check_work, current
 from mazeart._pool import check_jobs, ordered_map
 from mazeart._rng import RngLike, as_generator, fresh_seed
-from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure
+from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure, pick_best
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.generate import DEFAULT_ALGORITHM, generate, get_algorithm
@@ -590,6 +590,8 @@ def make(
     record: bool = False,
     progress: Callable[[int], None] | None = None,
     args: Sequence[str] = (),
+    jobs: int | None = None,
+    executor: Executor | None = None,
     **options: Any,
 ) -> Made:
     """Make a maze from a picture, a preset or a saved maze: the whole ``mazeart`` recipe.
@@ -613,6 +615,12 @@ def make(
         Called with the number of ``best_of`` candidates made so far.
     args : sequence of str, optional
         Options of the algorithm as command-line text (``["--select", "newest"]``).
+    jobs : int, optional
+        ``best_of`` candidates are made on a process pool of this many workers
+        (default: every core; 1: here, one after another). The kept maze is the
+        same for any number.
+    executor : concurrent.futures.Executor, optional
+        Where to make the candidates instead (a Dask ``client.get_executor()``).
     **options
         The command line's options, by their Python names:
 
@@ -759,8 +767,36 @@ def make(
     def choose() -> tuple[int, Maze]:
         if k == 1:
             return 0, candidate(0)
-        best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
-        return best.candidate, best.maze
+        if record or check_jobs(jobs, executor) == 1:  # a recording watches this process
+            best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
+            return best.candidate, best.maze
+        job = _Candidate(
+            weights,
+            dict(
+                algorithm=algorithm,
+                geometry=opts["geometry"],
+                entrance=_cell(opts["entrance"], "entrance"),
+                exit=_cell(opts["exit"], "exit"),
+                rooms=rooms,
+                islands=opts["islands"],
+                prune=opts["prune"],
+                braid=braid,
+                place=opts["place"],
+                walls=None if guided is None else guided.walls,
+                **extra,
+            ),
+            "edge walls" if opts["edges"] else "outline walls",
+        )
+        seeds = [seed + index * k + i for i in range(k)]
+        made = []
+        for maze, score, report in ordered_map(job, seeds, executor=executor, jobs=jobs):
+            made.append((maze, score))
+            reports.append(report)
+            if progress is not None:
+                progress(len(made))
+        pick = pick_best([score for _, score in made], difficulty or "hard")
+        maze = made[pick][0]
+        return pick, maze if guided is None else maze.replace(guide=guided.guide)
 
     recording = None
     if record:
@@ -941,7 +977,42 @@ def _make_weave(
     )
 
 
-def make_many(source: Source, count: int, *, rng: RngLike = None, **options: Any) -> list[Made]:
+@dataclass(frozen=True)
+class _Candidate:
+    """One ``best_of`` candidate, made in a worker: the preset, :func:`generate`'s
+    arguments and the report's wall kind; called with the candidate's seed."""
+
+    weights: NDArray[np.int32]
+    arguments: dict[str, Any]
+    walls: str
+
+    def __call__(self, seed: int) -> tuple[Maze, float, ShapeReport]:
+        report = ShapeReport(walls=self.walls)
+        maze = generate(self.weights, rng=seed, report=report, **self.arguments)
+        return maze, measure(maze).difficulty, report
+
+
+@dataclass(frozen=True)
+class _Level:
+    """Level ``i`` of :func:`make_many`, made in a worker."""
+
+    source: Any
+    seed: int
+    options: dict[str, Any]
+
+    def __call__(self, index: int) -> Made:
+        return make(self.source, rng=self.seed, index=index, jobs=1, **self.options)
+
+
+def make_many(
+    source: Source,
+    count: int,
+    *,
+    rng: RngLike = None,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    **options: Any,
+) -> list[Made]:
     """``count`` mazes of one recipe, maze ``i`` made with ``index=i`` (the levels of a game).
 
     Parameters
@@ -949,6 +1020,11 @@ def make_many(source: Source, count: int, *, rng: RngLike = None, **options: Any
     source, rng, **options
         As for :func:`make`.
     count : int
+    jobs : int, optional
+        Make them on a process pool of this many workers (default: every core;
+        1: here, one after another). The mazes are the same for any number.
+    executor : concurrent.futures.Executor, optional
+        Where to make them instead (a Dask ``client.get_executor()``).
 
     Returns
     -------
@@ -956,9 +1032,15 @@ def make_many(source: Source, count: int, *, rng: RngLike = None, **options: Any
     """
     count = check_count(count, "count")
     seed = _seed(rng)
-    first = make(source, rng=seed, **options)
+    first = make(source, rng=seed, jobs=jobs, executor=executor, **options)
     check_cells(first.maze.height, first.maze.width, f"{count} levels", count=count)
-    return [first] + [make(source, rng=seed, index=i, **options) for i in range(1, count)]
+    if count == 1:
+        return [first]
+    if options.get("record"):  # a recording watches this process
+        jobs, executor = 1, None
+    level = _Level(source, seed, {k: v for k, v in options.items() if k != "progress"})
+    rest = ordered_map(level, range(1, count), executor=executor, jobs=jobs)
+    return [first, *rest]
 
 
 def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:

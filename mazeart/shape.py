@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._graph import label_passages, spanning_edges
+from mazeart._graph import find, label_passages, spanning_edges, union
 from mazeart._jit import njit
-from mazeart._rng import RngLike, as_generator
+from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, check_number
 from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
 
@@ -134,17 +134,6 @@ def _protected(maze: Maze) -> NDArray[np.bool_]:
         if cell is not None:
             keep[cell] = True
     return keep
-
-
-def _closes_square(mask: NDArray[np.bool_], r: int, c: int) -> bool:
-    """Whether making ``(r, c)`` path would complete a 2 x 2 square of path blocks."""
-    h, w = mask.shape
-    for dr in (-1, 1):
-        for dc in (-1, 1):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and mask[rr, c] and mask[r, cc] and mask[rr, cc]:
-                return True
-    return False
 
 
 def _open(p: NDArray[np.uint8], a: tuple[int, int], side: int) -> None:
@@ -247,51 +236,193 @@ def _meetings(label, dist, ground, stride):
 
 
 @njit(cache=True)
-def _block_bridge(path, piece, room, inside, stride, main):
-    """Shortest corridor of blocks from piece ``main`` to any other piece.
+def _block_voronoi(path, piece, room, inside, stride):
+    """Multi-source BFS over the ground blocks a corridor may cross, from every piece at once.
 
-    A corridor block may touch no path block but its predecessor, and its last
-    block exactly one block of the piece it reaches (no loop, no side by side).
-    Returns the corridor (list of flat cells, last first) and the piece reached.
+    A corridor's first and last blocks touch exactly one path block (they are
+    the sources, at distance 1, labelled with that block's piece, which is
+    their ``anchor``); the blocks between touch none. Returns ``label`` (nearest
+    piece, 0 where none), ``dist`` (blocks from the piece, that one included),
+    ``parent`` (the previous block, -1 at a source) and ``anchor``.
     """
     n = path.size
+    label = np.zeros(n, np.int32)
+    dist = np.zeros(n, np.int32)
     parent = np.full(n, -1, np.int64)
-    seen = np.zeros(n, np.bool_)
+    anchor = np.full(n, -1, np.int64)
+    clean = np.zeros(n, np.bool_)
     queue = np.empty(n, np.int64)
     tail = 0
-    for c in range(n):
-        if piece[c] == main:
-            seen[c] = True
-            queue[tail] = c
+    for x in range(n):
+        if path[x] or room[x] or not inside[x]:
+            continue
+        touches = 0
+        last = -1
+        for y in (x - stride, x + 1, x + stride, x - 1):
+            if path[y]:
+                touches += 1
+                last = y
+        if touches == 0:
+            clean[x] = True
+        elif touches == 1 and not room[last]:
+            label[x] = piece[last]
+            dist[x] = 1
+            anchor[x] = last
+            queue[tail] = x
             tail += 1
     head = 0
     while head < tail:
         cur = queue[head]
         head += 1
-        for x in (cur - stride, cur + 1, cur + stride, cur - 1):
-            if seen[x] or path[x] or room[x] or not inside[x]:
-                continue
-            touches = 0
-            other = 0
-            for y in (x - stride, x + 1, x + stride, x - 1):
-                if y != cur and path[y]:
-                    touches += 1
-                    other = y
-            if touches == 0:
-                seen[x] = True
-                parent[x] = cur
-                queue[tail] = x
+        for y in (cur - stride, cur + 1, cur + stride, cur - 1):
+            if clean[y] and label[y] == 0:
+                label[y] = label[cur]
+                dist[y] = dist[cur] + 1
+                parent[y] = cur
+                queue[tail] = y
                 tail += 1
-            elif touches == 1 and piece[other] != main and piece[other] > 0 and not room[other]:
-                parent[x] = cur
-                corridor = [x]
-                c = cur
-                while not path[c]:
-                    corridor.append(c)
-                    c = parent[c]
-                corridor.append(c)  # the block of the main piece it leaves from
-                return corridor, other
-    return [np.int64(-1)], np.int64(-1)
+    return label, dist, parent, anchor
+
+
+@njit(cache=True)
+def _block_meetings(path, piece, room, inside, label, dist, stride):
+    """Candidate corridors between two pieces: ``(piece a, piece b, blocks, u, v)``, a < b.
+
+    Two blocks ``u``, ``v`` side by side in different pieces' Voronoi regions
+    give the corridor from ``u`` back to its piece and from ``v`` back to
+    its; a lone ground block touching exactly two path blocks of different
+    pieces (and no room) is a corridor of one block, given as ``(a, b, 1, x, -1)``.
+    """
+    n = path.size
+    k = 0
+    out = np.empty((0, 5), np.int64)
+    for fill in range(2):
+        if fill:
+            out = np.empty((k, 5), np.int64)
+            k = 0
+        for u in range(n):
+            if label[u] > 0:
+                for v in (u + 1, u + stride):
+                    if label[v] > 0 and label[v] != label[u]:
+                        if fill:
+                            out[k, 0] = min(label[u], label[v])
+                            out[k, 1] = max(label[u], label[v])
+                            out[k, 2] = dist[u] + dist[v]
+                            out[k, 3] = u
+                            out[k, 4] = v
+                        k += 1
+            elif not path[u] and not room[u] and inside[u]:
+                touches = 0
+                a = 0
+                b = 0
+                for y in (u - stride, u + 1, u + stride, u - 1):
+                    if path[y]:
+                        touches += 1
+                        if room[y]:
+                            touches += 2
+                        b = a
+                        a = piece[y]
+                if touches == 2 and a != b:
+                    if fill:
+                        out[k, 0] = min(a, b)
+                        out[k, 1] = max(a, b)
+                        out[k, 2] = 1
+                        out[k, 3] = u
+                        out[k, 4] = -1
+                    k += 1
+    return out
+
+
+@njit(cache=True)
+def _block_carve(candidates, parent, anchor, piece, pieces, path, passages, bridge, stride):
+    """Carve candidate corridors in order, each that joins two parts and touches only its ends.
+
+    ``candidates`` come from :func:`_block_meetings`, cheapest first, at most one
+    per pair of pieces. A corridor is carved (its blocks become ``path`` and
+    ``bridge``, with passages from end to end) when its pieces are not joined
+    yet and it touches no path block but its two ends, none of them carved
+    earlier in this call. Returns the numbers of corridors and of blocks carved.
+    """
+    uf = np.arange(pieces + 1)
+    rank = np.zeros(pieces + 1, np.int8)
+    mark = np.zeros(path.size, np.int64)
+    longest = 1
+    for i in range(candidates.shape[0]):
+        longest = max(longest, candidates[i, 2])
+    seq = np.empty(longest + 2, np.int64)
+    steps = (-stride, 1, stride, -1)  # N, E, S, W
+    bits = (1, 2, 4, 8)
+    back = (4, 8, 1, 2)
+    bridges = 0
+    blocks = 0
+    for i in range(candidates.shape[0]):
+        pa = candidates[i, 0]
+        pb = candidates[i, 1]
+        if find(uf, pa) == find(uf, pb):
+            continue
+        u = candidates[i, 3]
+        v = candidates[i, 4]
+        # seq: end a, the corridor's blocks, end b
+        k = 1
+        if v < 0:
+            seq[1] = u
+            k = 2
+            a = -1
+            b = -1
+            for y in (u - stride, u + 1, u + stride, u - 1):
+                if piece[y] > 0:
+                    b = a
+                    a = y
+        else:
+            x = u
+            while x >= 0:
+                k += 1
+                x = parent[x]
+            x = u
+            for j in range(k - 1, 0, -1):
+                seq[j] = x
+                x = parent[x]
+            a = anchor[seq[1]]
+            x = v
+            while x >= 0:
+                seq[k] = x
+                k += 1
+                b = x
+                x = parent[x]
+            b = anchor[b]
+        seq[0] = a
+        seq[k] = b
+        # k + 1 entries: a, k - 1 corridor blocks, b
+        good = True
+        for j in range(1, k):
+            if path[seq[j]]:
+                good = False
+            mark[seq[j]] = i + 1
+        for j in range(1, k):
+            if not good:
+                break
+            x = seq[j]
+            for y in (x - stride, x + 1, x + stride, x - 1):
+                if y == seq[j - 1] or y == seq[j + 1]:
+                    continue
+                if path[y] or mark[y] == i + 1:
+                    good = False
+        if not good:
+            continue
+        for j in range(k):
+            x = seq[j]
+            y = seq[j + 1]
+            for d in range(4):
+                if x + steps[d] == y:
+                    passages[x] |= bits[d]
+                    passages[y] |= back[d]
+            if j > 0:
+                path[x] = True
+                bridge[x] = True
+        union(uf, rank, pa, pb)
+        bridges += 1
+        blocks += k - 1
+    return bridges, blocks
 
 
 def _framed(a: NDArray, fill=0) -> NDArray:
@@ -303,18 +434,28 @@ def _framed(a: NDArray, fill=0) -> NDArray:
 def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     """Join a maze's separate pieces with bridges across the ground.
 
+    The bridges are those of a minimum spanning tree over the pieces, where two
+    pieces are as far apart as the fewest ground cells a corridor between them
+    crosses (Mehlhorn's construction: one multi-source search from all pieces,
+    then Kruskal over the places where their regions meet). In a ``blocks``
+    maze a corridor touches no path block but its two ends; corridors that
+    would touch each other wait for another round, which searches again from
+    the pieces joined so far, until no corridor joins two parts.
+
     Parameters
     ----------
     maze : Maze
     report : ShapeReport, optional
-        Filled with the number of parts, bridges and bridge cells.
+        Filled with the number of parts, bridges, bridge cells, and parts left
+        unjoined (``unreachable``: parts after the pass, less one).
 
     Returns
     -------
     Maze
-        Every piece that any corridor can reach is joined; bridge cells become
-        maze cells (and region). The bridges form a spanning tree over the
-        pieces, so a perfect maze stays perfect.
+        Any two parts that a corridor can join are joined; bridge cells become
+        maze cells (and region). The bridges form a spanning tree (a forest when
+        some parts are unreachable) over the pieces, so a perfect maze stays
+        perfect.
 
     Examples
     --------
@@ -380,34 +521,73 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
             report.bridge_cells += int(length)
         report.unreachable = n - 1 - int(np.count_nonzero(kept))
     else:
+        # Rounds of Voronoi + Kruskal under the block rule: each round carves the
+        # cheapest corridors that keep clear of each other, the rest wait for the
+        # next round (against the pieces as joined so far). A round carves at least
+        # its cheapest corridor, and rounds stop when no corridor joins two parts.
         path = mask.copy()
-        piece = pieces.copy()
-        sizes = np.bincount(pieces[pieces > 0])
-        main = int(np.argmax(sizes))
-        remaining = n - 1
-        while remaining:
-            corridor, other = _block_bridge(path, piece, rooms, inside, stride, main)
-            if other < 0:
+        pas = passages.copy()
+        bridge = np.zeros_like(mask)
+        while n > 1:
+            label, dist, parent, anchor = _block_voronoi(path, pieces, rooms, inside, stride)
+            meet = _block_meetings(path, pieces, rooms, inside, label, dist, stride)
+            if not len(meet):
                 break
-            reached = piece[other]
-            piece[piece == reached] = main
-            cells = [cell(x) for x in corridor]  # from the reached end back to main
-            for x in corridor[:-1]:
-                path[x] = True
-                piece[x] = main
-            cells = [cell(other), *cells]
-            for c in cells[1:-1]:
-                new_mask[c] = new_region[c] = True
-            for x, y in itertools.pairwise(cells):
-                join(x, y)
-            report.bridges += 1
-            report.bridge_cells += len(cells) - 2
-            remaining -= 1
-        report.unreachable = remaining
+            meet = meet[np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))]
+            _, first = np.unique(meet[:, 0] * (n + 1) + meet[:, 1], return_index=True)
+            meet = np.ascontiguousarray(meet[np.sort(first)])
+            bridges, blocks = _block_carve(
+                meet, parent, anchor, pieces, n, path, pas, bridge, stride
+            )
+            if not bridges:  # pragma: no cover - a round always carves its cheapest corridor
+                break
+            report.bridges += int(bridges)
+            report.bridge_cells += int(blocks)
+            pieces, n = label_passages(pas, path, stride)
+        report.unreachable = int(n) - 1
+        h, w = maze.shape
+        new_mask = path.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
+        new_region |= bridge.reshape(h + 2, w + 2)[1:-1, 1:-1]
+        p = pas.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
     return maze.replace(mask=new_mask, region=new_region, passages=p)
 
 
 # ----------------------------------------------------------------------------- dead ends
+
+
+@njit(cache=True)
+def _prune(p, mask, keep, stride):
+    """Cut the one-cell dead ends hanging off junctions, on flat row-major arrays.
+
+    A cut never makes a new dead end (its junction keeps two passages or more),
+    so the rounds of :func:`prune_dead_ends` come down to: at every junction,
+    cut its stubs in reading order (north, west, east, south) while it still
+    has three passages or more. ``p`` and ``mask`` are changed in place;
+    returns the number of cells cut.
+    """
+    steps = (-stride, -1, 1, stride)  # reading order of the neighbours
+    bits = (1, 8, 2, 4)  # N, W, E, S
+    back = (4, 2, 8, 1)
+    cut = 0
+    for j in range(p.size):
+        bj = p[j]
+        deg = (bj & 1) + ((bj >> 1) & 1) + ((bj >> 2) & 1) + ((bj >> 3) & 1)
+        if deg < 3:
+            continue
+        for k in range(4):
+            if deg < 3:
+                break
+            if not bj & bits[k]:
+                continue
+            s = j + steps[k]
+            if p[s] == back[k] and mask[s] and not keep[s]:
+                p[s] = 0
+                mask[s] = False
+                bj &= ~np.uint8(bits[k])
+                deg -= 1
+                cut += 1
+        p[j] = bj
+    return cut
 
 
 def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
@@ -415,13 +595,16 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
 
     A dead-end cell whose only neighbour has three or more passages is cut off
     and leaves the maze (a ``cells`` maze shows it as a closed square, a
-    ``blocks`` maze as a wall block); this repeats until none is left. Rooms,
-    the cells in front of doors, the entrance, the exit and tagged cells are kept.
+    ``blocks`` maze as a wall block); this repeats until none is left, one
+    dead end per junction per round (the junction's passages are counted again
+    before the next), so a junction keeps at least two passages. Rooms, the
+    cells in front of doors, the entrance, the exit and tagged cells are kept.
 
     Parameters
     ----------
     maze : Maze
     report : ShapeReport, optional
+        Its ``pruned`` grows by the number of cells removed.
 
     Returns
     -------
@@ -437,30 +620,121 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     True
     """
     report = report if report is not None else ShapeReport()
+    _h, w = maze.shape
     mask = maze.mask.copy()
     p = maze.passages.copy()
     keep = _protected(maze)
-    while True:
-        deg = degrees(p)
-        stubs = []
-        for r, c in zip(*np.nonzero(mask & (deg == 1) & ~keep), strict=True):
-            side = int(p[r, c])
-            dr, dc = STEP[side]
-            if deg[r + dr, c + dc] >= 3:
-                stubs.append((int(r), int(c), side, r + dr, c + dc))
-        if not stubs:
-            break
-        # Cut one stub per junction per round, so a junction's degree is re-read.
-        seen = set()
-        for r, c, side, jr, jc in stubs:
-            if (jr, jc) in seen:
-                continue
-            seen.add((jr, jc))
-            p[r, c] = 0
-            p[jr, jc] &= ~np.uint8(OPPOSITE[side])
-            mask[r, c] = False
-            report.pruned += 1
+    report.pruned += int(_prune(p.reshape(-1), mask.reshape(-1), keep.reshape(-1), w))
     return maze.replace(mask=mask, passages=p)
+
+
+@njit(inline="always", cache=True)
+def _squares(mask, x, stride):
+    """Whether making flat cell ``x`` path would complete a 2 x 2 square of path blocks."""
+    for dr in (-stride, stride):
+        for dc in (-1, 1):
+            if mask[x + dr] and mask[x + dc] and mask[x + dr + dc]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _braid(p, mask, room, region, stride, blocks, target, state):
+    """Open walls at dead ends in random order until ``target`` dead ends are gone.
+
+    Flat arrays of a grid framed by one ring of non-maze cells (no bounds
+    checks); ``p`` and ``mask`` are changed in place. ``blocks`` selects the
+    blocks rules (open a wall block that touches two path blocks or more, in
+    the region, closing no 2 x 2 square) over the cells rule (open the wall to
+    a neighbouring maze cell). Returns the number of dead ends removed.
+    """
+    n = p.size
+    deg = np.zeros(n, np.int8)
+    count = 0
+    for x in range(n):
+        b = p[x]
+        deg[x] = (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
+        if deg[x] == 1 and mask[x] and not room[x]:
+            count += 1
+    ends = np.empty(count, np.int64)
+    count = 0
+    for x in range(n):
+        if deg[x] == 1 and mask[x] and not room[x]:
+            ends[count] = x
+            count += 1
+    steps = (-stride, 1, stride, -1)  # N, E, S, W
+    bits = (1, 2, 4, 8)
+    back = (4, 8, 1, 2)
+    side = np.empty(4, np.int64)
+    liked = np.empty(4, np.bool_)
+    removed = 0
+    for i in range(count):
+        if removed >= target:
+            break
+        j = i + below(state, count - i)  # the next dead end of a random order
+        x = ends[j]
+        ends[j] = ends[i]
+        ends[i] = x
+        if deg[x] != 1:
+            continue
+        options = 0
+        preferred = 0
+        for d in range(4):
+            if p[x] & bits[d]:
+                continue
+            y = x + steps[d]
+            like = False
+            if not blocks:
+                if not mask[y] or room[y]:
+                    continue
+                like = deg[y] == 1
+            else:
+                if mask[y] or room[y] or not region[y]:
+                    continue
+                touching = 0
+                roomy = False
+                for e in range(4):
+                    z = y + steps[e]
+                    if mask[z]:
+                        touching += 1
+                        roomy = roomy or room[z]
+                        like = like or (z != x and deg[z] == 1)
+                if touching < 2 or roomy or _squares(mask, y, stride):
+                    continue
+            side[options] = d
+            liked[options] = like
+            options += 1
+            preferred += like
+        if options == 0:
+            continue
+        pick = below(state, preferred if preferred else options)
+        for k in range(options):
+            if preferred and not liked[k]:
+                continue
+            if pick == 0:
+                d = side[k]
+                break
+            pick -= 1
+        y = x + steps[d]
+        p[x] |= bits[d]
+        p[y] |= back[d]
+        deg[x] += 1
+        removed += 1
+        if not blocks:
+            removed += deg[y] == 1
+            deg[y] += 1
+        else:  # a block joins every path block it touches
+            mask[y] = True
+            deg[y] += 1
+            for e in range(4):
+                z = y + steps[e]
+                if z != x and mask[z]:
+                    p[y] |= bits[e]
+                    p[z] |= back[e]
+                    deg[y] += 1
+                    removed += deg[z] == 1
+                    deg[z] += 1
+    return removed
 
 
 def braid(
@@ -471,19 +745,22 @@ def braid(
     Dead ends are visited in random order; each still a dead end opens a wall to
     a neighbouring maze cell, preferring one that is a dead end too (which
     removes two at once), until ``fraction`` of the original dead ends are gone.
-    In a ``blocks`` maze the opening is a wall block beside the dead end that
-    touches at least one other path block and closes no 2 x 2 opening; it joins
-    every path block it touches. Dead ends with no such wall block stay, so a
-    block maze may braid less than asked (the report says how many).
+    In a ``blocks`` maze the opening is a wall block of the region beside the
+    dead end that touches at least one other path block, touches no room and
+    closes no 2 x 2 opening (preferring one that touches another dead end); it
+    joins every path block it touches. Dead ends with no such wall block stay,
+    so a block maze may braid less than asked (the report says how many).
 
     Parameters
     ----------
     maze : Maze
     fraction : float
-        Share of dead ends to remove, 0 to 1.
+        Share of dead ends to remove, 0 to 1: ``round(fraction * dead ends)``.
     rng : int or numpy.random.Generator, optional
-        Seed or Generator (fresh entropy when omitted).
+        Seed or Generator (fresh entropy when omitted); one draw seeds the
+        compiled pass, and none is made when nothing is to be braided.
     report : ShapeReport, optional
+        Gets ``dead_ends_before`` and ``braided``.
 
     Returns
     -------
@@ -499,72 +776,28 @@ def braid(
     """
     fraction = check_number(fraction, "braid fraction", low=0.0, high=1.0)
     report = report if report is not None else ShapeReport()
-    rooms = maze.room_mask
-    ends = dead_ends(maze)
-    before = int(ends.sum())
+    before = int(np.count_nonzero(dead_ends(maze)))
     report.dead_ends_before = before
     target = round(float(fraction) * before)
     if target == 0:
         return maze
-    h, w = maze.shape
-    mask = maze.mask.copy()
-    p = maze.passages.copy()
-    deg = degrees(maze).astype(np.int64)
-    cells = np.argwhere(ends)
-    removed = 0
-    rng = as_generator(rng)
-    for i in rng.permutation(len(cells)):
-        if removed >= target:
-            break
-        r, c = (int(x) for x in cells[i])
-        if deg[r, c] != 1:
-            continue
-        options: list[tuple[Any, ...]] = []
-        for bit, dr, dc in DIRECTIONS:
-            if p[r, c] & bit:
-                continue
-            if maze.geometry == "cells":
-                nr, nc = r + dr, c + dc
-                if 0 <= nr < h and 0 <= nc < w and mask[nr, nc] and not rooms[nr, nc]:
-                    options.append((deg[nr, nc] == 1, bit, (nr, nc), None))
-            else:
-                wr, wc = r + dr, c + dc
-                if not (0 <= wr < h and 0 <= wc < w) or mask[wr, wc] or rooms[wr, wc]:
-                    continue
-                if not maze.region[wr, wc]:
-                    continue
-                touching = [
-                    (wr + er, wc + ec)
-                    for _, er, ec in DIRECTIONS
-                    if 0 <= wr + er < h and 0 <= wc + ec < w and mask[wr + er, wc + ec]
-                ]
-                if len(touching) < 2 or any(rooms[t] for t in touching):
-                    continue
-                if _closes_square(mask, wr, wc):
-                    continue
-                others = [t for t in touching if t != (r, c)]
-                options.append((any(deg[t] == 1 for t in others), bit, others, (wr, wc)))
-        if not options:
-            continue
-        best = [o for o in options if o[0]] or options
-        _, bit, far, wall = best[int(rng.integers(len(best)))]  # far: cells beyond
-        _open(p, (r, c), bit)
-        deg[r, c] += 1
-        removed += 1
-        if wall is None:
-            far = [far]
-        else:  # a block touches every path block beside it: open them all
-            mask[wall] = True
-            deg[wall] = 1
-            for side, dr, dc in DIRECTIONS:
-                if (wall[0] + dr, wall[1] + dc) in far:
-                    _open(p, wall, side)
-                    deg[wall] += 1
-        for f in far:
-            removed += int(deg[f] == 1)
-            deg[f] += 1
-    out = maze.replace(mask=mask, passages=p)
-    report.braided = before - int(dead_ends(out).sum())
+    state = kernel_state(as_generator(rng))
+    mask = _framed(maze.mask, False)
+    p = _framed(maze.passages, np.uint8(0))
+    room = _framed(maze.room_mask, False)
+    region = _framed(maze.region, False)
+    _braid(
+        p.reshape(-1),
+        mask.reshape(-1),
+        room.reshape(-1),
+        region.reshape(-1),
+        p.shape[1],
+        maze.geometry == "blocks",
+        target,
+        state,
+    )
+    out = maze.replace(mask=mask[1:-1, 1:-1].copy(), passages=p[1:-1, 1:-1].copy())
+    report.braided = before - int(np.count_nonzero(dead_ends(out)))
     return out
 
 

@@ -251,8 +251,8 @@ def _cut_door(maze: Maze, cell: tuple[int, int], what: str) -> Maze:
     r, c = (int(v) for v in cell)
     inside = 0 <= r < maze.height and 0 <= c < maze.width
     cut, beside = _door_cut_pairs(maze)
-    at = np.flatnonzero(cut == r * maze.width + c) if inside else []
-    anchor = int(beside[at[0]]) if len(at) else -1
+    at = np.flatnonzero(cut == r * maze.width + c) if inside else np.zeros(0, np.intp)
+    anchor = int(beside[at[0]]) if at.size else -1
     if anchor < 0:
         raise MazeartError(
             f"{what} {(r, c)} is neither a path block nor a border block beside exactly one "
@@ -458,6 +458,7 @@ def generate(
     if auto is not None:
         entrance = auto[0] if entrance is None else entrance
         exit = auto[1] if exit is None else exit
+    assert entrance is not None and exit is not None  # given, or found above
     maze = _cut_door(_cut_door(maze, entrance, "entrance"), exit, "exit")
     maze = maze.replace(entrance=entrance, exit=exit)
     if prune:

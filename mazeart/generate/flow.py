@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._graph import find, union
+from mazeart._graph import union
 from mazeart._jit import njit
+from mazeart._rng import kernel_state, nth_uniform
 from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve
 from mazeart.generate._registry import register
@@ -52,27 +53,104 @@ def direction_field(shape: tuple[int, int], direction: str, *, centre=None) -> N
     return radial + np.pi / 2 + lean
 
 
+@njit(inline="always", cache=True)
+def _key(wall, stride, seed, along_east, along_south):
+    """Wall ``wall``'s key (``2c`` east of framed cell ``c``, ``2c + 1`` south): a draw
+    of the counter-based stream, less how well the passage follows the flow."""
+    c = wall >> 1
+    r = c // stride - 1
+    col = c % stride - 1
+    if wall & 1:
+        along = (along_south[r, col] + along_south[r + 1, col]) * 0.5
+    else:
+        along = (along_east[r, col] + along_east[r, col + 1]) * 0.5
+    return nth_uniform(seed, wall + 1) - along
+
+
 @njit(cache=True)
-def _join_in_order(n, stride, passages, edges, order):
-    """Kruskal's union-find over walls already sorted by key (``2c`` east, ``2c + 1`` south)."""
-    parent = np.arange(n)
+def _flow(free, stride, along_east, along_south, seed, passages, order, walls, buckets):
+    """Kruskal's over the walls between free cells, taken in key order.
+
+    The keys lie in (-1, 1); a counting sort spreads the walls over ``buckets``
+    (about one wall each) and each bucket is put in exact key order, so no key
+    is ever stored: each is computed again from its number when needed. The
+    bucket counts become the union-find's parents afterwards.
+    """
+    n = free.size
+    k = buckets.size - 1
+    scale = 0.5 * k
+    for c in range(n):  # count the walls of each bucket
+        if not free[c]:
+            continue
+        if free[c + 1]:
+            b = min(int((_key(2 * c, stride, seed, along_east, along_south) + 1.0) * scale), k - 1)
+            buckets[b + 1] += 1
+        if free[c + stride]:
+            wall = 2 * c + 1
+            b = min(int((_key(wall, stride, seed, along_east, along_south) + 1.0) * scale), k - 1)
+            buckets[b + 1] += 1
+    for b in range(k):
+        buckets[b + 1] += buckets[b]
+    m = buckets[k]
+    for c in range(n):  # place them
+        if not free[c]:
+            continue
+        for wall in (2 * c, 2 * c + 1):
+            if not free[c + 1 if wall == 2 * c else c + stride]:
+                continue
+            b = min(int((_key(wall, stride, seed, along_east, along_south) + 1.0) * scale), k - 1)
+            walls[buckets[b]] = wall
+            buckets[b] += 1
+    start = 0
+    for b in range(k):  # exact order inside each bucket (insertion sort: a few walls each)
+        end = buckets[b]
+        for i in range(start + 1, end):
+            x = walls[i]
+            kx = _key(x, stride, seed, along_east, along_south)
+            j = i - 1
+            while j >= start and _key(walls[j], stride, seed, along_east, along_south) > kx:
+                walls[j + 1] = walls[j]
+                j -= 1
+            walls[j + 1] = x
+        start = end
+    parent = buckets[:n]
+    for i in range(n):
+        parent[i] = i
     rank = np.zeros(n, np.int8)
-    for j in range(edges.size):
-        e = edges[j]
-        a = e >> 1
-        if e & 1:
+    for j in range(m):
+        wall = walls[j]
+        a = wall >> 1
+        if wall & 1:
             b = a + stride
             d = 2
         else:
             b = a + 1
             d = 1
-        if find(parent, a) != find(parent, b):
-            union(parent, rank, a, b)
+        if union(parent, rank, a, b):
             carve(passages, order, a, d, b)
 
 
-def _framed(a: NDArray, fill: float = 0.0) -> NDArray[np.float64]:
-    return np.pad(np.asarray(a, dtype=np.float64), 1, constant_values=fill).reshape(-1)
+def _alignment(
+    shape: tuple[int, int], direction: str, angle: ArrayLike | None, strength: NDArray
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """How strongly a passage east, and one south, from each cell follows the flow:
+    ``bias * |cos|`` and ``bias * |sin|`` of the field's angle, as float32."""
+    if angle is None and direction in ("horizontal", "vertical", "random"):
+        east = np.empty(shape, np.float32)
+        east[...] = strength * (0.5 if direction == "random" else float(direction == "horizontal"))
+        south = np.empty(shape, np.float32)
+        south[...] = strength * (0.5 if direction == "random" else float(direction == "vertical"))
+        return east, south
+    theta = np.asarray(
+        direction_field(shape, direction) if angle is None else angle, dtype=np.float32
+    )
+    if theta.shape != shape:
+        raise MazeartError(f"angle must have the grid's shape {shape}, got {theta.shape}")
+    east = np.nan_to_num(np.abs(np.cos(theta)), nan=0.5)
+    east *= strength
+    south = np.nan_to_num(np.abs(np.sin(theta)), nan=0.5)
+    south *= strength
+    return east, south
 
 
 @register(
@@ -111,26 +189,14 @@ def flow(
         raise MazeartError(f"flow supports geometry 'cells' only; got {geometry!r}")
     g = CellGrid(weights, rng)
     shape = g.free.shape
-    theta = direction_field(shape, direction) if angle is None else np.asarray(angle, float)
-    strength = np.broadcast_to(np.asarray(bias, dtype=float), shape)
-    if theta.shape != shape:
-        raise MazeartError(f"angle must have the grid's shape {shape}, got {theta.shape}")
+    strength = np.broadcast_to(np.asarray(bias, dtype=np.float32), shape)
     if np.any((strength < 0) | (strength > 1)):
         raise MazeartError("bias must be between 0 and 1")
-    # A passage east follows the flow by |cos|, south by |sin|; average the two cells' fields.
-    cos = np.nan_to_num(np.abs(np.cos(theta)), nan=0.5)
-    sin = np.nan_to_num(np.abs(np.sin(theta)), nan=0.5)
-    east = np.zeros(shape)
-    east[:, :-1] = (cos[:, :-1] * strength[:, :-1] + cos[:, 1:] * strength[:, 1:]) / 2
-    south = np.zeros(shape)
-    south[:-1] = (sin[:-1] * strength[:-1] + sin[1:] * strength[1:]) / 2
-    free = g.flat_free
-    cells = np.flatnonzero(free)
-    walls_e = cells[free[cells + 1]]
-    walls_s = cells[free[cells + g.stride]]
-    edges = np.concatenate([2 * walls_e, 2 * walls_s + 1])
-    keys = np.concatenate([-_framed(east)[walls_e], -_framed(south)[walls_s]])
-    keys += g.rng.random(len(keys))
-    edges = edges[np.argsort(keys.astype(np.float32))]
-    _join_in_order(free.size, g.stride, g.passages, edges, g.order)
+    east, south = _alignment(shape, direction, angle, strength)
+    n = g.flat_free.size
+    index = np.int32 if 2 * n < 2**31 else np.int64
+    walls = np.empty(2 * n, index)  # reserved; only the walls between free cells are written
+    buckets = np.zeros(n + 1, index)  # about one wall each
+    seed = kernel_state(g.rng)[0]
+    _flow(g.flat_free, g.stride, east, south, seed, g.passages, g.order, walls, buckets)
     return g.maze()

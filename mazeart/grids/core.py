@@ -97,6 +97,12 @@ class Grid:
         ):  # fmt: skip
             object.__setattr__(self, name, _frozen(getattr(self, name), dtype))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the fields, without the cache (batch work sends grids between processes)."""
+        names = ("centres", "indptr", "indices", "wall_of", "wall_cells", "wall_ptr",
+                 "wall_points", "cell_ptr", "cell_points", "size")  # fmt: skip
+        return (Grid, (self.kind, dict(self.params), *(getattr(self, n) for n in names)))
+
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.params.items())
         return f"Grid({self.kind}: {shown}; {self.n_cells} cells)"

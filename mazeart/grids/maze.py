@@ -29,6 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._io import check_text
 from mazeart.errors import InvalidMazeError
 from mazeart.grids import Grid
+from mazeart.maze import thaw
 
 if TYPE_CHECKING:
     from mazeart.maze import Maze
@@ -106,6 +107,11 @@ class GridMaze:
                 raise InvalidMazeError(f"tag {kind!r} is on cell {int(cell)}, not a maze cell")
             tags[int(cell)] = check_text(kind, "a tag kind")
         object.__setattr__(self, "tags", MappingProxyType(dict(sorted(tags.items()))))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle by the fields (batch work sends mazes between processes)."""
+        fields = (self.grid, self.mask, self.passages, self.entrance, self.exit)
+        return (GridMaze, (*fields, thaw(self.meta), dict(self.tags)))
 
     def __repr__(self) -> str:
         return (
