@@ -111,3 +111,20 @@ def nth_uniform(seed, k):
     z = (z ^ (z >> _S27)) * _MIX2
     z = z ^ (z >> _S31)
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(inline="always", cache=True)
+def flip(coins, state):
+    """A fair coin: one of 64 flips buffered from a single draw.
+
+    ``coins`` is a ``(2,)`` uint64 array, the unused flips and how many are left
+    (start with zeros); it carries over between calls, so a row-by-row kernel
+    spends one draw per 64 flips instead of one per flip.
+    """
+    if coins[1] == 0:
+        coins[0] = next_u64(state)
+        coins[1] = 64
+    heads = (coins[0] & np.uint64(1)) != 0
+    coins[0] >>= np.uint64(1)
+    coins[1] -= np.uint64(1)
+    return heads

@@ -606,7 +606,8 @@ def make_command(
     record = animate is not None
     opts = {"args": _extras(ctx), "record": record, "progress": progress, **gen}
     with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
-        made_all = make_many(source, levels, **opts, **workers)
+        opts.update(workers)
+        made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
     made = made_all[0]
     for warning in made.warnings:
         _warn(warning, quiet)

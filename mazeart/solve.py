@@ -142,21 +142,19 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     toward[1], toward[2], toward[4], toward[8] = -width, 1, width, -1
     opposite = np.zeros(9, np.uint8)
     opposite[1], opposite[2], opposite[4], opposite[8] = 4, 8, 1, 2
-    # The path, one entry per depth: cell, sides still to walk, deepest first and
-    # second below (cell and depth; -1 for none).
+    # The path, one entry per depth: cell, sides still to walk, and the deepest
+    # first and second below it packed as depth << 32 | cell (-1: none), so the
+    # deeper of two is the larger number.
     cell = np.empty(cells, np.int32)
     left = np.empty(cells, np.uint8)
-    first = np.empty(cells, np.int32)
-    first_depth = np.empty(cells, np.int32)
-    second = np.empty(cells, np.int32)
-    second_depth = np.empty(cells, np.int32)
+    first = np.empty(cells, np.int64)
+    second = np.empty(cells, np.int64)
+    low = np.int64(0xFFFFFFFF)
     top = 0
     cell[0] = source
     left[0] = passages[source]
     first[0] = source if kind[source] & 1 else -1
-    first_depth[0] = 0
     second[0] = source if kind[source] & 2 else -1
-    second_depth[0] = 0
     reached = 1
     found_a, found_b, found = -1, -1, -1
     while True:
@@ -172,28 +170,28 @@ def _farthest_pair(passages, width, source, firsts, seconds):
             cell[top] = nb
             left[top] = passages[nb] & ~opposite[side]
             k = kind[nb]
-            first[top] = nb if k & 1 else -1
-            first_depth[top] = top
-            second[top] = nb if k & 2 else -1
-            second_depth[top] = top
+            here = (np.int64(top) << 32) | nb
+            first[top] = here if k & 1 else -1
+            second[top] = here if k & 2 else -1
             continue
         if top == 0:
             break
         p = top - 1  # the parent, at depth p: weigh the pairs meeting there
-        if first[p] >= 0 and second[top] >= 0:
-            length = first_depth[p] + second_depth[top] - 2 * p
-            if length > found:
-                found, found_a, found_b = length, first[p], second[top]
-        if second[p] >= 0 and first[top] >= 0:
-            length = first_depth[top] + second_depth[p] - 2 * p
-            if length > found:
-                found, found_a, found_b = length, first[top], second[p]
-        if first[top] >= 0 and (first[p] < 0 or first_depth[top] > first_depth[p]):
-            first[p] = first[top]
-            first_depth[p] = first_depth[top]
-        if second[top] >= 0 and (second[p] < 0 or second_depth[top] > second_depth[p]):
-            second[p] = second[top]
-            second_depth[p] = second_depth[top]
+        a, b = first[top], second[top]
+        if a >= 0 or b >= 0:
+            ap, bp = first[p], second[p]
+            if ap >= 0 and b >= 0:
+                length = (ap >> 32) + (b >> 32) - 2 * p
+                if length > found:
+                    found, found_a, found_b = length, ap & low, b & low
+            if bp >= 0 and a >= 0:
+                length = (a >> 32) + (bp >> 32) - 2 * p
+                if length > found:
+                    found, found_a, found_b = length, a & low, bp & low
+            if a > ap:
+                first[p] = a
+            if b > bp:
+                second[p] = b
         top = p
     return found_a, found_b, reached, reached == cells
 

@@ -156,7 +156,7 @@ def stream_png(
     check_writable(path)
     gen = as_generator(rng)
     state = kernel_state(gen)
-    _skip(state, rows * cols)  # the in-memory generator's pick of a start cell (one draw a cell)
+    _skip(state, 1)  # the in-memory generator's pick of a start cell (one draw)
     stride = cols + 2
     free = np.zeros(3 * stride, dtype=bool)  # the rows above, at and below the carved one
     free[stride + 1 : 2 * stride - 1] = True
@@ -192,9 +192,9 @@ def stream_png(
             if algorithm == "eller":
                 eller_row(free, stride, r == rows - 1, work, coins, state, passages, order)
             elif algorithm == "sidewinder":
-                sidewinder_row(free, stride, stride, state, passages, order, north)
+                sidewinder_row(free, stride, stride, coins, state, passages, order, north)
             else:
-                binary_tree_row(free, stride, stride, state, passages, order)
+                binary_tree_row(free, stride, stride, coins, state, passages, order)
             if r > 0:
                 emit(0)  # the row above is final now
             passages[: 2 * stride] = passages[stride:]

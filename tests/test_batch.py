@@ -159,3 +159,39 @@ def test_cli_unreachable_scheduler(tmp_path, capsys, monkeypatch):
     line = one_error_line(capsys)
     assert line.startswith("mazeart: error: cannot reach the scheduler tcp://127.0.0.1:9")
     assert not (tmp_path / "b.pdf").exists()
+
+
+def test_best_of_and_levels_keep_the_same_mazes_on_a_pool(tmp_path):
+    """--best-of's candidates and --levels' mazes made on two workers are the mazes made
+    here one after another (and the kept candidate is the same one)."""
+    from mazeart.pipeline import make_many
+
+    horse = Path(__file__).parents[1] / "samples" / "horse.png"
+    opts = {"cells": 30, "best_of": 4, "braid": 0.2, "place": "loot=2"}
+    here = make(horse, rng=11, jobs=1, **opts)
+    pool = make(horse, rng=11, jobs=2, **opts)
+    assert (here.kept, here.candidates) == (pool.kept, pool.candidates) and here.candidates == 4
+    assert here.maze == pool.maze and here.report == pool.report
+    levels_here = make_many("20x12", 4, rng=5, jobs=1, best_of=2)
+    levels_pool = make_many("20x12", 4, rng=5, jobs=2, best_of=2)
+    assert [m.maze for m in levels_here] == [m.maze for m in levels_pool]
+    assert len({m.maze.meta["seed"] for m in levels_pool}) == 4
+    out = tmp_path / "g.html"
+    assert main(["20x12", "-o", str(out), "--levels", "3", "--best-of", "2", "--jobs", "2"]) == 0
+    assert out.stat().st_size > 0
+
+
+def test_mazes_travel_between_processes_intact():
+    """Mazes are pickled to and from workers: every field comes back equal."""
+    import pickle
+
+    horse = Path(__file__).parents[1] / "samples" / "horse.png"
+    for made in (
+        make(horse, rng=2, cells=24, place="loot=3,spawn=1"),
+        make(horse, rng=2, rooms=Path(__file__).parents[1] / "samples" / "rooms.toml"),
+        make("12x8", rng=2, grid="hex"),
+        make("12x8", rng=2, weave=True),
+    ):
+        again = pickle.loads(pickle.dumps(made))
+        assert again.maze == made.maze
+        assert dict(again.maze.meta) == dict(made.maze.meta)

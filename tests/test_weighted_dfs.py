@@ -57,7 +57,9 @@ def test_kernel_stream_matches_python_splitmix():
 
     from mazeart._rng import next_u64 as kernel
 
-    next_u64 = kernel.compiled()  # the numba function (kernels compile on first use)
+    # The numba function (a kernel compiles on first use; once a kernel calling it has
+    # compiled, the module already holds the compiled one).
+    next_u64 = kernel.compiled() if hasattr(kernel, "compiled") else kernel
 
     @njit
     def draw(state, n):

@@ -14,20 +14,23 @@ part still ends as one perfect maze. The pass does nothing on a rectangle.
 
 from __future__ import annotations
 
+import numpy as np
+
 from mazeart._jit import njit
-from mazeart._rng import below
+from mazeart._rng import flip
 from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["binary_tree", "binary_tree_row"]
 
 
 @njit(cache=True)
-def binary_tree_row(free, base, stride, state, passages, order):
+def binary_tree_row(free, base, stride, coins, state, passages, order):
     """Carve one row of the binary tree: each of its cells opens north or west.
 
     ``free`` and ``passages`` are flat framed arrays holding at least the row
-    starting at ``base`` and the row above it. The in-memory generator and the
-    streamed one (:mod:`mazeart.stream`) both call this for every row.
+    starting at ``base`` and the row above it; ``coins`` buffers the flips (see
+    :func:`mazeart._rng.flip`). The in-memory generator and the streamed one
+    (:mod:`mazeart.stream`) both call this for every row.
     """
     for c in range(base, base + stride):
         if not free[c]:
@@ -35,7 +38,7 @@ def binary_tree_row(free, base, stride, state, passages, order):
         north = free[c - stride]
         west = free[c - 1]
         if north and west:
-            go_north = below(state, 2) == 0
+            go_north = flip(coins, state)
         elif north or west:
             go_north = north
         else:
@@ -49,8 +52,9 @@ def binary_tree_row(free, base, stride, state, passages, order):
 @njit(cache=True)
 def _binary_tree(free, offsets, stride, starts, state, passages, order):
     rows = free.size // stride
+    coins = np.zeros(2, np.uint64)
     for r in range(1, rows - 1):  # the frame rows have no free cell
-        binary_tree_row(free, r * stride, stride, state, passages, order)
+        binary_tree_row(free, r * stride, stride, coins, state, passages, order)
 
 
 binary_tree = kernel_generator(

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from mazeart._graph import find
 from mazeart._jit import njit
-from mazeart._rng import below, next_u64
+from mazeart._rng import below, flip
 from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["ROW_STATE", "eller", "eller_row", "row_state"]
@@ -108,12 +108,7 @@ def eller_row(free, base, last, work, coins, state, passages, order):
         b = find(parent, ids[col + 1])
         if a == b:
             continue
-        if coins[1] == 0:
-            coins[0] = next_u64(state)
-            coins[1] = 64
-        heads = (coins[0] & np.uint64(1)) != 0
-        coins[0] >>= np.uint64(1)
-        coins[1] -= np.uint64(1)
+        heads = flip(coins, state)
         if last or can_go_south[a] == 0 or can_go_south[b] == 0 or heads:
             parent[b] = a
             can_go_south[a] += can_go_south[b]
@@ -128,12 +123,7 @@ def eller_row(free, base, last, work, coins, state, passages, order):
     for col in range(1, stride - 1):
         if ids[col] < 0 or not free[below_base + col]:
             continue
-        if coins[1] == 0:
-            coins[0] = next_u64(state)
-            coins[1] = 64
-        heads = (coins[0] & np.uint64(1)) != 0
-        coins[0] >>= np.uint64(1)
-        coins[1] -= np.uint64(1)
+        heads = flip(coins, state)
         if heads:
             a = ids[col]
             linked[a] = 1

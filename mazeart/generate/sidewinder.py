@@ -16,20 +16,21 @@ from __future__ import annotations
 import numpy as np
 
 from mazeart._jit import njit
-from mazeart._rng import below
+from mazeart._rng import below, flip
 from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["sidewinder", "sidewinder_row"]
 
 
 @njit(cache=True)
-def sidewinder_row(free, base, stride, state, passages, order, north_cells):
+def sidewinder_row(free, base, stride, coins, state, passages, order, north_cells):
     """Carve one row of the sidewinder: its east passages and each run's way north.
 
     ``free`` and ``passages`` are flat framed arrays holding at least the row
     starting at ``base`` and the row above it; ``north_cells`` is scratch of
-    ``stride`` ints. The in-memory generator and the streamed one
-    (:mod:`mazeart.stream`) both call this for every row.
+    ``stride`` ints; ``coins`` buffers the flips (see :func:`mazeart._rng.flip`).
+    The in-memory generator and the streamed one (:mod:`mazeart.stream`) both
+    call this for every row.
     """
     run_north = 0  # cells of the current run that can open north
     for c in range(base + 1, base + stride - 1):
@@ -39,7 +40,7 @@ def sidewinder_row(free, base, stride, state, passages, order, north_cells):
             north_cells[run_north] = c
             run_north += 1
         east = free[c + 1]
-        if east and (run_north == 0 or below(state, 2) == 0):
+        if east and (run_north == 0 or flip(coins, state)):
             carve(passages, order, c, 1, c + 1)
             continue
         if run_north > 0:  # close the run: one way north
@@ -52,8 +53,9 @@ def sidewinder_row(free, base, stride, state, passages, order, north_cells):
 def _sidewinder(free, offsets, stride, starts, state, passages, order):
     rows = free.size // stride
     north_cells = np.empty(stride, np.int64)
+    coins = np.zeros(2, np.uint64)
     for r in range(1, rows - 1):
-        sidewinder_row(free, r * stride, stride, state, passages, order, north_cells)
+        sidewinder_row(free, r * stride, stride, coins, state, passages, order, north_cells)
 
 
 sidewinder = kernel_generator(
