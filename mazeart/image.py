@@ -305,6 +305,46 @@ def is_photograph(image: Image) -> bool:
     return bool(np.mean(np.abs(lum - means) > 25) > 0.2)
 
 
+_SRGB_TO_XYZ = np.array(
+    [[0.412453, 0.357580, 0.180423], [0.212671, 0.715160, 0.072169], [0.019334, 0.119193, 0.950227]]
+)
+_WHITE_D65 = np.array([0.95047, 1.0, 1.08883])
+
+
+def srgb_to_lab(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
+    """CIE L*a*b* (D65 white) of sRGB colours in ``[0, 1]``, last axis the channels.
+
+    >>> srgb_to_lab(np.array([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])).round(2).tolist()
+    [[100.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    """
+    rgb = np.asarray(rgb, dtype=np.float64)
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = linear @ _SRGB_TO_XYZ.T / _WHITE_D65
+    edge = (6 / 29) ** 3
+    f = np.where(xyz > edge, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    fx, fy, fz = f[..., 0], f[..., 1], f[..., 2]
+    return np.stack([116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)], axis=-1)
+
+
+def _two_means(
+    points: NDArray[np.float64], gen: np.random.Generator, *, rounds: int = 20
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """Two k-means clusters (k-means++ start, then Lloyd's rounds): centres and labels."""
+    first = points[gen.integers(len(points))]
+    far = ((points - first) ** 2).sum(axis=1)
+    total = far.sum()
+    second = points[gen.choice(len(points), p=far / total)] if total > 0 else first
+    centres = np.stack([first, second])
+    labels = np.zeros(len(points), dtype=np.intp)
+    for _ in range(rounds):
+        d = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        labels = np.argmin(d, axis=1)
+        for k in (0, 1):
+            if np.any(labels == k):
+                centres[k] = points[labels == k].mean(axis=0)
+    return centres, labels
+
+
 def colour_regions(image: Image, figure: NDArray[np.bool_], *, rng: int = 0) -> bool:
     """Whether the figure of a picture holds distinct colour regions of real size (a logo's
     design on its background shape), not one colour.
@@ -323,21 +363,13 @@ def colour_regions(image: Image, figure: NDArray[np.bool_], *, rng: int = 0) -> 
     -------
     bool
     """
-    import warnings
-
-    from scipy.cluster.vq import kmeans2
-    from skimage.color import rgb2lab
-
     rgb = np.asarray(image.convert("RGB"), dtype=np.float64) / 255.0
     pixels = rgb[np.asarray(figure, bool)]
     if len(pixels) < 50:
         return False
     gen = np.random.default_rng(rng)
     sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20_000), replace=False)]
-    lab = rgb2lab(sample[None, :, :])[0]
-    with warnings.catch_warnings():  # one colour leaves a cluster empty
-        warnings.simplefilter("ignore")
-        centroids, labels = kmeans2(lab, 2, minit="++", seed=gen, iter=20)
+    centroids, labels = _two_means(srgb_to_lab(sample), gen)
     share = np.bincount(labels, minlength=2) / len(labels)
     distance = float(np.linalg.norm(centroids[0] - centroids[1]))
     return bool(distance > 25.0 and share.min() >= 0.08)

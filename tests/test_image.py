@@ -11,6 +11,9 @@ import io
 import numpy as np
 import pytest
 from conftest import SKIMAGE_DATA
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from PIL import Image
 from skimage import data
 from skimage.filters import threshold_otsu
@@ -174,3 +177,13 @@ def test_open_image_errors(tmp_path):
     (tmp_path / "cut.png").write_bytes(whole[: len(whole) // 2])
     with pytest.raises(ValueError, match="truncated or corrupt"):
         open_image(tmp_path / "cut.png")
+
+
+@given(arrays(np.float64, (20, 3), elements=st.floats(0, 1)))
+def test_lab_colours_match_scikit_image(rgb):
+    """The CIE Lab conversion the picture checks use, against scikit-image's rgb2lab."""
+    from skimage.color import rgb2lab
+
+    from mazeart.image import srgb_to_lab
+
+    assert np.allclose(srgb_to_lab(rgb), rgb2lab(rgb[None])[0], atol=1e-3)

@@ -74,6 +74,7 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs, order):
                 edges[fill[k]] = 2 * c + 1
                 fill[k] += 1
     remaining = needed
+    record = order.size > 1
     for k in range(buckets):
         lo = start[k]
         m = start[k + 1]
@@ -98,7 +99,14 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs, order):
             parent[rb] = ra
             if rank[ra] == rank[rb]:
                 rank[ra] += 1
-            carve(passages, order, a, d, b)
+            if record:
+                carve(passages, order, a, d, b)
+            elif d == 1:
+                passages[a] |= 2
+                passages[b] |= 8
+            else:
+                passages[a] |= 4
+                passages[b] |= 1
             remaining -= 1
     return needed - remaining
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from mazeart._jit import njit
-from mazeart._rng import flip
+from mazeart._rng import next_u64
 from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["binary_tree", "binary_tree_row"]
@@ -32,21 +32,36 @@ def binary_tree_row(free, base, stride, coins, state, passages, order):
     :func:`mazeart._rng.flip`). The in-memory generator and the streamed one
     (:mod:`mazeart.stream`) both call this for every row.
     """
+    flips, left = coins[0], coins[1]  # the buffered coins, held in registers for the row
+    record = order.size > 1
     for c in range(base, base + stride):
         if not free[c]:
             continue
         north = free[c - stride]
         west = free[c - 1]
         if north and west:
-            go_north = flip(coins, state)
+            if left == 0:
+                flips = next_u64(state)
+                left = np.uint64(64)
+            go_north = (flips & np.uint64(1)) != 0
+            flips >>= np.uint64(1)
+            left -= np.uint64(1)
         elif north or west:
             go_north = north
         else:
             continue
-        if go_north:
-            carve(passages, order, c, 0, c - stride)
+        if record:
+            if go_north:
+                carve(passages, order, c, 0, c - stride)
+            else:
+                carve(passages, order, c, 3, c - 1)
+        elif go_north:
+            passages[c] |= 1
+            passages[c - stride] |= 4
         else:
-            carve(passages, order, c, 3, c - 1)
+            passages[c] |= 8
+            passages[c - 1] |= 2
+    coins[0], coins[1] = flips, left
 
 
 @njit(cache=True)

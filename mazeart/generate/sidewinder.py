@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from mazeart._jit import njit
-from mazeart._rng import below, flip
+from mazeart._rng import below, next_u64
 from mazeart.generate._common import carve, kernel_generator
 
 __all__ = ["sidewinder", "sidewinder_row"]
@@ -33,6 +33,8 @@ def sidewinder_row(free, base, stride, coins, state, passages, order, north_cell
     call this for every row.
     """
     run_north = 0  # cells of the current run that can open north
+    flips, left = coins[0], coins[1]  # the buffered coins, held in registers for the row
+    record = order.size > 1
     for c in range(base + 1, base + stride - 1):
         if not free[c]:
             continue
@@ -40,13 +42,31 @@ def sidewinder_row(free, base, stride, coins, state, passages, order, north_cell
             north_cells[run_north] = c
             run_north += 1
         east = free[c + 1]
-        if east and (run_north == 0 or flip(coins, state)):
-            carve(passages, order, c, 1, c + 1)
-            continue
+        if east:
+            heads = run_north == 0
+            if not heads:
+                if left == 0:
+                    flips = next_u64(state)
+                    left = np.uint64(64)
+                heads = (flips & np.uint64(1)) != 0
+                flips >>= np.uint64(1)
+                left -= np.uint64(1)
+            if heads:
+                if record:
+                    carve(passages, order, c, 1, c + 1)
+                else:
+                    passages[c] |= 2
+                    passages[c + 1] |= 8
+                continue
         if run_north > 0:  # close the run: one way north
             up = north_cells[below(state, run_north)] if run_north > 1 else north_cells[0]
-            carve(passages, order, up, 0, up - stride)
+            if record:
+                carve(passages, order, up, 0, up - stride)
+            else:
+                passages[up] |= 1
+                passages[up - stride] |= 4
         run_north = 0
+    coins[0], coins[1] = flips, left
 
 
 @njit(cache=True)
