@@ -48,6 +48,20 @@ static inline uint32_t below(uint64_t *state, uint32_t k)
     return (uint32_t)(((next_u64(state) >> 32) * (uint64_t)k) >> 32);
 }
 
+/* A fair coin: one of the 64 flips buffered from a single draw (the buffer
+ * carries over from row to row). */
+static inline int flip(uint64_t *state, uint64_t *flips, int *left)
+{
+    if (*left == 0) {
+        *flips = next_u64(state);
+        *left = 64;
+    }
+    int heads = (int)(*flips & 1);
+    *flips >>= 1;
+    (*left)--;
+    return heads;
+}
+
 /* ----------------------------------------------------------------- helpers */
 
 static void *xcalloc(size_t count, size_t size)
@@ -382,10 +396,11 @@ static void gen_eller(uint8_t *passages, uint32_t h, uint32_t w, uint64_t seed)
 
 /* Sidewinder: each row is cut into runs; a run extends east on a coin flip, and
  * when it closes, one of its cells chosen at random opens north. The top row
- * is a single run with no way north. */
+ * is a single run with no way north. Coins come 64 to a draw, as in mazeart. */
 static void gen_sidewinder(uint8_t *passages, uint32_t h, uint32_t w, uint64_t seed)
 {
-    uint64_t rng = seed;
+    uint64_t rng = seed, flips = 0;
+    int left = 0;
     for (uint32_t row = 0; row < h; row++) {
         uint32_t base = row * w;
         uint32_t run = 0; /* cells of the current run */
@@ -393,7 +408,7 @@ static void gen_sidewinder(uint8_t *passages, uint32_t h, uint32_t w, uint64_t s
             uint32_t i = base + col;
             if (row > 0)
                 run++;
-            if (col + 1 < w && (row == 0 || below(&rng, 2) == 0)) {
+            if (col + 1 < w && (row == 0 || flip(&rng, &flips, &left))) {
                 carve(passages, i, DIR_E, i + 1);
                 continue;
             }
@@ -411,17 +426,18 @@ static void gen_sidewinder(uint8_t *passages, uint32_t h, uint32_t w, uint64_t s
 /* Binary tree: every cell opens north or west on a coin flip (only one way in
  * the top row and the left column), so every cell leads to the north-west
  * corner. This is the bias of mazeart's binary-tree; north/east is its mirror
- * image and costs the same. */
+ * image and costs the same. Coins come 64 to a draw, as in mazeart. */
 static void gen_binary_tree(uint8_t *passages, uint32_t h, uint32_t w, uint64_t seed)
 {
-    uint64_t rng = seed;
+    uint64_t rng = seed, flips = 0;
+    int left = 0;
     for (uint32_t row = 0; row < h; row++) {
         for (uint32_t col = 0; col < w; col++) {
             uint32_t i = row * w + col;
             int north = row > 0, west = col > 0;
             int go_north;
             if (north && west)
-                go_north = below(&rng, 2) == 0;
+                go_north = flip(&rng, &flips, &left);
             else if (north || west)
                 go_north = north;
             else

@@ -538,7 +538,7 @@ def _workers(jobs: int | None, scheduler: str | None) -> Iterator[dict[str, Any]
     except (OSError, TimeoutError, ValueError) as exc:
         raise MazeartError(f"cannot reach the scheduler {scheduler}: {exc}") from None
     with client:
-        yield {"executor": client.get_executor()}
+        yield {"jobs": None, "executor": client.get_executor()}
 
 
 # ----------------------------------------------------------------------------- commands
@@ -954,7 +954,11 @@ def stream_command(
     output: Annotated[
         Path,
         typer.Option(
-            "--output", "-o", help="The picture (.png).", show_default=False, metavar="FILE.png"
+            "--output",
+            "-o",
+            help="The picture (.png) or the saved maze (.json).",
+            show_default=False,
+            metavar="FILE.png|FILE.json",
         ),
     ],
     algorithm: Annotated[
@@ -965,31 +969,42 @@ def stream_command(
     cell_size: Annotated[int, _option("Pixels of a cell and of a wall.", metavar="PX")] = 2,
     quiet: Quiet = False,
 ) -> None:
-    """Write a rectangle maze of any height as a 1-bit PNG, row by row.
+    """Write a rectangle maze of any height as a 1-bit PNG or a saved maze, row by row.
 
     Memory grows with the width only, so mazes far beyond --max-cells fit
     (a 50000 x 50000 maze needs no more than a small one). The same --seed gives the
-    same maze as mazeart make with that algorithm's generator on the rectangle.
+    same maze as mazeart make with that algorithm's generator on the rectangle; a
+    streamed .json is entered at its top-left cell and left at its bottom-right one.
     """
     from mazeart._rng import fresh_seed
-    from mazeart.stream import stream_png
+    from mazeart.stream import stream_json, stream_png
 
     started = time.perf_counter()
     m = re.fullmatch(r"(\d{1,9})[xX](\d{1,9})", size)
     if m is None or 0 in (int(m.group(1)), int(m.group(2))):
         raise MazeartError(f"WxH must be two whole numbers from 1 up, like 300x200; got {size!r}")
     cols, rows = int(m.group(1)), int(m.group(2))
-    if output.suffix.lower() != ".png":
-        raise MazeartError(f"cannot write {output}: stream writes PNG only (name it .png)")
+    suffix = output.suffix.lower()
+    if suffix not in (".png", ".json"):
+        raise MazeartError(
+            f"cannot write {output}: stream writes a PNG picture or a saved maze "
+            "(name it .png or .json)"
+        )
     seed = fresh_seed() if seed is None else seed
     progress = _Progress("stream", rows, quiet=quiet)
-    width, height = stream_png(
-        output, rows, cols, algorithm=algorithm, rng=seed, cell_size=cell_size, progress=progress
-    )
+    if suffix == ".json":
+        stream_json(output, rows, cols, algorithm=algorithm, rng=seed, progress=progress)
+        size = "saved maze"
+    else:
+        width, height = stream_png(
+            output, rows, cols, algorithm=algorithm, rng=seed, cell_size=cell_size,
+            progress=progress,
+        )  # fmt: skip
+        size = f"{width} x {height} px"
     elapsed = time.perf_counter() - started
     mb = output.stat().st_size / 1e6
     _report(
-        f"wrote {output} ({cols} x {rows} cells, {algorithm}, seed {seed}, {width} x {height} px, "
+        f"wrote {output} ({cols} x {rows} cells, {algorithm}, seed {seed}, {size}, "
         f"{mb:.1f} MB, {elapsed:.1f} s)",
         quiet,
     )

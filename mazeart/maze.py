@@ -164,6 +164,10 @@ class Guide:
                 raise InvalidMazeError("the tone map must hold values from 0 to 1")
             set_(self, "tone", tone)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle through the constructor, so the arrays come back read-only."""
+        return (Guide, (self.outline, self.edge_labels, self.edge_curves, self.tone))
+
     def __bool__(self) -> bool:
         return bool(self.outline or self.edge_curves) or (
             self.edge_labels is not None or self.tone is not None
@@ -335,7 +339,7 @@ class Maze:
             raise InvalidMazeError(f"passages shape {p.shape} differs from mask shape {m.shape}")
         if not np.issubdtype(p.dtype, np.integer):
             raise InvalidMazeError(_NOT_BITS)
-        if p.dtype != np.uint8 and p.size and (p.min() < 0 or p.max() > 15):
+        if p.size and (p.max() > 15 or (p.dtype.kind == "i" and p.min() < 0)):
             raise InvalidMazeError(_NOT_BITS)
         p = _owned(p, np.uint8)
         if geometry not in GEOMETRIES:

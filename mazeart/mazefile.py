@@ -42,11 +42,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mazeart._graph import SIDE_BIT, SIDE_LETTER
 from mazeart._io import atomic_write, check_text, load_json, read_bytes
@@ -141,36 +143,63 @@ def dumps(maze: Maze | GridMaze) -> str:
         raise FileFormatError(f"the maze's metadata cannot be saved as JSON: {exc}") from None
     end = lambda cell: None if cell is None else list(cell)  # noqa: E731
     head = {
-        "format": FORMAT,
-        "version": VERSION,
         "geometry": maze.geometry,
         "rows": maze.height,
         "cols": maze.width,
         "entrance": end(maze.entrance),
         "exit": end(maze.exit),
     }
-    lines = ["{"]
-    lines += [f" {json.dumps(k)}: {_compact(v)}," for k, v in head.items()]
-    lines.append(' "grid": [')
-    lines.append(",\n".join(f"  {json.dumps(row)}" for row in _grid_rows(maze)))
-    lines.append(" ],")
+    lines = document_lines(head, _grid_rows(maze), rooms, tags, _guide_doc(maze.guide), meta)
+    return "\n".join(lines) + "\n"
+
+
+def document_lines(
+    head: dict[str, Any],
+    grid: Iterable[str],
+    rooms: list[dict[str, Any]],
+    tags: list[list[Any]],
+    guide: dict[str, Any],
+    meta: str,
+) -> Iterator[str]:
+    """The lines of a version 2 saved maze, one grid row a line, as they are made.
+
+    ``head`` holds the keys between ``version`` and ``grid``; ``meta`` is JSON
+    text already. The grid rows may come from a generator, so a maze carved
+    row by row (:func:`mazeart.stream.stream_json`) is written as it is carved.
+    """
+    yield "{"
+    for k, v in {"format": FORMAT, "version": VERSION, **head}.items():
+        yield f" {json.dumps(k)}: {_compact(v)},"
+    yield ' "grid": ['
+    previous = None
+    for row in grid:  # each row but the last ends with a comma
+        if previous is not None:
+            yield f"  {json.dumps(previous)},"
+        previous = row
+    if previous is not None:
+        yield f"  {json.dumps(previous)}"
+    yield " ],"
     for key, items in (("rooms", rooms), ("tags", tags)):
         if items:
-            lines.append(f' "{key}": [')
-            lines.append(",\n".join(f"  {_compact(item)}" for item in items))
-            lines.append(" ],")
+            yield f' "{key}": ['
+            yield ",\n".join(f"  {_compact(item)}" for item in items)
+            yield " ],"
         else:
-            lines.append(f' "{key}": [],')
-    guide = _guide_doc(maze.guide)
+            yield f' "{key}": [],'
     if guide:
-        lines.append(' "guide": {')
-        lines.append(",\n".join(f"  {json.dumps(k)}: {_compact(v)}" for k, v in guide.items()))
-        lines.append(" },")
+        yield ' "guide": {'
+        yield ",\n".join(f"  {json.dumps(k)}: {_compact(v)}" for k, v in guide.items())
+        yield " },"
     else:
-        lines.append(' "guide": {},')
-    lines.append(f' "meta": {meta}')
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+        yield ' "guide": {},'
+    yield f' "meta": {meta}'
+    yield "}"
+
+
+def row_text(passages: NDArray[np.uint8]) -> str:
+    """One grid row of a saved maze whose cells are all maze: the hex digit of each
+    cell's open sides."""
+    return _HEX[passages].tobytes().decode("ascii")
 
 
 def _guide_doc(guide: Guide) -> dict[str, Any]:

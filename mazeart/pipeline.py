@@ -590,7 +590,7 @@ def make(
     record: bool = False,
     progress: Callable[[int], None] | None = None,
     args: Sequence[str] = (),
-    jobs: int | None = None,
+    jobs: int | None = 1,
     executor: Executor | None = None,
     **options: Any,
 ) -> Made:
@@ -615,12 +615,13 @@ def make(
         Called with the number of ``best_of`` candidates made so far.
     args : sequence of str, optional
         Options of the algorithm as command-line text (``["--select", "newest"]``).
-    jobs : int, optional
-        ``best_of`` candidates are made on a process pool of this many workers
-        (default: every core; 1: here, one after another). The kept maze is the
-        same for any number.
+    jobs : int or None, default 1
+        ``best_of`` candidates are made here one after another, or on a process
+        pool of this many workers (None: every core, as the command line does).
+        The kept maze is the same for any number.
     executor : concurrent.futures.Executor, optional
-        Where to make the candidates instead (a Dask ``client.get_executor()``).
+        Where to make the candidates instead (a Dask ``client.get_executor()``;
+        ``jobs`` is then left at its default).
     **options
         The command line's options, by their Python names:
 
@@ -669,6 +670,9 @@ def make(
     """
     if "seed" in options:
         raise TypeError("make() takes the seed as rng=SEED (an int or a numpy Generator)")
+    if executor is not None and jobs == 1:  # the default gives way to a given executor
+        jobs = None
+    check_jobs(jobs, executor)
     opts = {**_DEFAULTS, **{k: v for k, v in options.items() if k in _DEFAULTS}}
     extra = {k: v for k, v in options.items() if k not in _DEFAULTS}
     index = check_int(index, "index", minimum=0)
@@ -1009,7 +1013,7 @@ def make_many(
     count: int,
     *,
     rng: RngLike = None,
-    jobs: int | None = None,
+    jobs: int | None = 1,
     executor: Executor | None = None,
     **options: Any,
 ) -> list[Made]:
@@ -1020,17 +1024,22 @@ def make_many(
     source, rng, **options
         As for :func:`make`.
     count : int
-    jobs : int, optional
-        Make them on a process pool of this many workers (default: every core;
-        1: here, one after another). The mazes are the same for any number.
+    jobs : int or None, default 1
+        Make them here one after another, or on a process pool of this many
+        workers (None: every core, as the command line does). The mazes are the
+        same for any number.
     executor : concurrent.futures.Executor, optional
-        Where to make them instead (a Dask ``client.get_executor()``).
+        Where to make them instead (a Dask ``client.get_executor()``; ``jobs`` is
+        then left at its default).
 
     Returns
     -------
     list of Made
     """
     count = check_count(count, "count")
+    if executor is not None and jobs == 1:  # the default gives way to a given executor
+        jobs = None
+    check_jobs(jobs, executor)
     seed = _seed(rng)
     first = make(source, rng=seed, jobs=jobs, executor=executor, **options)
     check_cells(first.maze.height, first.maze.width, f"{count} levels", count=count)

@@ -105,7 +105,7 @@ def _bfs_from(passages, width, sources):
     """Breadth-first distances from the nearest of ``sources`` (one pass however many)."""
     n = passages.size
     dist = np.full(n, -1, np.int32)
-    _traverse(passages, width, sources, dist, np.empty(n, np.int32), np.empty(n, np.uint8))
+    _traverse(passages, width, sources, dist, np.empty(n, np.int64), np.empty(n, np.uint8))
     return dist
 
 

@@ -6,9 +6,10 @@ import builtins
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from mazeart import make
+from mazeart import load_maze, make
 from mazeart.batch import run_batch
 from mazeart.cli import main
 from mazeart.errors import MazeartError
@@ -92,10 +93,17 @@ def test_dask_cluster_gives_the_same_files(tmp_path, monkeypatch):
         pool = client.get_executor()
         run_batch("16x10", 4, tmp_path / "dask", rng=9, executor=pool, formats="svg,png", **RECIPE)
         make_book(["16x10"], tmp_path / "dask.pdf", count=3, rng=9, executor=pool)
+        best = make("16x10", rng=9, best_of=3, executor=pool, **RECIPE)
         address = cluster.scheduler_address
         status = main(["batch", "16x10", "--count", "2", "-o", str(tmp_path / "cli"),
                        "--seed", "9", "--scheduler", address, "-q"])  # fmt: skip
         assert status == 0
+        status = main(["16x10", "-o", str(tmp_path / "best.json"), "--seed", "9",
+                       "--best-of", "3", "--scheduler", address, "-q"])  # fmt: skip
+        assert status == 0
+    here = make("16x10", rng=9, best_of=3, **RECIPE)
+    assert (best.kept, best.maze) == (here.kept, here.maze)
+    assert load_maze(tmp_path / "best.json") == make("16x10", rng=9, best_of=3).maze
     assert files(tmp_path / "local") == files(tmp_path / "dask")
     assert (tmp_path / "local.pdf").read_bytes() == (tmp_path / "dask.pdf").read_bytes()
     assert len(files(tmp_path / "cli")) == 3
@@ -195,3 +203,16 @@ def test_mazes_travel_between_processes_intact():
         again = pickle.loads(pickle.dumps(made))
         assert again.maze == made.maze
         assert dict(again.maze.meta) == dict(made.maze.meta)
+    # What a picture's guide holds comes back read-only, as the maze holds it.
+    toned = make(horse, rng=2, cells=24, tone=True).maze
+    smooth = make(horse, rng=2, cells=24, outline="smooth").maze
+    tone = pickle.loads(pickle.dumps(toned)).guide.tone
+    outline = pickle.loads(pickle.dumps(smooth)).guide.outline
+    assert tone is not None and np.array_equal(tone, toned.guide.tone) and outline
+    assert not tone.flags.writeable and not outline[0].flags.writeable
+    # Metadata keeps its values' types on any grid.
+    from mazeart import GridMaze
+
+    hexed = make("12x8", rng=2, grid="hex").maze
+    tagged = GridMaze(hexed.grid, hexed.mask, hexed.passages, meta={"sizes": (1, 2)})
+    assert pickle.loads(pickle.dumps(tagged)) == tagged

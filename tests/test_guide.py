@@ -89,6 +89,20 @@ def test_flow_textures_follow_their_direction():
     assert 0.4 < shares["random"] < 0.6
 
 
+def test_flow_refuses_a_bias_it_cannot_read_and_survives_any_angle():
+    """A NaN bias is an error (not a key the bucket sort cannot place); NaN or infinite
+    angles mean no direction; a spiral's field keeps the maze perfect."""
+    weights = np.zeros((20, 30), np.int32)
+    for bias in (float("nan"), -0.1, 1.5, np.where(np.eye(20, 30) > 0, np.nan, 0.5)):
+        with pytest.raises(ValueError, match="bias must be between 0 and 1"):
+            generate(weights, rng=1, algorithm="flow", bias=bias)
+    angle = np.full((20, 30), np.nan)
+    angle[::3] = np.inf
+    for options in ({"angle": angle}, {"direction": "spiral"}, {"direction": "vortex"}):
+        m = generate(weights, rng=1, algorithm="flow", **options)
+        assert m.n_passages == m.n_cells - 1 == 599
+
+
 def horizontal_share(maze, cells) -> float:
     e = np.count_nonzero((maze.passages & 2)[cells])
     s = np.count_nonzero((maze.passages & 4)[cells])

@@ -18,7 +18,7 @@ from mazeart.errors import MazeartError
 from mazeart.generate.binary_tree import binary_tree
 from mazeart.generate.eller import eller
 from mazeart.generate.sidewinder import sidewinder
-from mazeart.stream import stream_png
+from mazeart.stream import stream_json, stream_png
 from mazeart.weights import FREE
 
 GENERATORS = {"eller": eller, "sidewinder": sidewinder, "binary-tree": binary_tree}
@@ -101,19 +101,20 @@ def test_refusals_leave_no_file(tmp_path):
 
 _CHILD = """
 import resource, sys
-from mazeart.stream import stream_png
-stream_png(sys.argv[1], 1, 200, rng=1)  # compile and import first
+from mazeart.stream import stream_json, stream_png
+write = stream_json if sys.argv[1].endswith(".json") else stream_png
+write(sys.argv[1], 1, 200, rng=1)  # compile and import first
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-stream_png(sys.argv[1], int(sys.argv[2]), 200, rng=1)
+write(sys.argv[1], int(sys.argv[2]), 200, rng=1)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print((after - before) * 1024)
 """
 
 
-def _growth(tmp_path: Path, rows: int) -> int:
+def _growth(tmp_path: Path, rows: int, suffix: str = ".png") -> int:
     """Peak RSS a child process gains while streaming a 200-wide maze of ``rows`` rows."""
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(tmp_path / f"m{rows}.png"), str(rows)],
+        [sys.executable, "-c", _CHILD, str(tmp_path / f"m{rows}{suffix}"), str(rows)],
         capture_output=True,
         text=True,
         check=True,
@@ -127,6 +128,11 @@ def test_memory_does_not_grow_with_height(tmp_path):
     tall = _growth(tmp_path, 80_000)
     assert tall - short < 4 * 2**20
     assert tall < 16 * 2**20  # about 3 MB of compressed image data would fill a picture
+    # The saved maze: 80,000 rows of 200 cells are 16 MB of text, none of it held.
+    short = _growth(tmp_path, 20_000, ".json")
+    tall = _growth(tmp_path, 80_000, ".json")
+    assert tall - short < 4 * 2**20 and tall < 8 * 2**20
+    assert (tmp_path / "m80000.json").stat().st_size > 80_000 * 200
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -156,7 +162,7 @@ def test_cli_writes_and_reports(tmp_path):
         (("0x20", "-o", "m.png"), "WxH must be"),
         (("30x20", "-o", "m.png", "-a", "kruskal"), "unknown algorithm 'kruskal'"),
         (("30x20", "-o", "nope/m.png"), "directory nope does not exist"),
-        (("30x20", "-o", "m.svg"), "PNG only"),
+        (("30x20", "-o", "m.svg"), "a PNG picture or a saved maze"),
         (("30x20", "-o", "m.png", "--cell-size", "0"), "--cell-size must be"),
     ],
 )
@@ -166,3 +172,33 @@ def test_cli_errors(tmp_path, args, message):
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("mazeart: error: ")
     assert message in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("algorithm", list(GENERATORS))
+def test_streamed_saved_maze_is_the_in_memory_maze(tmp_path, algorithm):
+    """The streamed .json loads as the in-memory generator's maze (its passages, its
+    meta), entered top-left and left bottom-right, and saves back to the same bytes."""
+    from mazeart import load_maze
+    from mazeart.mazefile import dumps
+
+    out = tmp_path / "maze.json"
+    assert stream_json(out, 23, 31, algorithm=algorithm, rng=7) == 7
+    maze = load_maze(out)
+    ref = mazeart.make("31x23", algorithm=algorithm, rng=7).maze
+    assert np.array_equal(maze.passages, ref.passages) and maze.mask.all()
+    assert dict(maze.meta) == dict(ref.meta)
+    assert (maze.entrance, maze.exit) == ((0, 0), (22, 30))
+    assert maze.n_passages == maze.n_cells - 1
+    assert dumps(maze) == out.read_text()
+
+
+def test_cli_streams_a_saved_maze(tmp_path):
+    done = _cli("40x25", "-o", "m.json", "--seed", "4", "-a", "binary-tree", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("mazeart: wrote m.json (40 x 25 cells, binary-tree, seed 4")
+    solved = subprocess.run(
+        [sys.executable, "-m", "mazeart", "solve", "m.json", "-o", "s.svg"],
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    assert solved.returncode == 0 and (tmp_path / "s.svg").stat().st_size > 0

@@ -134,11 +134,13 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     (:func:`door_cuts`). On a ``blocks`` maze and on a full rectangle, the
     entrance opens to the north and the exit to the south when both kinds of
     candidate exist (seed 001's entry in the top border, exit in the bottom
-    one). A breadth-first pass from one candidate finds the farthest, and a
-    second pass from that one the farthest from it: without the north/south
-    preference, on a perfect maze this is the exact longest boundary-to-boundary
-    path (distances in a tree obey the four-point condition). Falls back to all
-    cells of the piece when none touches the outside.
+    one). When the maze is one tree (a perfect maze of one part, the common
+    case), a single depth-first walk finds the exact farthest pair: the longest
+    boundary-to-boundary path, or with the north/south preference the longest
+    from the top to the bottom. Otherwise (loops, rooms, several parts) a
+    breadth-first pass from one candidate finds the farthest, and a second pass
+    from that one the farthest from it. Falls back to all cells of the piece
+    when none touches the outside.
 
     Parameters
     ----------
@@ -207,6 +209,8 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
     """
     from mazeart.solve import _farthest_pair
 
+    if maze.mask.size >= 2**31:  # the walk keeps cells as 32-bit numbers
+        return None
     width = maze.width
     north, south, faces = _faces(maze)
     cand = maze.mask & faces & ~maze.room_mask
@@ -216,8 +220,9 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
         cut, anchor = _door_cut_pairs(maze)
         if cut.size:
             passages = passages.copy().reshape(-1)
+            step_r, step_c = anchor // width - cut // width, anchor % width - cut % width
             for bit, dr, dc in DIRECTIONS:  # the side of the cut that faces its path block
-                toward = anchor - cut == dr * width + dc
+                toward = (step_r == dr) & (step_c == dc)
                 passages[cut[toward]] |= bit
                 passages[anchor[toward]] |= OPPOSITE[bit]
             cand = cand.copy().reshape(-1)

@@ -67,6 +67,14 @@ def _key(wall, stride, seed, along_east, along_south):
     return nth_uniform(seed, wall + 1) - along
 
 
+@njit(inline="always", cache=True)
+def _bucket(key, scale, k):
+    """The bucket of a key in (-1, 1) among ``k`` (clamped: a key off the range, such
+    as NaN from an angle of NaN, still lands in one)."""
+    b = int((key + 1.0) * scale) if key == key else 0
+    return min(max(b, 0), k - 1)
+
+
 @njit(cache=True)
 def _flow(free, stride, along_east, along_south, seed, passages, order, walls, buckets):
     """Kruskal's over the walls between free cells, taken in key order.
@@ -83,11 +91,11 @@ def _flow(free, stride, along_east, along_south, seed, passages, order, walls, b
         if not free[c]:
             continue
         if free[c + 1]:
-            b = min(int((_key(2 * c, stride, seed, along_east, along_south) + 1.0) * scale), k - 1)
+            b = _bucket(_key(2 * c, stride, seed, along_east, along_south), scale, k)
             buckets[b + 1] += 1
         if free[c + stride]:
             wall = 2 * c + 1
-            b = min(int((_key(wall, stride, seed, along_east, along_south) + 1.0) * scale), k - 1)
+            b = _bucket(_key(wall, stride, seed, along_east, along_south), scale, k)
             buckets[b + 1] += 1
     for b in range(k):
         buckets[b + 1] += buckets[b]
@@ -98,7 +106,7 @@ def _flow(free, stride, along_east, along_south, seed, passages, order, walls, b
         for wall in (2 * c, 2 * c + 1):
             if not free[c + 1 if wall == 2 * c else c + stride]:
                 continue
-            b = min(int((_key(wall, stride, seed, along_east, along_south) + 1.0) * scale), k - 1)
+            b = _bucket(_key(wall, stride, seed, along_east, along_south), scale, k)
             walls[buckets[b]] = wall
             buckets[b] += 1
     start = 0
@@ -146,9 +154,10 @@ def _alignment(
     )
     if theta.shape != shape:
         raise MazeartError(f"angle must have the grid's shape {shape}, got {theta.shape}")
-    east = np.nan_to_num(np.abs(np.cos(theta)), nan=0.5)
+    with np.errstate(invalid="ignore"):  # no direction (NaN or infinite): half each way
+        east = np.nan_to_num(np.abs(np.cos(theta)), nan=0.5)
+        south = np.nan_to_num(np.abs(np.sin(theta)), nan=0.5)
     east *= strength
-    south = np.nan_to_num(np.abs(np.sin(theta)), nan=0.5)
     south *= strength
     return east, south
 
@@ -190,7 +199,7 @@ def flow(
     g = CellGrid(weights, rng)
     shape = g.free.shape
     strength = np.broadcast_to(np.asarray(bias, dtype=np.float32), shape)
-    if np.any((strength < 0) | (strength > 1)):
+    if not np.all((strength >= 0) & (strength <= 1)):  # NaN fails both
         raise MazeartError("bias must be between 0 and 1")
     east, south = _alignment(shape, direction, angle, strength)
     n = g.flat_free.size

@@ -29,7 +29,6 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._io import check_text
 from mazeart.errors import InvalidMazeError
 from mazeart.grids import Grid
-from mazeart.maze import thaw
 
 if TYPE_CHECKING:
     from mazeart.maze import Maze
@@ -111,7 +110,7 @@ class GridMaze:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle by the fields (batch work sends mazes between processes)."""
         fields = (self.grid, self.mask, self.passages, self.entrance, self.exit)
-        return (GridMaze, (*fields, thaw(self.meta), dict(self.tags)))
+        return (GridMaze, (*fields, dict(self.meta), dict(self.tags)))
 
     def __repr__(self) -> str:
         return (
