@@ -117,10 +117,11 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     Returns ``(first, second, reached, tree)``: the pair (``-1, -1`` when there is
     none), how many cells the walk reached, and whether the cells with passages
     form a tree (one passage fewer than cells, all reached). The walk keeps only
-    the path it is on: each cell on it carries the deepest first and second found
-    below it so far, and when a cell is done it hands them to its parent, where
-    every pair meeting there is weighed, so the answer is exact on a tree. A
-    cell's depth is its place on the path; nothing is kept per cell of the grid.
+    the path it is on, and of that only the cells where two branches meet or a
+    first or a second stands: each carries the deepest first and second found
+    below it so far, and when it is done it hands them to the one above, where
+    every pair meeting there is weighed, so the answer is exact on a tree.
+    Nothing is kept per cell of the grid.
     """
     n = passages.size
     cells = 0
@@ -142,16 +143,20 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     toward[1], toward[2], toward[4], toward[8] = -width, 1, width, -1
     opposite = np.zeros(9, np.uint8)
     opposite[1], opposite[2], opposite[4], opposite[8] = 4, 8, 1, 2
-    # The path, one entry per depth: cell, sides still to walk, and the deepest
-    # first and second below it packed as depth << 32 | cell (-1: none), so the
-    # deeper of two is the larger number.
+    # The path as a stack of the cells where something happens (a branch, a first
+    # or a second): cell, depth, sides still to walk, and the deepest first and
+    # second below it packed as depth << 32 | cell (-1: none), so the deeper of two
+    # is the larger number. The corridor cells between them, which no pair can meet
+    # at, are walked through without a stack entry.
     cell = np.empty(cells, np.int32)
+    depth = np.empty(cells, np.int32)
     left = np.empty(cells, np.uint8)
     first = np.empty(cells, np.int64)
     second = np.empty(cells, np.int64)
     low = np.int64(0xFFFFFFFF)
     top = 0
     cell[0] = source
+    depth[0] = 0
     left[0] = passages[source]
     first[0] = source if kind[source] & 1 else -1
     second[0] = source if kind[source] & 2 else -1
@@ -160,32 +165,44 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     while True:
         bits = left[top]
         if bits:
-            side = bits & (~bits + 1)  # the lowest open side not yet walked
+            side = np.int64(bits & (~bits + 1))  # the lowest open side not yet walked
             left[top] = bits ^ side
-            nb = cell[top] + toward[side]
-            reached += 1
-            if reached > cells:  # more steps than cells: a loop
-                return -1, -1, reached, False
-            top += 1
-            cell[top] = nb
-            left[top] = passages[nb] & ~opposite[side]
-            k = kind[nb]
-            here = (np.int64(top) << 32) | nb
-            first[top] = here if k & 1 else -1
-            second[top] = here if k & 2 else -1
+            nb = np.int64(cell[top]) + toward[side]
+            d = np.int64(depth[top]) + 1
+            while True:  # down the corridor to the next cell that matters
+                reached += 1
+                if reached > cells:  # more steps than cells: a loop
+                    return -1, -1, reached, False
+                out = np.int64(passages[nb] & ~opposite[side])
+                k = kind[nb]
+                if k == 0 and out != 0 and out & (out - 1) == 0:  # one way on
+                    side = out
+                    nb += toward[side]
+                    d += 1
+                    continue
+                if k != 0 or out != 0:  # a branch, a first or a second
+                    top += 1
+                    cell[top] = nb
+                    depth[top] = d
+                    left[top] = out
+                    here = (np.int64(d) << 32) | nb
+                    first[top] = here if k & 1 else -1
+                    second[top] = here if k & 2 else -1
+                break  # (a dead end that is neither adds nothing)
             continue
         if top == 0:
             break
-        p = top - 1  # the parent, at depth p: weigh the pairs meeting there
+        p = top - 1  # the cell above: weigh the pairs meeting there
         a, b = first[top], second[top]
         if a >= 0 or b >= 0:
             ap, bp = first[p], second[p]
+            twice = 2 * np.int64(depth[p])
             if ap >= 0 and b >= 0:
-                length = (ap >> 32) + (b >> 32) - 2 * p
+                length = (ap >> 32) + (b >> 32) - twice
                 if length > found:
                     found, found_a, found_b = length, ap & low, b & low
             if bp >= 0 and a >= 0:
-                length = (a >> 32) + (bp >> 32) - 2 * p
+                length = (a >> 32) + (bp >> 32) - twice
                 if length > found:
                     found, found_a, found_b = length, a & low, bp & low
             if a > ap:
