@@ -185,6 +185,41 @@ def test_endpoints_are_the_farthest_boundary_pair(weights, seed, geometry):
         assert maze.entrance_side and maze.exit_side
 
 
+@given(
+    presets(max_side=10),
+    st.integers(0, 2**31),
+    st.sampled_from(["cells", "blocks"]),
+    st.booleans(),
+    st.integers(0, 10**6),
+)
+def test_one_given_end_gets_the_farthest_other(weights, seed, geometry, give_entrance, pick):
+    """With one end given, the other is the candidate farthest from it (networkx), on the
+    side it opens to on a rectangle or blocks maze, and never the given cell itself."""
+    auto = generate(weights, rng=seed, geometry=geometry)
+    g = to_graph(auto)
+    piece = max(nx.connected_components(g), key=len)
+    cand = end_candidates(auto, g, piece)
+    if len(cand) < 2:
+        return
+    given = sorted(cand)[pick % len(cand)]
+    kw = {"entrance": given} if give_entrance else {"exit": given}
+    maze = generate(weights, rng=seed, geometry=geometry, **kw)
+    other = maze.exit if give_entrance else maze.entrance
+    assert (maze.entrance if give_entrance else maze.exit) == given
+    g = to_graph(auto)  # the maze before its doors are cut
+
+    def dist(a, b):
+        (x, i), (y, j) = cand[a], cand[b]
+        return nx.shortest_path_length(g, x, y) + i + j
+
+    pool = [c for c in cand if c != given]
+    if geometry == "blocks" or auto.region.all():
+        toward = [c for c in pool if facing(auto, c, 1 if give_entrance else -1, 0)]
+        pool = toward or pool
+    assert other != given and other in pool
+    assert dist(given, other) == max(dist(given, c) for c in pool)
+
+
 def test_prim_blocks_rectangle_doors_cut_in_top_and_bottom_borders():
     """Seed 001: on a rectangle the outer ring stays wall; the entry is cut through the top
     border, the exit through the bottom one, and the maze is walked from one to the other."""

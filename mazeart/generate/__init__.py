@@ -199,6 +199,46 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     return ends
 
 
+def _other_end(
+    maze: Maze, given: tuple[int, int], *, given_is_entrance: bool
+) -> tuple[int, int] | None:
+    """The end that was not given: the candidate of :func:`default_endpoints` farthest
+    from the given one (on a rectangle or a blocks maze, on the side the missing end
+    opens to when there is one). None when the given cell is no maze cell or door (the
+    caller's door check says what is wrong) or nothing else is reachable."""
+    h, width = maze.shape
+    r, c = (int(v) for v in given)
+    if not (0 <= r < h and 0 <= c < width):
+        return None
+    flat = r * width + c
+    cut, beside = _door_cut_pairs(maze)
+    hit = np.flatnonzero(cut == flat)
+    source = int(beside[hit[0]]) if hit.size else flat
+    if not maze.mask.reshape(-1)[source]:
+        return None
+    d = distances(maze, divmod(source, width)).reshape(-1)
+    anchor = np.arange(maze.mask.size)
+    anchor[cut] = beside
+    step = np.zeros(maze.mask.size, dtype=np.int64)  # a cut block is one step beyond
+    step[cut] = 1
+    north, south, faces = _faces(maze)
+    cand = (maze.mask & faces).reshape(-1)
+    cand[cut] = True
+    cand &= ~maze.room_mask.reshape(-1) & (d[anchor] >= 0)
+    cand[flat] = False
+    if maze.geometry == "blocks" or bool(maze.region.all()):
+        side = (south if given_is_entrance else north).reshape(-1)
+        if np.any(cand & side):
+            cand &= side
+    if not cand.any():  # nothing outward: any other cell it reaches
+        cand = (d >= 0) & ~maze.room_mask.reshape(-1)
+        cand[source] = False
+        if not cand.any():
+            return None
+    away = np.where(cand, d[anchor] + step, -1)
+    return divmod(int(np.argmax(away)), width)
+
+
 def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """:func:`default_endpoints` in one pass, when the maze is a single tree (the
     common case: one free part, no rooms, not braided yet); None otherwise.
@@ -355,7 +395,8 @@ def generate(
         maze again), a Generator (used as is; no seed is recorded), or None
         for a fresh seed (drawn and recorded).
     entrance, exit : (int, int), optional
-        Override the automatic choice (see :func:`default_endpoints`).
+        Override the automatic choice (see :func:`default_endpoints`). With only
+        one given, the other is the candidate farthest from it.
     rooms : sequence of Room or (Room, doors), optional
         Rooms to stamp into the preset (checked: inside the grid, no overlap,
         doors on their edges opening onto free cells). Without it, rooms are
@@ -458,6 +499,12 @@ def generate(
     tags = tags_from_weights(w)
     if tags:
         maze = maze.replace(tags=_tags_on_path(maze, tags))
+    if (entrance is None) != (exit is None):  # one end given: the other is the farthest
+        fixed = entrance if entrance is not None else exit
+        assert fixed is not None
+        other = _other_end(maze, fixed, given_is_entrance=entrance is not None)
+        if other is not None:
+            entrance, exit = (fixed, other) if entrance is not None else (other, fixed)
     if auto is None and (entrance is None or exit is None):
         auto = default_endpoints(maze)
     if auto is not None:
