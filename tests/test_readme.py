@@ -65,7 +65,7 @@ CI_OWN = re.compile(r"^(pip install\b[^#]*|pytest)\s*(#.*)?$")
 # Commands that work for minutes (benchmarks, rebuilding the samples): they must start and
 # work without failing for this long; a run that ends sooner must end well.
 LONG = re.compile(r"^python (benchmarks|samples)/")
-LONG_BUDGET = 15
+LONG_BUDGET = 10
 
 
 def commands(text: str) -> list[tuple[str, str, str | None]]:
