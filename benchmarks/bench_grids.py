@@ -19,22 +19,13 @@ import math
 import time
 
 import numpy as np
+from bench_generate import best_of  # beside this file: best of the runs after one warm-up
 
 from mazeart import ALGORITHMS
 from mazeart.grids import make_grid
 from mazeart.grids.carve import carve_graph
 
 TARGET = 2.5
-
-
-def best_of(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def grids(cells: int) -> dict:

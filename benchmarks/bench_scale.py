@@ -48,6 +48,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _cref  # noqa: E402  (the C reference's builder, beside this file)
+from bench_generate import best_of  # noqa: E402  (best of the runs after one warm-up)
 
 # ----------------------------------------------------------------------------- timing
 
@@ -75,16 +76,6 @@ class KernelClock:
 
     def __exit__(self, *exc: object) -> None:
         jit._Kernel.__call__ = self._call  # type: ignore[method-assign]
-
-
-def best_of(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm-up: compilation or cache load
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def kernel_time(fn: Callable[[], object], repeat: int) -> float:

@@ -198,6 +198,14 @@ def _voronoi(sources, ground, stride):
         if sources[c] > 0:
             queue[tail] = c
             tail += 1
+    _grow(label, dist, parent, queue, tail, ground, stride)
+    return label, dist, parent
+
+
+@njit(cache=True)
+def _grow(label, dist, parent, queue, tail, ground, stride):
+    """Breadth-first growth of the labels of the ``tail`` queued cells over ``ground``:
+    each cell reached takes its neighbour's label, distance + 1 and it as parent."""
     head = 0
     while head < tail:
         cur = queue[head]
@@ -209,7 +217,6 @@ def _voronoi(sources, ground, stride):
                 parent[nb] = cur
                 queue[tail] = nb
                 tail += 1
-    return label, dist, parent
 
 
 @njit(cache=True)
@@ -270,17 +277,7 @@ def _block_voronoi(path, piece, room, inside, stride):
             anchor[x] = last
             queue[tail] = x
             tail += 1
-    head = 0
-    while head < tail:
-        cur = queue[head]
-        head += 1
-        for y in (cur - stride, cur + 1, cur + stride, cur - 1):
-            if clean[y] and label[y] == 0:
-                label[y] = label[cur]
-                dist[y] = dist[cur] + 1
-                parent[y] = cur
-                queue[tail] = y
-                tail += 1
+    _grow(label, dist, parent, queue, tail, clean, stride)
     return label, dist, parent, anchor
 
 

@@ -69,13 +69,16 @@ def _side_table(width):
 
 
 @njit(cache=True)
-def _traverse(passages, width, sources, dist, queue, came):
-    """Breadth-first pass from ``sources`` filling ``dist`` (-1 = unreached), ``queue``
-    (cells in the order reached) and ``came`` (per queue slot, the side back towards
-    the cell it was reached from; 0 for a source). Returns how many cells were reached.
+def _bfs_from(passages, width, sources):
+    """Breadth-first distances from the nearest of ``sources`` (one pass however many).
 
-    A cell's open sides come from a table, and the side it was entered by is skipped,
-    so on a tree no neighbour is tested twice (few mispredicted branches)."""
+    A cell's open sides come from a table, and the side it was entered by is
+    skipped, so on a tree no neighbour is tested twice (few mispredicted branches).
+    """
+    n = passages.size
+    dist = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int64)
+    came = np.empty(n, np.uint8)  # per queue slot, the side back to where it came from
     count, step, back = _side_table(width)
     tail = 0
     for source in sources:
@@ -97,15 +100,6 @@ def _traverse(passages, width, sources, dist, queue, came):
                 queue[tail] = nb
                 came[tail] = back[bits, j]
                 tail += 1
-    return tail
-
-
-@njit(cache=True)
-def _bfs_from(passages, width, sources):
-    """Breadth-first distances from the nearest of ``sources`` (one pass however many)."""
-    n = passages.size
-    dist = np.full(n, -1, np.int32)
-    _traverse(passages, width, sources, dist, np.empty(n, np.int64), np.empty(n, np.uint8))
     return dist
 
 

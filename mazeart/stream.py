@@ -90,6 +90,14 @@ def _skip(state: NDArray[np.uint64], draws: int) -> None:
     state[0] = np.uint64((int(state[0]) + int(_GOLDEN) * draws) % 2**64)
 
 
+def _checked(rows: int, cols: int, algorithm: str) -> tuple[int, int]:
+    """The size of a streamed maze, checked, and its algorithm checked."""
+    rows = check_int(rows, "rows")
+    cols = check_int(cols, "cols", maximum=MAX_COLUMNS)
+    check_choice(algorithm, "algorithm", STREAMED)
+    return rows, cols
+
+
 def carved_rows(
     rows: int,
     cols: int,
@@ -129,9 +137,7 @@ def carved_rows(
     >>> bool(np.array_equal(np.array(rows), maze.passages))
     True
     """
-    rows = check_int(rows, "rows")
-    cols = check_int(cols, "cols", maximum=MAX_COLUMNS)
-    check_choice(algorithm, "algorithm", STREAMED)
+    rows, cols = _checked(rows, cols, algorithm)
     state = kernel_state(as_generator(rng))
     _skip(state, 1)  # the in-memory generator's pick of a start cell (one draw)
     stride = cols + 2
@@ -216,9 +222,7 @@ def stream_png(
     ...         print(size, img.mode, img.size)
     (122, 82) 1 (122, 82)
     """
-    rows = check_int(rows, "rows")
-    cols = check_int(cols, "cols", maximum=MAX_COLUMNS)
-    check_choice(algorithm, "algorithm", STREAMED)
+    rows, cols = _checked(rows, cols, algorithm)
     cs = check_int(cell_size, "cell_size", maximum=64)
     wl = cs if wall is None else check_int(wall, "wall", maximum=64)
     width, height = (cols + 1) * wl + cols * cs, (rows + 1) * wl + rows * cs
@@ -299,9 +303,7 @@ def stream_json(
     from mazeart._rng import fresh_seed
     from mazeart.mazefile import document_lines, row_text
 
-    rows = check_int(rows, "rows")
-    cols = check_int(cols, "cols", maximum=MAX_COLUMNS)
-    check_choice(algorithm, "algorithm", STREAMED)
+    rows, cols = _checked(rows, cols, algorithm)
     if rng is None or isinstance(rng, np.random.Generator):
         seed = int(as_generator(rng).integers(0, 2**31)) if rng is not None else fresh_seed()
     else:

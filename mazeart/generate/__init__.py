@@ -182,12 +182,7 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     d1 = distances(maze, divmod(int(anchor[flat_cand[0]]), width)).reshape(-1)
     # Only cells the passages actually reach from there (all of the part, in a valid maze).
     flat_cand = flat_cand[d1[anchor[flat_cand]] >= 0]
-    starts = finishes = flat_cand
-    if maze.geometry == "blocks" or bool(maze.region.all()):
-        tops = flat_cand[north.reshape(-1)[flat_cand]]
-        bottoms = flat_cand[south.reshape(-1)[flat_cand]]
-        if tops.size and bottoms.size and np.union1d(tops, bottoms).size > 1:
-            starts, finishes = tops, bottoms
+    starts, finishes = _top_and_bottom(maze, flat_cand, north, south)
     a = int(starts[np.argmax(d1[anchor[starts]] + step[starts])])
     d2 = distances(maze, divmod(int(anchor[a]), width)).reshape(-1)
     away = d2[anchor[finishes]] + step[finishes] + step[a]
@@ -239,6 +234,20 @@ def _other_end(
     return divmod(int(np.argmax(away)), width)
 
 
+def _top_and_bottom(
+    maze: Maze, cand: NDArray[np.intp], north: NDArray[np.bool_], south: NDArray[np.bool_]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Where the entrance and the exit may be among the candidates ``cand`` (flat): on a
+    blocks maze or a full rectangle, the north-facing and the south-facing ones when
+    both exist (seed 001); otherwise all of them, the same array twice."""
+    if maze.geometry == "blocks" or bool(maze.region.all()):
+        tops = cand[north.reshape(-1)[cand]]
+        bottoms = cand[south.reshape(-1)[cand]]
+        if tops.size and bottoms.size and np.union1d(tops, bottoms).size > 1:
+            return tops, bottoms
+    return cand, cand
+
+
 def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """:func:`default_endpoints` in one pass, when the maze is a single tree (the
     common case: one free part, no rooms, not braided yet); None otherwise.
@@ -271,12 +280,7 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
     flat_cand = np.flatnonzero(cand)
     if flat_cand.size < 2:
         return None
-    firsts = seconds = flat_cand
-    if maze.geometry == "blocks" or bool(maze.region.all()):
-        tops = flat_cand[north.reshape(-1)[flat_cand]]
-        bottoms = flat_cand[south.reshape(-1)[flat_cand]]
-        if tops.size and bottoms.size and np.union1d(tops, bottoms).size > 1:
-            firsts, seconds = tops, bottoms
+    firsts, seconds = _top_and_bottom(maze, flat_cand, north, south)
     a, b, reached, tree = _farthest_pair(
         np.ascontiguousarray(passages).reshape(-1), width, int(flat_cand[0]), firsts, seconds
     )
