@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from mazeart._signals import PENDING, held
 from mazeart.errors import CONTROL, FileFormatError, MazeartError
 
 if TYPE_CHECKING:
@@ -158,23 +159,29 @@ def all_or_nothing() -> Iterator[None]:
         yield
     except BaseException:
         for fd, tmp, _ in staged:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            _discard(tmp)
             os.close(fd)
         raise
     else:
         try:
             for _, tmp, dest in staged:
                 os.replace(tmp, dest)
+                PENDING.discard(tmp)
         except OSError as exc:
             raise MazeartError(f"cannot write {dest}: {exc.strerror or exc}") from None
         finally:
             for fd, tmp, _ in staged:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)  # only those not moved
+                _discard(tmp)  # only those not moved
                 os.close(fd)
     finally:
         _STAGED.reset(token)
+
+
+def _discard(tmp: str) -> None:
+    """Remove a temporary file of ours (if it is still there) and forget it."""
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+    PENDING.discard(tmp)
 
 
 def _sweep(parent: Path, name: str) -> None:
@@ -251,12 +258,12 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     dest = check_writable(path)
     parent = dest.parent if str(dest.parent) else Path(".")
     _sweep(parent, dest.name)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
-    except OSError as exc:
-        raise MazeartError(f"cannot write {dest}: {exc.strerror or exc}") from None
     staged = _STAGED.get()
+    fd, tmp = -1, ""
     try:
+        with held():  # the file and its note come into being together
+            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
+            PENDING.add(tmp)
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
         with os.fdopen(os.dup(fd), "wb") as fh:
@@ -272,13 +279,14 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         os.chmod(tmp, mode)
         if staged is None:
             os.replace(tmp, dest)
+            PENDING.discard(tmp)
             os.close(fd)
         else:
             staged.append((fd, tmp, dest))
     except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        os.close(fd)
+        if tmp:
+            _discard(tmp)
+            os.close(fd)
         if isinstance(exc, OSError):  # disk full, permissions, ...: the user's to fix
             raise MazeartError(f"cannot write {dest}: {exc.strerror or exc}") from None
         raise

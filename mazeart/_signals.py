@@ -6,14 +6,22 @@ the way out swallows; every temporary file is removed as it passes (see
 :func:`mazeart._io.atomic_write`). A signal that arrives while a compiled
 kernel returns surfaces as a ``SystemError`` whose cause is the
 :class:`Stopped`: :func:`stopped` finds it either way.
+
+A signal can also land between two steps of the writer's bookkeeping (just
+after the temporary file is made, or inside a context manager's entry or
+exit). So a temporary file is made with the signals :func:`held` and noted in
+:data:`PENDING` in the same breath, and :func:`guarded` removes whatever is
+still noted when a signal ends the run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 HANDLED = tuple(
@@ -32,6 +40,32 @@ class Stopped(BaseException):
 
 def _stop(signum: int, frame: object) -> None:
     raise Stopped(signum)
+
+
+PENDING: set[str] = set()
+"""Temporary files not yet moved into place nor removed: removed if a signal ends the run."""
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """Hold the handled signals for a few steps that must not be split; they are delivered
+    (and their handlers run) as the block ends."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # pragma: no cover - Windows: no signal masks
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, HANDLED)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
+
+
+def _remove_pending() -> None:
+    for path in list(PENDING):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        PENDING.discard(path)
 
 
 def install() -> dict[int, Any]:
@@ -75,6 +109,7 @@ def guarded(run: Callable[[], int]) -> int:
         stop = stopped(exc)
         if stop is None:
             raise
+        _remove_pending()
         return report(stop)
     finally:
         restore(previous)

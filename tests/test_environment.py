@@ -128,3 +128,50 @@ def test_stale_temporary_files_are_swept_but_a_living_writers_is_not(tmp_path):
         fh.write(b"first")
     assert not stale.exists() and other.exists()
     assert out.read_bytes() == b"first"
+
+
+def test_a_signal_just_after_the_temporary_file_is_made_leaves_nothing(tmp_path, monkeypatch):
+    import signal
+    import tempfile
+
+    from mazeart._signals import guarded
+
+    made = tempfile.mkstemp
+
+    def mkstemp_then_ctrl_c(*args, **kwargs):
+        fd, name = made(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # lands before the writer has noted the file
+        return fd, name
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp_then_ctrl_c)
+    out = tmp_path / "maze.svg"
+    out.write_text("old")
+
+    def write() -> int:
+        with atomic_write(out) as fh:
+            fh.write(b"new")
+        return 0
+
+    assert guarded(write) == 130
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["maze.svg"]
+    assert out.read_text() == "old"
+
+
+def test_a_signal_between_a_writers_steps_leaves_nothing(tmp_path):
+    import signal
+
+    from mazeart._signals import guarded
+
+    out = tmp_path / "maze.svg"
+    kept = []
+
+    def stopped_mid_step() -> int:  # the writer entered, then never resumed (its exit skipped)
+        writer = atomic_write(out)
+        kept.append(writer)  # held alive: nothing but the run's end removes its file
+        writer.__enter__().write(b"half")
+        assert len(list(tmp_path.glob(".maze.svg.*.part"))) == 1
+        os.kill(os.getpid(), signal.SIGTERM)
+        return 0
+
+    assert guarded(stopped_mid_step) == 143
+    assert list(tmp_path.iterdir()) == []
