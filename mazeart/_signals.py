@@ -38,7 +38,14 @@ class Stopped(BaseException):
         self.signum = signum
 
 
+_HOLDING = [0]  # how deep the main thread is in held() blocks
+_DEFERRED: list[int] = []  # signals that came while it was
+
+
 def _stop(signum: int, frame: object) -> None:
+    if _HOLDING[0]:
+        _DEFERRED.append(signum)
+        return
     raise Stopped(signum)
 
 
@@ -48,17 +55,28 @@ PENDING: set[str] = set()
 
 @contextlib.contextmanager
 def held() -> Iterator[None]:
-    """Hold the handled signals for a few steps that must not be split; they are delivered
-    (and their handlers run) as the block ends."""
+    """Hold the handled signals for a few steps that must not be split; a signal that
+    comes meanwhile stops the run as the block ends.
+
+    Two holds, because the operating system may hand a process's signal to any
+    of its threads: the handler (which always runs in the main thread) puts the
+    signal aside while the main thread is in the block, and the thread's own
+    signal mask covers Python's default Ctrl-C handler when ours is not installed.
+    """
+    main = threading.current_thread() is threading.main_thread()
     mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:  # pragma: no cover - Windows: no signal masks
-        yield
-        return
-    previous = mask(signal.SIG_BLOCK, HANDLED)
+    previous = None if mask is None else mask(signal.SIG_BLOCK, HANDLED)
+    _HOLDING[0] += main
     try:
         yield
     finally:
-        mask(signal.SIG_SETMASK, previous)
+        if mask is not None:
+            mask(signal.SIG_SETMASK, previous)
+        _HOLDING[0] -= main
+        if main and _DEFERRED and not _HOLDING[0]:
+            signum = _DEFERRED[0]
+            _DEFERRED.clear()
+            raise Stopped(signum)
 
 
 def _remove_pending() -> None:

@@ -76,11 +76,12 @@ def test_only_the_command_line_imports_typer():
 
 
 def test_the_ground_floor_imports_nothing_above_it():
-    """The weight contract, errors, sides, union-find and file helpers sit at the bottom."""
+    """The weight contract, errors, sides, union-find, signals and file helpers sit at the
+    bottom."""
     graph = import_graph()
     ground = {
         "mazeart.errors", "mazeart._graph", "mazeart._io", "mazeart._jit", "mazeart._limits",
-        "mazeart._rng", "mazeart._svg", "mazeart.weights",
+        "mazeart._rng", "mazeart._signals", "mazeart._svg", "mazeart.weights",
     }  # fmt: skip
     for name in ground:
         assert set(graph.successors(name)) <= ground, (name, set(graph.successors(name)))
