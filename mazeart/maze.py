@@ -881,30 +881,36 @@ _GRID_PROBLEMS = (
 @njit(cache=True)
 def _check_grid(mask, p, region):
     """One pass over a maze's grids: the index of the first problem in
-    :data:`_GRID_PROBLEMS` that any cell has (0 when there is none)."""
+    :data:`_GRID_PROBLEMS` that any cell has (0 when there is none).
+
+    Each problem is a flag or-ed over the cells by loops with no branch in them
+    (so they run at memory speed); the answer is the first flag set, which is the
+    first problem of the cell whose first problem comes first.
+    """
     h, w = mask.shape
-    none = len(_GRID_PROBLEMS)
-    found = none
+    wide = 0  # bits beyond the four sides
+    outside_region = 0  # a maze cell outside the region
+    outside_mask = 0  # passages on a cell that is no maze cell
+    asymmetric = 0  # a side open on one cell and closed on its neighbour
     for r in range(h):
         for c in range(w):
             bits = p[r, c]
-            if bits > 15:
-                return 1
-            code = none
-            if mask[r, c] and not region[r, c]:
-                code = 2
-            elif bits and not mask[r, c]:
-                code = 3
-            elif (
-                (r == 0 and bits & 1)
-                or (r == h - 1 and bits & 4)
-                or (c == 0 and bits & 8)
-                or (c == w - 1 and bits & 2)
-            ):
-                code = 4
-            elif (c + 1 < w and ((bits >> 1) ^ (p[r, c + 1] >> 3)) & 1) or (
-                r + 1 < h and ((bits >> 2) ^ p[r + 1, c]) & 1
-            ):
-                code = 5
-            found = min(found, code)
-    return 0 if found == none else found
+            inside = mask[r, c]
+            wide |= bits > 15
+            outside_region |= inside & ~region[r, c]
+            outside_mask |= (bits != 0) & ~inside
+        for c in range(w - 1):
+            asymmetric |= ((p[r, c] >> 1) ^ (p[r, c + 1] >> 3)) & 1
+        if r + 1 < h:
+            for c in range(w):
+                asymmetric |= ((p[r, c] >> 2) ^ p[r + 1, c]) & 1
+    off = 0  # a passage off the grid (border cells only)
+    for c in range(w):
+        off |= (p[0, c] & 1) | (p[h - 1, c] & 4)
+    for r in range(h):
+        off |= (p[r, 0] & 8) | (p[r, w - 1] & 2)
+    flags = (wide, outside_region, outside_mask, off, asymmetric)
+    for code in range(5):
+        if flags[code]:
+            return code + 1
+    return 0

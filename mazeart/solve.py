@@ -116,6 +116,10 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     below it so far, and when it is done it hands them to the one above, where
     every pair meeting there is weighed, so the answer is exact on a tree.
     Nothing is kept per cell of the grid.
+
+    Of several pairs equally far apart the one with the lowest first (then the
+    lowest second) is chosen, so the answer depends on the tree alone, not on
+    where the walk starts (:func:`_row_tree_pair` gives the same one).
     """
     n = passages.size
     cells = 0
@@ -139,9 +143,9 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     opposite[1], opposite[2], opposite[4], opposite[8] = 4, 8, 1, 2
     # The path as a stack of the cells where something happens (a branch, a first
     # or a second): cell, depth, sides still to walk, and the deepest first and
-    # second below it packed as depth << 32 | cell (-1: none), so the deeper of two
-    # is the larger number. The corridor cells between them, which no pair can meet
-    # at, are walked through without a stack entry.
+    # second below it packed as depth << 32 | (low - cell) (-1: none), so the deeper
+    # of two, then the lower cell, is the larger number. The corridor cells between
+    # them, which no pair can meet at, are walked through without a stack entry.
     cell = np.empty(cells, np.int32)
     depth = np.empty(cells, np.int32)
     left = np.empty(cells, np.uint8)
@@ -152,8 +156,8 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     cell[0] = source
     depth[0] = 0
     left[0] = passages[source]
-    first[0] = source if kind[source] & 1 else -1
-    second[0] = source if kind[source] & 2 else -1
+    first[0] = low - source if kind[source] & 1 else -1
+    second[0] = low - source if kind[source] & 2 else -1
     reached = 1
     found_a, found_b, found = -1, -1, -1
     while True:
@@ -179,7 +183,7 @@ def _farthest_pair(passages, width, source, firsts, seconds):
                     cell[top] = nb
                     depth[top] = d
                     left[top] = out
-                    here = (np.int64(d) << 32) | nb
+                    here = (np.int64(d) << 32) | (low - nb)
                     first[top] = here if k & 1 else -1
                     second[top] = here if k & 2 else -1
                 break  # (a dead end that is neither adds nothing)
@@ -193,18 +197,100 @@ def _farthest_pair(passages, width, source, firsts, seconds):
             twice = 2 * np.int64(depth[p])
             if ap >= 0 and b >= 0:
                 length = (ap >> 32) + (b >> 32) - twice
-                if length > found:
-                    found, found_a, found_b = length, ap & low, b & low
+                x, y = low - (ap & low), low - (b & low)
+                if length > found or (
+                    length == found and (x < found_a or (x == found_a and y < found_b))
+                ):
+                    found, found_a, found_b = length, x, y
             if bp >= 0 and a >= 0:
                 length = (a >> 32) + (bp >> 32) - twice
-                if length > found:
-                    found, found_a, found_b = length, a & low, bp & low
+                x, y = low - (a & low), low - (bp & low)
+                if length > found or (
+                    length == found and (x < found_a or (x == found_a and y < found_b))
+                ):
+                    found, found_a, found_b = length, x, y
             if a > ap:
                 first[p] = a
             if b > bp:
                 second[p] = b
         top = p
     return found_a, found_b, reached, reached == cells
+
+
+@njit(cache=True)
+def _row_tree_pair(passages, height, width):
+    """:func:`_farthest_pair` of a full rectangle's top and bottom rows, in one sweep down
+    the rows, when the maze is a *row tree*; ``(-1, -1)`` when it is not.
+
+    A row tree (what binary tree and sidewinder carve) has its top row as one
+    corridor and, in every row below, each run of cells joined east-west opens
+    north exactly once. Such a maze is a tree (each run adds as many passages as
+    cells), and every path from a cell up to the top row leaves its run by that
+    one opening; so a cell's distance to the top row and the column it arrives
+    at follow from the row above alone. The farthest top cell from a cell is a
+    corner of the top row, and the answer (with the same tie-break: lowest first,
+    then lowest second) needs a few numbers per column and nothing per cell.
+
+    The two passes over a row carry a value from cell to cell; they select it
+    with masks read from tables, which the compiler cannot turn into branches
+    (a maze's runs are random, so a branch there is mispredicted half the time).
+    """
+    if height < 2:
+        return -1, -1
+    for c in range(width - 1):  # the top row: one corridor
+        if not passages[c] & 2:
+            return -1, -1
+    north = np.zeros(16, np.int64)  # all ones where a cell opens north
+    west = np.zeros(16, np.int64)  # ... where it is joined west (its run goes on)
+    east = np.zeros(16, np.int64)  # ... where it is joined east (its run is not over)
+    for bits in range(16):
+        north[bits] = -(bits & 1)
+        east[bits] = -((bits >> 1) & 1)
+        west[bits] = -((bits >> 3) & 1)
+    # Per column of the row: the steps from its cell up to the top row, and the column
+    # it arrives at there, packed as steps << 32 | column.
+    way = np.arange(width)
+    new_way = np.empty(width, np.int64)
+    opening = np.empty(width, np.int64)
+    bad = np.int64(0)
+    for r in range(1, height):
+        row = passages[r * width : (r + 1) * width]
+        k = np.int64(-1)  # the opening of the run so far (-1: none yet)
+        seen = np.int64(0)  # how many openings the run has so far
+        for x in range(width):  # west to east: each run's opening, known at its last cell
+            bits = row[x]
+            n, joined = north[bits], west[bits]
+            k = (x & n) | ((k | ~joined) & ~n)
+            seen = (seen & joined) + (n & 1)
+            bad |= (seen != 1) & ~east[bits]
+            opening[x] = k
+        k = np.int64(0)
+        for i in range(width):  # east to west: every cell of a run learns its opening
+            x = width - 1 - i
+            keep = east[row[x]]
+            k = (k & keep) | (opening[x] & ~keep)
+            d = x - k
+            new_way[x] = way[k] + ((1 + max(d, -d)) << 32)
+        way, new_way = new_way, way
+    if bad:
+        return -1, -1
+    far = np.int64(-1)
+    best_left, best_right = -1, -1  # lowest bottom cell at the greatest length, per corner
+    for x in range(width):
+        left = way[x] & 0xFFFFFFFF  # to the top row's west corner (cell 0)
+        right = width - 1 - left  # to its east corner (cell width - 1)
+        length = (way[x] >> 32) + max(left, right)
+        if length > far:
+            far, best_left, best_right = length, -1, -1
+        if length == far:
+            if left >= right and best_left < 0:
+                best_left = x
+            if right >= left and best_right < 0:
+                best_right = x
+    base = (height - 1) * width
+    if best_left >= 0:
+        return 0, base + best_left
+    return width - 1, base + best_right
 
 
 @njit(cache=True)

@@ -96,7 +96,10 @@ cells carrying tag kinds 1-9."""
 
 def is_free(weights: NDArray[np.int32]) -> NDArray[np.bool_]:
     """Cells a generator may carve once tags are read off: ``FREE`` or ``TAG + k``."""
-    return (weights == FREE) | ((weights > TAG) & (weights <= TAG + MAX_TAG_KIND))
+    free = weights == FREE
+    if weights.size and weights.max() > TAG:  # any tags at all? (one quick pass)
+        free |= (weights > TAG) & (weights <= TAG + MAX_TAG_KIND)
+    return free
 
 
 PRESET_SUFFIXES = (".npy", ".txt", ".png")

@@ -224,4 +224,52 @@ def test_farthest_pair_is_the_exact_farthest_pair_on_a_tree(
         assert (a, b) == (-1, -1)
         return
     assert a in firsts and b in seconds and a != b
-    assert near[a][divmod(int(b), w)] == max(p[0] for p in pairs)
+    far = max(p[0] for p in pairs)
+    assert (near[a][divmod(int(b), w)], a, b) == min(p for p in pairs if p[0] == far)
+    # the answer is the tree's, not the walk's: from anywhere else, the same pair
+    other = int(rng.choice(sorted(piece)) @ (w, 1))
+    assert _farthest_pair(maze.passages.reshape(-1), w, other, firsts, seconds)[:2] == (a, b)
+
+
+@given(
+    st.integers(2, 14),
+    st.integers(1, 14),
+    st.integers(0, 2**31),
+    st.sampled_from(sorted(ALGORITHMS)),
+    st.booleans(),
+)
+def test_row_sweep_finds_the_walks_pair_and_knows_a_row_tree(h, w, seed, algorithm, loops):
+    """The one-sweep ends of a full rectangle (binary tree, sidewinder) give the walk's pair,
+    top row to bottom row, and answer only for a row tree: every other maze is left to the
+    walk."""
+    from mazeart.solve import _farthest_pair, _row_tree_pair
+
+    algo = ALGORITHMS[algorithm]
+    maze = generate(np.zeros((h, w), np.int32), algorithm=algorithm, rng=seed)
+    if algo.geometries[0] != "cells":
+        return
+    if loops:
+        maze = braid(maze, 1.0, seed)
+    flat = np.ascontiguousarray(maze.passages).reshape(-1)
+    tops, bottoms = np.arange(w), np.arange((h - 1) * w, h * w)
+    swept = _row_tree_pair(flat, h, w)
+    g = maze_graph(maze)
+
+    def runs(r: int) -> list[set[tuple[int, int]]]:  # the cells of row r joined east-west
+        return list(nx.connected_components(g.subgraph((r, c) for c in range(w))))
+
+    row_tree = (
+        nx.is_tree(g)
+        and len(runs(0)) == 1
+        and all(
+            sum(bool(maze.passages[cell] & 1) for cell in run) == 1  # opens north once
+            for r in range(1, h)
+            for run in runs(r)
+        )
+    )
+    assert (swept[0] >= 0) == row_tree
+    if algorithm in ("binary-tree", "sidewinder") and not loops:
+        assert row_tree  # what they carve on a full rectangle
+    if row_tree:
+        walked = _farthest_pair(flat, w, 0, tops, bottoms)[:2]
+        assert swept == walked

@@ -31,7 +31,7 @@ from mazeart.generate._registry import ALGORITHMS, Algorithm, get_algorithm, reg
 from mazeart.maze import DIRECTIONS, GEOMETRIES, OPPOSITE, Maze
 from mazeart.shape import ShapeReport
 from mazeart.solve import distances
-from mazeart.weights import is_free, validate_weights
+from mazeart.weights import FREE, ROOM, TAG, is_free, validate_weights
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -256,34 +256,40 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
     on their path block, so every candidate is a cell of the pass and the farthest
     pair (:func:`mazeart.solve._farthest_pair`) is exact.
     """
-    from mazeart.solve import _farthest_pair
+    from mazeart.solve import _farthest_pair, _row_tree_pair
 
     if maze.mask.size >= 2**31:  # the walk keeps cells as 32-bit numbers
         return None
     width = maze.width
-    north, south, faces = _faces(maze)
-    cand = maze.mask & faces & ~maze.room_mask
-    passages = maze.passages
+    height = maze.height
+    passages = np.ascontiguousarray(maze.passages).reshape(-1)
     joined = 0
-    if maze.geometry == "blocks":
-        cut, anchor = _door_cut_pairs(maze)
-        if cut.size:
-            passages = passages.copy().reshape(-1)
-            step_r, step_c = anchor // width - cut // width, anchor % width - cut % width
-            for bit, dr, dc in DIRECTIONS:  # the side of the cut that faces its path block
-                toward = (step_r == dr) & (step_c == dc)
-                passages[cut[toward]] |= bit
-                passages[anchor[toward]] |= OPPOSITE[bit]
-            cand = cand.copy().reshape(-1)
-            cand[cut] = True
-            joined = int(cut.size)
-    flat_cand = np.flatnonzero(cand)
-    if flat_cand.size < 2:
-        return None
-    firsts, seconds = _top_and_bottom(maze, flat_cand, north, south)
-    a, b, reached, tree = _farthest_pair(
-        np.ascontiguousarray(passages).reshape(-1), width, int(flat_cand[0]), firsts, seconds
-    )
+    if maze.geometry == "cells" and height > 1 and not maze.rooms and bool(maze.mask.all()):
+        a, b = _row_tree_pair(passages, height, width)  # a full rectangle: a row tree?
+        if a >= 0:
+            return divmod(int(a), width), divmod(int(b), width)
+        firsts = np.arange(width)  # else the top row to the bottom one, as below
+        seconds = np.arange((height - 1) * width, height * width)
+    else:
+        north, south, faces = _faces(maze)
+        cand = maze.mask & faces & ~maze.room_mask
+        if maze.geometry == "blocks":
+            cut, anchor = _door_cut_pairs(maze)
+            if cut.size:
+                passages = passages.copy()
+                step_r, step_c = anchor // width - cut // width, anchor % width - cut % width
+                for bit, dr, dc in DIRECTIONS:  # the side of the cut that faces its path block
+                    toward = (step_r == dr) & (step_c == dc)
+                    passages[cut[toward]] |= bit
+                    passages[anchor[toward]] |= OPPOSITE[bit]
+                cand = cand.copy().reshape(-1)
+                cand[cut] = True
+                joined = int(cut.size)
+        flat_cand = np.flatnonzero(cand)
+        if flat_cand.size < 2:
+            return None
+        firsts, seconds = _top_and_bottom(maze, flat_cand, north, south)
+    a, b, reached, tree = _farthest_pair(passages, width, int(firsts[0]), firsts, seconds)
     if not tree or a < 0 or reached != maze.n_cells + joined:
         return None
     ends = divmod(int(a), width), divmod(int(b), width)
@@ -473,11 +479,12 @@ def generate(
     wanted = parse_place(place) if place else {}
     if rooms:
         w, room_list = stamp_rooms(w, rooms)
-    else:
-        room_list = rooms_from_weights(w)
+    highest = int(w.max())  # no room or tag code above it: no search for them (one pass)
+    if not rooms:
+        room_list = rooms_from_weights(w) if highest > ROOM else []
     if room_list and geometry != "cells":
         raise MazeartError("rooms need the cells geometry")
-    if not np.any(is_free(w)):
+    if w.min() != FREE and not np.any(is_free(w)):
         raise MazeartError("the preset has no free cell: there is nothing to carve")
     given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
     generator = as_generator(rng if given is None else given)  # checks the seed's type
@@ -500,7 +507,7 @@ def generate(
             report.parts = 1
     if report.unreachable:
         maze = _drop_unreached(maze, report)
-    tags = tags_from_weights(w)
+    tags = tags_from_weights(w) if highest > TAG else {}
     if tags:
         maze = maze.replace(tags=_tags_on_path(maze, tags))
     if (entrance is None) != (exit is None):  # one end given: the other is the farthest
