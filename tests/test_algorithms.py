@@ -49,6 +49,52 @@ def test_the_uniformity_test_rejects_a_biased_generator():
     assert chi_square_p(counts) < 1e-12
 
 
+def test_kruskal_takes_the_walls_in_a_uniformly_random_order():
+    """Kruskal's mazes on a 2 x 3 grid against the exact law of Kruskal's algorithm over
+    all 7! wall orders: a wall order that is not uniform (a bucket or a shuffle gone
+    wrong) shifts it."""
+    from itertools import permutations
+
+    h, w = 2, 3
+    walls = [((r, c), (r, c + 1)) for r in range(h) for c in range(w - 1)]
+    walls += [((r, c), (r + 1, c)) for r in range(h - 1) for c in range(w)]
+
+    def kruskal_tree(order: tuple[int, ...]) -> frozenset[int]:
+        parent = {(r, c): (r, c) for r in range(h) for c in range(w)}
+
+        def root(x: tuple[int, int]) -> tuple[int, int]:
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        kept = set()
+        for i in order:
+            a, b = root(walls[i][0]), root(walls[i][1])
+            if a != b:
+                parent[a] = b
+                kept.add(i)
+        return frozenset(kept)
+
+    law = Counter(kruskal_tree(order) for order in permutations(range(len(walls))))
+    trees = sorted(law, key=sorted)
+    samples = 6000
+    expected = np.array([law[t] for t in trees], float) / sum(law.values()) * samples
+
+    def p_value(name: str) -> float:  # how well ``name``'s mazes fit Kruskal's law
+        rng = np.random.default_rng(7)
+        seen: Counter = Counter()
+        for _ in range(samples):
+            p = ALGORITHMS[name].func(np.zeros((h, w), np.int32), rng).passages
+            seen[frozenset(i for i, ((r, c), (r2, c2)) in enumerate(walls)
+                           if p[r, c] & (E if c2 > c else S))] += 1  # fmt: skip
+        assert set(seen) <= set(law)
+        observed = np.array([seen[t] for t in trees])
+        return float(stats.chisquare(observed, expected).pvalue)
+
+    assert p_value("kruskal") > 0.001
+    assert p_value("backtracker") < 1e-6  # the test can tell another law
+
+
 @pytest.mark.parametrize("name", BLOCK_ALGORITHMS)
 @given(weights=presets(max_side=16), seed=st.integers(0, 2**32 - 1))
 def test_block_rules_no_open_square_no_loop(name, weights, seed):

@@ -49,7 +49,7 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs, order):
             union(parent, rank, c, c + stride)
     # A uniformly random order of the walls, in cache-sized pieces: every wall goes
     # to a random bucket (a hash of its index), buckets are taken in turn, and each
-    # is shuffled on its own (Fisher-Yates, drawn lazily). Random buckets followed by
+    # is shuffled on its own (Fisher-Yates) as its turn comes. Random buckets followed by
     # uniform shuffles within them give a uniform permutation of all the walls.
     buckets = 1 << _BUCKET_BITS
     salt = next_u64(state)
@@ -75,14 +75,26 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs, order):
                 fill[k] += 1
     remaining = needed
     record = order.size > 1
+    ahead = 16  # walls: how far on the cells are touched
+    touched = np.int64(0)
     for k in range(buckets):
+        if remaining <= 0:
+            break
         lo = start[k]
-        m = start[k + 1]
-        while m > lo and remaining > 0:
-            j = lo + below(state, m - lo)
-            m -= 1
-            e = np.int64(edges[j])
+        hi = start[k + 1]
+        for m in range(hi - 1, lo, -1):  # shuffle the bucket (Fisher-Yates; it fits the cache)
+            j = lo + below(state, m - lo + 1)
+            e = edges[j]
             edges[j] = edges[m]
+            edges[m] = e
+        for j in range(lo, hi):
+            if remaining <= 0:
+                break
+            if j + ahead < hi:
+                # Read the cell of a wall a few walls on: the lookups of the union-find
+                # miss the cache, and this way several misses are under way at once.
+                touched += parent[edges[j + ahead] >> 1]
+            e = np.int64(edges[j])
             a = e >> 1
             if e & 1:
                 b = a + stride
@@ -108,7 +120,7 @@ def _join(free, stride, passages, state, needed, existing, edges, pairs, order):
                 passages[a] |= 4
                 passages[b] |= 1
             remaining -= 1
-    return needed - remaining
+    return needed - remaining, touched  # (returned so that the reads stay)
 
 
 def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
@@ -137,16 +149,15 @@ def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
         return 0
     dtype = np.int32 if 2 * grid.flat_free.size < 2**31 else np.int64
     edges = np.empty(2 * n_free, dtype=dtype)
-    return int(
-        _join(
-            grid.flat_free,
-            grid.stride,
-            grid.passages,
-            grid.state,
-            needed,
-            existing,
-            edges,
-            pairs,
-            grid.order,
-        )
+    added, _ = _join(
+        grid.flat_free,
+        grid.stride,
+        grid.passages,
+        grid.state,
+        needed,
+        existing,
+        edges,
+        pairs,
+        grid.order,
     )
+    return int(added)
