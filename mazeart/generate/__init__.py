@@ -76,6 +76,23 @@ def _faces(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np
     return north, south, north | south | out[1:-1, :-2] | out[1:-1, 2:]
 
 
+def _face_cells(
+    maze: Maze,
+) -> tuple[NDArray[np.intp], NDArray[np.bool_], NDArray[np.bool_]]:
+    """The cells of :func:`_faces` as flat indices in order, and for each whether its
+    north and its south side face the outside. On a full region these are the
+    grid's border, found with no pass over the grid."""
+    h, w = maze.shape
+    if maze.region.all():
+        ring = [np.arange(w), np.arange(w, (h - 1) * w, w), np.arange(2 * w - 1, h * w, w)]
+        ring.append(np.arange((h - 1) * w, h * w))
+        cells = np.unique(np.concatenate(ring))
+        return cells, cells < w, cells >= (h - 1) * w
+    north, south, faces = _faces(maze)
+    cells = np.flatnonzero(faces)
+    return cells, north.reshape(-1)[cells], south.reshape(-1)[cells]
+
+
 def door_cuts(maze: Maze) -> NDArray[np.intp]:
     """Where a ``blocks`` maze's border can be cut for a door (seed 001's way).
 
@@ -107,7 +124,11 @@ def _door_cut_pairs(maze: Maze) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     if maze.geometry != "blocks":
         return none, none
     h, w = maze.shape
-    cand = np.flatnonzero(maze.region & ~maze.mask & ~maze.room_mask & _faces(maze)[2])
+    cand = _face_cells(maze)[0]
+    keep = maze.region.reshape(-1)[cand] & ~maze.mask.reshape(-1)[cand]
+    if maze.rooms:
+        keep &= ~maze.room_mask.reshape(-1)[cand]
+    cand = cand[keep]
     if not cand.size:
         return none, none
     rows, cols = np.divmod(cand, w)
@@ -182,7 +203,8 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     d1 = distances(maze, divmod(int(anchor[flat_cand[0]]), width)).reshape(-1)
     # Only cells the passages actually reach from there (all of the part, in a valid maze).
     flat_cand = flat_cand[d1[anchor[flat_cand]] >= 0]
-    starts, finishes = _top_and_bottom(maze, flat_cand, north, south)
+    north_of, south_of = north.reshape(-1)[flat_cand], south.reshape(-1)[flat_cand]
+    starts, finishes = _top_and_bottom(maze, flat_cand, north_of, south_of)
     a = int(starts[np.argmax(d1[anchor[starts]] + step[starts])])
     d2 = distances(maze, divmod(int(anchor[a]), width)).reshape(-1)
     away = d2[anchor[finishes]] + step[finishes] + step[a]
@@ -237,12 +259,13 @@ def _other_end(
 def _top_and_bottom(
     maze: Maze, cand: NDArray[np.intp], north: NDArray[np.bool_], south: NDArray[np.bool_]
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Where the entrance and the exit may be among the candidates ``cand`` (flat): on a
-    blocks maze or a full rectangle, the north-facing and the south-facing ones when
-    both exist (seed 001); otherwise all of them, the same array twice."""
+    """Where the entrance and the exit may be among the candidates ``cand`` (flat; whether
+    each faces north and south beside them): on a blocks maze or a full rectangle, the
+    north-facing and the south-facing ones when both exist (seed 001); otherwise all of
+    them, the same array twice."""
     if maze.geometry == "blocks" or bool(maze.region.all()):
-        tops = cand[north.reshape(-1)[cand]]
-        bottoms = cand[south.reshape(-1)[cand]]
+        tops = cand[north]
+        bottoms = cand[south]
         if tops.size and bottoms.size and np.union1d(tops, bottoms).size > 1:
             return tops, bottoms
     return cand, cand
@@ -271,8 +294,11 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
         firsts = np.arange(width)  # else the top row to the bottom one, as below
         seconds = np.arange((height - 1) * width, height * width)
     else:
-        north, south, faces = _faces(maze)
-        cand = maze.mask & faces & ~maze.room_mask
+        faces, north, south = _face_cells(maze)
+        keep = maze.mask.reshape(-1)[faces]
+        if maze.rooms:
+            keep &= ~maze.room_mask.reshape(-1)[faces]
+        flat_cand = faces[keep]
         if maze.geometry == "blocks":
             cut, anchor = _door_cut_pairs(maze)
             if cut.size:
@@ -282,13 +308,12 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
                     toward = (step_r == dr) & (step_c == dc)
                     passages[cut[toward]] |= bit
                     passages[anchor[toward]] |= OPPOSITE[bit]
-                cand = cand.copy().reshape(-1)
-                cand[cut] = True
+                flat_cand = np.union1d(flat_cand, cut)  # (the cuts face the outside too)
                 joined = int(cut.size)
-        flat_cand = np.flatnonzero(cand)
+        at = np.searchsorted(faces, flat_cand)
         if flat_cand.size < 2:
             return None
-        firsts, seconds = _top_and_bottom(maze, flat_cand, north, south)
+        firsts, seconds = _top_and_bottom(maze, flat_cand, north[at], south[at])
     a, b, reached, tree = _farthest_pair(passages, width, int(firsts[0]), firsts, seconds)
     if not tree or a < 0 or reached != maze.n_cells + joined:
         return None
