@@ -248,12 +248,13 @@ def bench_scaling(repeat: int) -> None:
 
 def bench_startup(repeat: int) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.pop("MAZEART_AOT", None)
 
-    def wall(cmd: list[str]) -> float:
+    def wall(cmd: list[str], **extra: str) -> float:
         times = []
         for _ in range(repeat + 1):
             t = time.perf_counter()
-            subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True)
+            subprocess.run(cmd, cwd=REPO, env={**env, **extra}, check=True, capture_output=True)
             times.append(time.perf_counter() - t)
         return min(times[1:])
 
@@ -261,6 +262,13 @@ def bench_startup(repeat: int) -> None:
         out = str(Path(tmp) / "x.svg")
         job = [sys.executable, "-m", "mazeart", "samples/horse.png", "-o", out, "--cells", "150"]
         job += ["-q"]
+        aot = {"MAZEART_AOT_DIR": str(Path(tmp) / "aot")}
+        t = time.perf_counter()
+        built = subprocess.run(
+            [sys.executable, "-m", "mazeart._aot"], cwd=REPO, env={**env, **aot},
+            capture_output=True, text=True,
+        )  # fmt: skip
+        build = time.perf_counter() - t
         numba = wall([sys.executable, "-c", "import numba"])
         script = Path(tmp) / "one_kernel.py"
         script.write_text(
@@ -268,11 +276,12 @@ def bench_startup(repeat: int) -> None:
         )
         one_kernel = wall([sys.executable, str(script)])  # its first run compiles and caches
         helps = wall([sys.executable, "-m", "mazeart", "--help"])
-        main = wall(job)
+        jit = wall(job, MAZEART_AOT="0")
+        fast = wall(job, MAZEART_AOT="1", **aot) if built.returncode == 0 else float("nan")
         res = subprocess.run(
             [sys.executable, "-X", "importtime", *job[1:]],
             cwd=REPO,
-            env=env,
+            env={**env, "MAZEART_AOT": "1", **aot},
             check=True,
             capture_output=True,
             text=True,
@@ -282,8 +291,14 @@ def bench_startup(repeat: int) -> None:
     print(f"  one cached numba kernel, called     {one_kernel:6.2f}")
     print(f"  mazeart --help                      {helps:6.2f}")
     print(
-        f"  mazeart horse.png --cells 150       {main:6.2f}  ({main / numba:.2f}x import numba, "
-        f"{main / one_kernel:.2f}x one cached kernel)"
+        f"  mazeart horse.png --cells 150       {jit:6.2f}  ({jit / numba:.2f}x import numba; "
+        "numba's kernels)"
+    )
+    if built.returncode:
+        print(f"  (kernels not built ahead of time: {built.stderr.strip().splitlines()[-1:]})")
+    print(
+        f"  the same, kernels built ahead       {fast:6.2f}  ({fast / numba:.2f}x import numba; "
+        f"built once in {build:.1f} s)"
     )
     rows = []
     for line in res.stderr.splitlines():
@@ -292,7 +307,7 @@ def bench_startup(repeat: int) -> None:
         _, cumulative, name = line[12:].split("|")
         if cumulative.strip().isdigit() and not name[1:].startswith(" "):  # not nested
             rows.append((int(cumulative), name.strip()))
-    print("  -X importtime, the main job's imports that are not nested in another, by time:")
+    print("  -X importtime, the main job's imports (kernels built ahead), not nested, by time:")
     for us, name in sorted(rows, reverse=True)[:10]:
         print(f"    {us / 1000:7.1f} ms  {name}")
 

@@ -7,6 +7,10 @@ algorithms`` and a mistyped option answer without numba. When a kernel is
 compiled, the kernels it calls by their global names are compiled first and
 put in its globals, as numba needs.
 
+The kernels of the main job are also built ahead of time, once, into a module
+that loads without numba (see :mod:`mazeart._aot`); a kernel calls its built
+function when there is one and the arguments are of the types it was built for.
+
 numba caches compiled kernels beside the source (``__pycache__``) or in the
 user's cache directory, and refuses to decorate a ``cache=True`` function
 when it can write to neither (a read-only install with an unwritable home).
@@ -78,6 +82,9 @@ def caching() -> bool:
     return _CACHING[0]
 
 
+_UNSEEN = object()
+
+
 class _Kernel:
     """A kernel that numba compiles when it is first called (see the module's text)."""
 
@@ -90,6 +97,7 @@ class _Kernel:
         self.__module__ = func.__module__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
+        self.built: Any = _UNSEEN  # the function built ahead of time (see mazeart._aot)
 
     def compiled(self) -> Any:
         """The numba dispatcher (compiling, or loading from the cache, the first time)."""
@@ -108,6 +116,16 @@ class _Kernel:
         return self.dispatcher
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        built = self.built
+        if built is _UNSEEN:
+            from mazeart import _aot
+
+            built = self.built = _aot.function(self.__module__, self.__qualname__)
+        if built is not None and not kwargs:
+            from mazeart._aot import fits
+
+            if fits(self.__module__, self.__qualname__, args):
+                return built(*args)
         return (self.dispatcher or self.compiled())(*args, **kwargs)
 
     def __repr__(self) -> str:

@@ -33,6 +33,10 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# The suite (and every command it runs) uses numba's kernels and builds nothing in the
+# background; the kernels built ahead of time are tested on their own (test_startup.py).
+os.environ["MAZEART_AOT"] = "0"
+
 SKIMAGE_DATA = Path(__import__("skimage.data", fromlist=["x"]).__file__).parent
 REPO = Path(__file__).resolve().parents[1]
 

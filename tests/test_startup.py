@@ -8,6 +8,7 @@ made. Each case runs in a fresh interpreter and reports whether numba was import
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -49,3 +50,115 @@ def test_making_a_maze_does_load_the_kernels(tmp_path, monkeypatch):
     result = probe(["12x8", "-o", "m.svg", "--seed", "1"])
     assert result["status"] in (0, None) and result["numba"] is True
     assert (tmp_path / "m.svg").is_file()
+
+
+# ----------------------------------------------------------------------------- ahead of time
+
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from mazeart import _aot  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "horse.png"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The main job's kernels built ahead of time into a folder of their own."""
+    if _aot.compiler() is None:
+        pytest.skip("no C compiler: the kernels cannot be built ahead of time here")
+    folder = tmp_path_factory.mktemp("aot")
+    env = {**os.environ, "MAZEART_AOT": "1", "MAZEART_AOT_DIR": str(folder)}
+    done = subprocess.run([sys.executable, "-m", "mazeart._aot"], env=env, capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(list(folder.glob("mazeart_aot_*"))) == 1  # and nothing half-built beside it
+    return folder
+
+
+def run_job(folder: Path, out: Path, *, aot: bool) -> dict:
+    env = {**os.environ, "MAZEART_AOT": "1" if aot else "0", "MAZEART_AOT_DIR": str(folder)}
+    args = [str(SAMPLE), "--cells", "60", "--seed", "4", "-o", str(out)]
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_with_the_kernels_built_the_main_job_runs_without_numba(built, tmp_path):
+    """Same file as numba's kernels make, and numba never imported."""
+    fast = run_job(built, tmp_path / "aot.svg", aot=True)
+    slow = run_job(built, tmp_path / "jit.svg", aot=False)
+    assert fast == {"numba": False, "status": 0} and slow == {"numba": True, "status": 0}
+    assert (tmp_path / "aot.svg").read_bytes() == (tmp_path / "jit.svg").read_bytes()
+    assert sorted(p.name for p in built.iterdir())[0].startswith("mazeart_aot_")
+
+
+def test_a_built_kernel_takes_only_the_types_it_was_built_for(built, monkeypatch):
+    """Anything else goes to numba (the built code would trust it): same answers."""
+    import mazeart.export.scene  # noqa: F401
+
+    scene = sys.modules["mazeart.export.scene"]
+    monkeypatch.setenv("MAZEART_AOT", "1")
+    monkeypatch.setenv("MAZEART_AOT_DIR", str(built))
+    monkeypatch.setattr(_aot, "_LOADED", [])
+    kernel = scene._row_runs
+    monkeypatch.setattr(kernel, "built", _aot.function("mazeart.export.scene", "_row_runs"))
+    assert kernel.built is not None
+    grid = np.random.default_rng(3).random((9, 14)) < 0.5
+    assert _aot.fits("mazeart.export.scene", "_row_runs", (grid,))
+    expected = kernel.compiled()(grid)
+    assert np.array_equal(kernel(grid), expected)  # the built function
+    for other in (grid[:, ::2], grid.astype(np.uint8), grid.reshape(-1), [[True]]):
+        assert not _aot.fits("mazeart.export.scene", "_row_runs", (other,))
+    assert np.array_equal(kernel(np.asfortranarray(grid)), expected)  # numba's, same answer
+    frozen = grid.copy()
+    frozen.flags.writeable = False
+    assert not _aot.fits("mazeart.export.scene", "_row_runs", (frozen,))
+    assert _aot.fits("mazeart.maze", "_check_grid", (frozen, np.zeros((9, 14), np.uint8), frozen))
+
+
+def test_a_broken_or_missing_build_leaves_the_work_to_numba(tmp_path, monkeypatch):
+    monkeypatch.setenv("MAZEART_AOT", "1")
+    monkeypatch.setenv("MAZEART_AOT_DIR", str(tmp_path))
+    monkeypatch.setattr(_aot, "_LOADED", [])
+    assert _aot.built() is None  # nothing built yet
+    import importlib.machinery
+
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (tmp_path / f"{_aot.module_name()}{suffix}").write_bytes(b"\x7fELF half a library")
+    monkeypatch.setattr(_aot, "_LOADED", [])
+    assert _aot.built() is None  # not loadable: ignored
+    monkeypatch.setenv("MAZEART_AOT", "0")
+    monkeypatch.setattr(_aot, "_LOADED", [])
+    assert _aot.built() is None and _aot.function("mazeart.maze", "_check_grid") is None
+
+
+def test_one_background_build_at_a_time_and_none_when_turned_off(tmp_path, monkeypatch):
+    started: list[list[str]] = []
+
+    class Popen:
+        def __init__(self, argv: list[str], **kwargs: object) -> None:
+            assert kwargs.get("start_new_session") is True
+            started.append(argv)
+
+    monkeypatch.setattr(_aot.subprocess, "Popen", Popen)
+    monkeypatch.setenv("MAZEART_AOT_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(_aot, "_LOADED", [])
+    monkeypatch.setenv("MAZEART_AOT", "0")
+    _aot.build_later()
+    assert started == []
+    monkeypatch.setenv("MAZEART_AOT", "1")
+    monkeypatch.setattr(_aot, "compiler", lambda: None)
+    _aot.build_later()
+    assert started == []  # no C compiler: nothing to build with
+    monkeypatch.setattr(_aot, "compiler", lambda: "cc")
+    _aot.build_later()
+    _aot.build_later()  # the first one is still under way (its lock is there)
+    assert started == [[sys.executable, "-m", "mazeart._aot"]]
+    lock = tmp_path / "cache" / f"{_aot.module_name()}.lock"
+    lock.unlink()
+    lock.with_suffix(".failed").write_text("no compiler after all\n")
+    _aot.build_later()  # it failed here: not again until something changes
+    assert len(started) == 1
