@@ -75,8 +75,8 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
 """The kernels built ahead of time: (module, name) -> (argument kinds, result type)."""
 
 _SOURCES = (
-    "_aot.py", "_graph.py", "_rng.py", "maze.py", "solve.py", "generate/_common.py",
-    "generate/_carve.py", "generate/weighted_dfs.py", "export/scene.py",
+    "_aot.py", "_jit.py", "_graph.py", "_rng.py", "weights.py", "maze.py", "solve.py",
+    "generate/_common.py", "generate/_carve.py", "generate/weighted_dfs.py", "export/scene.py",
 )  # fmt: skip
 """The package's files the built module is made from (its name hashes them)."""
 
@@ -127,7 +127,10 @@ def built() -> Any:
 
 
 def _load() -> Any:
-    name = module_name()
+    try:
+        name = module_name()  # (no sources to read, e.g. in a zip: nothing is used)
+    except OSError:
+        return None
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     path = folder() / f"{name}{suffix}"
     if not path.is_file():
@@ -173,9 +176,10 @@ def fits(module: str, name: str, args: tuple[Any, ...]) -> bool:
             dtype, ndim, writable = kind
             if not (
                 type(value) is np.ndarray
-                and value.dtype.name == dtype
+                and value.dtype == np.dtype(dtype)  # (in the machine's byte order)
                 and value.ndim == ndim
                 and value.flags.c_contiguous
+                and value.flags.aligned
                 and (value.flags.writeable or not writable)
             ):
                 return False
@@ -201,7 +205,7 @@ def build_later() -> None:
     target = folder()
     try:
         target.mkdir(parents=True, exist_ok=True)
-        name = module_name()
+        name = module_name()  # (raises OSError when there are no sources to read)
         if (target / f"{name}.failed").exists():
             return  # it cannot be built here (the file says why); a new version tries again
         lock = target / f"{name}.lock"
@@ -212,14 +216,23 @@ def build_later() -> None:
             os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
         except FileExistsError:
             return
-        subprocess.Popen(
-            [sys.executable, "-m", "mazeart._aot"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # not stopped with the job, nor by its Ctrl-C
-            close_fds=True,
-        )
+        # The child builds this very package (not one its folder happens to hold: -P, and
+        # the package's own folder first on its path) and checks the name it was asked for.
+        home = str(Path(__file__).resolve().parents[1])
+        path = os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))
+        try:
+            subprocess.Popen(
+                [sys.executable, "-P", "-m", "mazeart._aot", "--background", name],
+                cwd=target,
+                env={**os.environ, "PYTHONPATH": path},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # not stopped with the job, nor by its Ctrl-C
+                close_fds=True,
+            )
+        except OSError:
+            lock.unlink()
     except OSError:
         return
 
@@ -239,12 +252,19 @@ def build() -> Path:
     name = module_name()
     target = folder()
     target.mkdir(parents=True, exist_ok=True)
+    here = Path(__file__).resolve().parent
+    for old in target.glob(".build-*"):  # what killed builds left
+        if time.time() - old.stat().st_mtime > 3600:
+            shutil.rmtree(old, ignore_errors=True)
     with tempfile.TemporaryDirectory(dir=target, prefix=".build-") as work:
         cc = CC(name)
         cc.output_dir = work
         cc.verbose = False
         for (module, kernel), (_, result) in KERNELS.items():
-            k = getattr(importlib.import_module(module), kernel)
+            source = importlib.import_module(module)
+            if here not in Path(str(source.__file__)).resolve().parents:
+                raise RuntimeError(f"{module} is not this package's ({source.__file__})")
+            k = getattr(source, kernel)
             k.compiled()  # the kernels it calls, resolved first
             kinds = [_numba_type(kind) for kind in KERNELS[(module, kernel)][0]]
             result_type = eval(result, {"__builtins__": {}}, _type_names())  # (our own table)
@@ -280,10 +300,17 @@ def _type_names() -> dict[str, Any]:
     }  # fmt: skip
 
 
-def main() -> int:
-    """Build the module (``python -m mazeart._aot``); 0 when built, 1 when not."""
+def main(argv: list[str] | None = None) -> int:
+    """Build the module (``python -m mazeart._aot``); 0 when built, 1 when not.
+
+    ``--background NAME`` is how :func:`build_later` starts it: the build must be of
+    the module ``NAME``, and it removes the lock its starter made."""
+    args = sys.argv[1:] if argv is None else argv
+    background = args[:1] == ["--background"]
     lock = folder() / f"{module_name()}.lock"
     try:
+        if background and args[1:2] != [module_name()]:
+            raise RuntimeError(f"asked for {args[1:2]}, these sources make {module_name()}")
         print(build())
     except Exception as exc:  # a build that fails leaves numba to do the work
         why = f"mazeart: the kernels were not built ahead of time: {exc}"
@@ -292,7 +319,7 @@ def main() -> int:
             lock.with_suffix(".failed").write_text(why + "\n")
         return 1
     finally:
-        if lock is not None:
+        if background:
             with contextlib.suppress(OSError):
                 lock.unlink()
     return 0

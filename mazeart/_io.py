@@ -236,6 +236,27 @@ def check_writable(path: str | os.PathLike[str]) -> Path:
     return dest
 
 
+def _locked_temporary(dest: Path, parent: Path) -> tuple[int, str]:
+    """A new temporary file beside ``dest``, noted in :data:`PENDING` and locked as ours.
+
+    Another run's sweep (:func:`_sweep`) may remove a file in the instant between
+    its making and its lock; then a new one is made."""
+    for _ in range(5):
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
+        PENDING.add(tmp)
+        if fcntl is None:
+            return fd, tmp
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if os.stat(tmp).st_ino == os.fstat(fd).st_ino:
+                return fd, tmp
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+        PENDING.discard(tmp)
+    raise OSError(f"temporary files beside {dest.name} keep being removed")
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """Open a temporary file beside ``path`` and move it into place on success.
@@ -262,10 +283,7 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     fd, tmp = -1, ""
     try:
         with held():  # the file and its note come into being together
-            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=parent)
-            PENDING.add(tmp)
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fd, tmp = _locked_temporary(dest, parent)
         with os.fdopen(os.dup(fd), "wb") as fh:
             yield fh
             fh.flush()

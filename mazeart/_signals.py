@@ -65,12 +65,14 @@ def held() -> Iterator[None]:
     """
     main = threading.current_thread() is threading.main_thread()
     mask = getattr(signal, "pthread_sigmask", None)
-    previous = None if mask is None else mask(signal.SIG_BLOCK, HANDLED)
-    _HOLDING[0] += main
+    previous = None
+    _HOLDING[0] += main  # first: a handler may run inside the masking call itself
     try:
+        if mask is not None:
+            previous = mask(signal.SIG_BLOCK, HANDLED)
         yield
     finally:
-        if mask is not None:
+        if mask is not None and previous is not None:
             mask(signal.SIG_SETMASK, previous)
         _HOLDING[0] -= main
         if main and _DEFERRED and not _HOLDING[0]:
@@ -127,7 +129,12 @@ def guarded(run: Callable[[], int]) -> int:
         stop = stopped(exc)
         if stop is None:
             raise
-        _remove_pending()
-        return report(stop)
+        _HOLDING[0] += 1  # a second Ctrl-C waits: the clean-up is not cut short
+        try:
+            _remove_pending()
+            return report(stop)
+        finally:
+            _HOLDING[0] -= 1
+            _DEFERRED.clear()
     finally:
         restore(previous)

@@ -183,3 +183,76 @@ def test_a_signal_between_a_writers_steps_leaves_nothing(tmp_path):
 
     assert guarded(stopped_mid_step) == 143
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_signal_during_the_clean_up_waits(tmp_path, monkeypatch):
+    import signal
+
+    from mazeart import _signals
+
+    out = tmp_path / "maze.svg"
+    writer = atomic_write(out)
+    cleaned = _signals._remove_pending
+
+    def cleanup_hit_again() -> None:  # Ctrl-C pressed twice: the handler runs mid-clean-up
+        signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+        cleaned()
+
+    monkeypatch.setattr(_signals, "_remove_pending", cleanup_hit_again)
+
+    def stopped_mid_write() -> int:
+        writer.__enter__().write(b"half")
+        os.kill(os.getpid(), signal.SIGINT)
+        return 0
+
+    assert _signals.guarded(stopped_mid_write) == 130
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_signals_are_not_left_held_when_one_arrives_as_they_are_held(monkeypatch):
+    """CPython may run a pending handler inside the masking call itself."""
+    import signal
+
+    from mazeart import _signals
+
+    real = signal.pthread_sigmask
+    calls = []
+
+    def mask_and_deliver(how, sigs):
+        before = real(how, sigs)
+        if how == signal.SIG_BLOCK and not calls:
+            calls.append(how)
+            signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)  # it lands right here
+        return before
+
+    monkeypatch.setattr(signal, "pthread_sigmask", mask_and_deliver)
+
+    def hold() -> int:
+        with _signals.held():
+            pass
+        return 0
+
+    assert _signals.guarded(hold) == 143
+    assert not set(_signals.HANDLED) & real(signal.SIG_BLOCK, [])  # nothing left blocked
+
+
+def test_a_temporary_file_swept_before_it_is_locked_is_made_again(tmp_path, monkeypatch):
+    """Another run's sweep can remove a file in the instant between its making and its lock."""
+    import tempfile
+
+    made = tempfile.mkstemp
+    swept = []
+
+    def made_then_swept(*args, **kwargs):
+        fd, name = made(*args, **kwargs)
+        if not swept:
+            os.unlink(name)
+            swept.append(name)
+        return fd, name
+
+    monkeypatch.setattr(tempfile, "mkstemp", made_then_swept)
+    out = tmp_path / "maze.svg"
+    with atomic_write(out) as fh:
+        fh.write(b"whole")
+    assert swept and out.read_bytes() == b"whole"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["maze.svg"]

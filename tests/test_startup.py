@@ -113,6 +113,11 @@ def test_a_built_kernel_takes_only_the_types_it_was_built_for(built, monkeypatch
     for other in (grid[:, ::2], grid.astype(np.uint8), grid.reshape(-1), [[True]]):
         assert not _aot.fits("mazeart.export.scene", "_row_runs", (other,))
     assert np.array_equal(kernel(np.asfortranarray(grid)), expected)  # numba's, same answer
+    ends = np.arange(4, dtype=np.int64)
+    args = (np.zeros(4, np.uint8), 2, 0, ends, ends)
+    assert _aot.fits("mazeart.solve", "_farthest_pair", args)
+    swapped = ends.astype(ends.dtype.newbyteorder())  # the same numbers, bytes the other way
+    assert not _aot.fits("mazeart.solve", "_farthest_pair", (*args[:3], swapped, ends))
     frozen = grid.copy()
     frozen.flags.writeable = False
     assert not _aot.fits("mazeart.export.scene", "_row_runs", (frozen,))
@@ -141,6 +146,7 @@ def test_one_background_build_at_a_time_and_none_when_turned_off(tmp_path, monke
     class Popen:
         def __init__(self, argv: list[str], **kwargs: object) -> None:
             assert kwargs.get("start_new_session") is True
+            assert kwargs.get("cwd") == tmp_path / "cache"  # not the user's folder
             started.append(argv)
 
     monkeypatch.setattr(_aot.subprocess, "Popen", Popen)
@@ -156,9 +162,31 @@ def test_one_background_build_at_a_time_and_none_when_turned_off(tmp_path, monke
     monkeypatch.setattr(_aot, "compiler", lambda: "cc")
     _aot.build_later()
     _aot.build_later()  # the first one is still under way (its lock is there)
-    assert started == [[sys.executable, "-m", "mazeart._aot"]]
-    lock = tmp_path / "cache" / f"{_aot.module_name()}.lock"
+    name = _aot.module_name()
+    assert started == [[sys.executable, "-P", "-m", "mazeart._aot", "--background", name]]
+    lock = tmp_path / "cache" / f"{name}.lock"
     lock.unlink()
     lock.with_suffix(".failed").write_text("no compiler after all\n")
     _aot.build_later()  # it failed here: not again until something changes
     assert len(started) == 1
+
+
+def test_a_background_build_makes_only_what_it_was_asked_for(tmp_path, monkeypatch):
+    """A child that would build other sources than its starter's says so, and the lock its
+    starter made goes; a build that failed is not tried again in the background."""
+    monkeypatch.setenv("MAZEART_AOT_DIR", str(tmp_path))
+    lock = tmp_path / f"{_aot.module_name()}.lock"
+    lock.write_text("")
+    assert _aot.main(["--background", "mazeart_aot_0000000000000000"]) == 1
+    assert not lock.exists()
+    assert "these sources make" in lock.with_suffix(".failed").read_text()
+
+
+def test_without_sources_to_hash_nothing_is_loaded(monkeypatch):
+    def unreadable() -> str:
+        raise NotADirectoryError("mazeart.zip/mazeart/_aot.py")
+
+    monkeypatch.setenv("MAZEART_AOT", "1")
+    monkeypatch.setattr(_aot, "module_name", unreadable)
+    monkeypatch.setattr(_aot, "_LOADED", [])
+    assert _aot.built() is None
