@@ -231,9 +231,11 @@ def _row_tree_pair(passages, height, width):
     corner of the top row, and the answer (with the same tie-break: lowest first,
     then lowest second) needs a few numbers per column and nothing per cell.
 
-    The two passes over a row carry a value from cell to cell; they select it
-    with masks read from tables, which the compiler cannot turn into branches
-    (a maze's runs are random, so a branch there is mispredicted half the time).
+    A row whose runs all open north at their west end (every row of a binary
+    tree) takes one pass; any other row two. The passes carry a value from cell
+    to cell; they select it with masks read from tables, which the compiler
+    cannot turn into branches (a maze's runs are random, so a branch there is
+    mispredicted half the time).
     """
     if height < 2:
         return -1, -1
@@ -253,8 +255,25 @@ def _row_tree_pair(passages, height, width):
     new_way = np.empty(width, np.int64)
     opening = np.empty(width, np.int64)
     bad = np.int64(0)
+    step = np.int64(1) << 32
     for r in range(1, height):
         row = passages[r * width : (r + 1) * width]
+        # First the common case of a binary tree: every run opens north at its west end.
+        # Then a cell's way is its west neighbour's, one step longer, or (at a run's
+        # start) the way of the cell above: one pass, and a check that the row is so.
+        odd = np.int64(0)  # a cell that opens north and is joined west, or neither
+        carry = np.int64(0)
+        for x in range(width):
+            bits = row[x]
+            joined = west[bits]
+            odd = ~(north[bits] ^ joined)
+            if odd:  # (not so: the general way below)
+                break
+            carry = ((carry & joined) | (way[x] & ~joined)) + step
+            new_way[x] = carry
+        if not odd:
+            way, new_way = new_way, way
+            continue
         k = np.int64(-1)  # the opening of the run so far (-1: none yet)
         seen = np.int64(0)  # how many openings the run has so far
         for x in range(width):  # west to east: each run's opening, known at its last cell
@@ -270,7 +289,7 @@ def _row_tree_pair(passages, height, width):
             keep = east[row[x]]
             k = (k & keep) | (opening[x] & ~keep)
             d = x - k
-            new_way[x] = way[k] + ((1 + max(d, -d)) << 32)
+            new_way[x] = way[k] + (1 + max(d, -d)) * step
         way, new_way = new_way, way
     if bad:
         return -1, -1
