@@ -190,7 +190,10 @@ def fits(module: str, name: str, args: tuple[Any, ...]) -> bool:
 
 
 def compiler() -> str | None:
-    """The C compiler the build would use, or None when there is none."""
+    """The C compiler the build would use, or None when there is none (or no setuptools,
+    through which numba drives it)."""
+    if importlib.util.find_spec("setuptools") is None:
+        return None
     for name in (os.environ.get("CC", ""), "cc", "gcc", "clang"):
         if name and shutil.which(name.split()[0]):
             return name

@@ -67,7 +67,7 @@ SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "horse.png"
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The main job's kernels built ahead of time into a folder of their own."""
     if _aot.compiler() is None:
-        pytest.skip("no C compiler: the kernels cannot be built ahead of time here")
+        pytest.skip("no C compiler or setuptools: the kernels cannot be built ahead of time here")
     folder = tmp_path_factory.mktemp("aot")
     env = {**os.environ, "MAZEART_AOT": "1", "MAZEART_AOT_DIR": str(folder)}
     done = subprocess.run([sys.executable, "-m", "mazeart._aot"], env=env, capture_output=True,
