@@ -22,6 +22,7 @@ to numba as before, so results never depend on which path ran.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -104,6 +105,7 @@ def _stamp(package: str) -> str:
     return f"{package}:{spec.origin}:{st.st_size}:{st.st_mtime_ns}"
 
 
+@functools.cache
 def module_name() -> str:
     """The built module's name for this package, numba and Python (a hash of them)."""
     here = Path(__file__).parent

@@ -747,25 +747,25 @@ def make(
     seed = _seed(rng)
     reports: list[ShapeReport] = []
 
+    arguments = dict(
+        algorithm=algorithm,
+        geometry=opts["geometry"],
+        entrance=_cell(opts["entrance"], "entrance"),
+        exit=_cell(opts["exit"], "exit"),
+        rooms=rooms,
+        islands=opts["islands"],
+        prune=opts["prune"],
+        braid=braid,
+        place=opts["place"],
+        walls=None if guided is None else guided.walls,
+        **extra,
+    )
+    walls = "edge walls" if opts["edges"] else "outline walls"
+
     def candidate(i: int) -> Maze:
-        report = ShapeReport(walls="edge walls" if opts["edges"] else "outline walls")
+        report = ShapeReport(walls=walls)
         reports.append(report)
-        maze = generate(
-            weights,
-            algorithm=algorithm,
-            geometry=opts["geometry"],
-            rng=seed + index * k + i,
-            entrance=_cell(opts["entrance"], "entrance"),
-            exit=_cell(opts["exit"], "exit"),
-            rooms=rooms,
-            islands=opts["islands"],
-            prune=opts["prune"],
-            braid=braid,
-            place=opts["place"],
-            walls=None if guided is None else guided.walls,
-            report=report,
-            **extra,
-        )
+        maze = generate(weights, rng=seed + index * k + i, report=report, **arguments)
         return maze if guided is None else maze.replace(guide=guided.guide)
 
     def choose() -> tuple[int, Maze]:
@@ -774,23 +774,7 @@ def make(
         if record or check_jobs(jobs, executor) == 1:  # a recording watches this process
             best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
             return best.candidate, best.maze
-        job = _Candidate(
-            weights,
-            dict(
-                algorithm=algorithm,
-                geometry=opts["geometry"],
-                entrance=_cell(opts["entrance"], "entrance"),
-                exit=_cell(opts["exit"], "exit"),
-                rooms=rooms,
-                islands=opts["islands"],
-                prune=opts["prune"],
-                braid=braid,
-                place=opts["place"],
-                walls=None if guided is None else guided.walls,
-                **extra,
-            ),
-            "edge walls" if opts["edges"] else "outline walls",
-        )
+        job = _Candidate(weights, arguments, walls)
         seeds = [seed + index * k + i for i in range(k)]
         made = []
         for maze, score, report in ordered_map(job, seeds, executor=executor, jobs=jobs):

@@ -219,6 +219,17 @@ def _grow(label, dist, parent, queue, tail, ground, stride):
                 tail += 1
 
 
+@njit(inline="always", cache=True)
+def _meeting(out, k, a, b, length, u, v):
+    """Row ``k`` of a meetings table: the two parts (lower first), the length of the
+    bridge between them, and its cells ``u`` and ``v`` (-1: one cell)."""
+    out[k, 0] = min(a, b)
+    out[k, 1] = max(a, b)
+    out[k, 2] = length
+    out[k, 3] = u
+    out[k, 4] = v
+
+
 @njit(cache=True)
 def _meetings(label, dist, ground, stride):
     """Where two pieces' regions touch across ground: (piece a, piece b, cells crossed, u, v)."""
@@ -233,11 +244,7 @@ def _meetings(label, dist, ground, stride):
                 continue
             if not (ground[u] or ground[v]):
                 continue
-            out[k, 0] = min(label[u], label[v])
-            out[k, 1] = max(label[u], label[v])
-            out[k, 2] = dist[u] + dist[v]
-            out[k, 3] = u
-            out[k, 4] = v
+            _meeting(out, k, label[u], label[v], dist[u] + dist[v], u, v)
             k += 1
     return out[:k]
 
@@ -302,11 +309,7 @@ def _block_meetings(path, piece, room, inside, label, dist, stride):
                 for v in (u + 1, u + stride):
                     if label[v] > 0 and label[v] != label[u]:
                         if fill:
-                            out[k, 0] = min(label[u], label[v])
-                            out[k, 1] = max(label[u], label[v])
-                            out[k, 2] = dist[u] + dist[v]
-                            out[k, 3] = u
-                            out[k, 4] = v
+                            _meeting(out, k, label[u], label[v], dist[u] + dist[v], u, v)
                         k += 1
             elif not path[u] and not room[u] and inside[u]:
                 touches = 0
@@ -321,11 +324,7 @@ def _block_meetings(path, piece, room, inside, label, dist, stride):
                         a = piece[y]
                 if touches == 2 and a != b:
                     if fill:
-                        out[k, 0] = min(a, b)
-                        out[k, 1] = max(a, b)
-                        out[k, 2] = 1
-                        out[k, 3] = u
-                        out[k, 4] = -1
+                        _meeting(out, k, a, b, 1, u, -1)
                     k += 1
     return out
 

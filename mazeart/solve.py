@@ -103,6 +103,19 @@ def _bfs_from(passages, width, sources):
     return dist
 
 
+@njit(inline="always", cache=True)
+def _farther(found, found_a, found_b, a, b, twice):
+    """The pair found so far, or the packed first ``a`` and second ``b`` (see
+    :func:`_farthest_pair`) meeting at depth ``twice / 2`` if they are farther apart,
+    or as far and lower (first, then second)."""
+    low = np.int64(0xFFFFFFFF)
+    length = (a >> 32) + (b >> 32) - twice
+    x, y = low - (a & low), low - (b & low)
+    if length > found or (length == found and (x < found_a or (x == found_a and y < found_b))):
+        return length, x, y
+    return found, found_a, found_b
+
+
 @njit(cache=True)
 def _farthest_pair(passages, width, source, firsts, seconds):
     """The two cells, one of ``firsts`` and another of ``seconds``, farthest apart,
@@ -196,19 +209,9 @@ def _farthest_pair(passages, width, source, firsts, seconds):
             ap, bp = first[p], second[p]
             twice = 2 * np.int64(depth[p])
             if ap >= 0 and b >= 0:
-                length = (ap >> 32) + (b >> 32) - twice
-                x, y = low - (ap & low), low - (b & low)
-                if length > found or (
-                    length == found and (x < found_a or (x == found_a and y < found_b))
-                ):
-                    found, found_a, found_b = length, x, y
+                found, found_a, found_b = _farther(found, found_a, found_b, ap, b, twice)
             if bp >= 0 and a >= 0:
-                length = (a >> 32) + (bp >> 32) - twice
-                x, y = low - (a & low), low - (bp & low)
-                if length > found or (
-                    length == found and (x < found_a or (x == found_a and y < found_b))
-                ):
-                    found, found_a, found_b = length, x, y
+                found, found_a, found_b = _farther(found, found_a, found_b, a, bp, twice)
             if a > ap:
                 first[p] = a
             if b > bp:

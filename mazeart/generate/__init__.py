@@ -117,14 +117,17 @@ def door_cuts(maze: Maze) -> NDArray[np.intp]:
     return anchor
 
 
-def _door_cut_pairs(maze: Maze) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+def _door_cut_pairs(
+    maze: Maze, faces: NDArray[np.intp] | None = None
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """:func:`door_cuts` as two flat index arrays: the cells that can be cut, and the
-    path block each joins (work on the border cells only)."""
+    path block each joins (work on the border cells only: ``faces``, the first array
+    of :func:`_face_cells`, found here when not given)."""
     none = np.zeros(0, dtype=np.intp)
     if maze.geometry != "blocks":
         return none, none
     h, w = maze.shape
-    cand = _face_cells(maze)[0]
+    cand = _face_cells(maze)[0] if faces is None else faces
     keep = maze.region.reshape(-1)[cand] & ~maze.mask.reshape(-1)[cand]
     if maze.rooms:
         keep &= ~maze.room_mask.reshape(-1)[cand]
@@ -300,7 +303,7 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
             keep &= ~maze.room_mask.reshape(-1)[faces]
         flat_cand = faces[keep]
         if maze.geometry == "blocks":
-            cut, anchor = _door_cut_pairs(maze)
+            cut, anchor = _door_cut_pairs(maze, faces)
             if cut.size:
                 passages = passages.copy()
                 step_r, step_c = anchor // width - cut // width, anchor % width - cut % width
