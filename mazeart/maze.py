@@ -440,7 +440,7 @@ class Maze:
     @property
     def n_cells(self) -> int:
         """Number of maze cells."""
-        return int(self.mask.sum())
+        return int(np.count_nonzero(self.mask))
 
     @property
     def n_passages(self) -> int:

@@ -128,37 +128,63 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     first or a second stands: each carries the deepest first and second found
     below it so far, and when it is done it hands them to the one above, where
     every pair meeting there is weighed, so the answer is exact on a tree.
-    Nothing is kept per cell of the grid.
+    Nothing is kept per cell of the grid but a copy of the passages with the
+    firsts and seconds marked in them.
+
+    When dead ends are common (a fifth of the cells or more: most generators but
+    the long-corridor ones), the copy gets a closed frame and every step looks
+    at all four neighbours at once: a dead end hanging off the cell (neither a
+    first nor a second) is counted and never entered, so a cell that had only
+    such branches besides the way on is walked through like a corridor. The
+    four reads do not depend on each other or on the cell's own passages, so
+    they cost little; entering a dead end and coming back costs a mispredicted
+    branch each way.
 
     Of several pairs equally far apart the one with the lowest first (then the
     lowest second) is chosen, so the answer depends on the tree alone, not on
     where the walk starts (:func:`_row_tree_pair` gives the same one).
     """
     n = passages.size
+    count = np.zeros(16, np.int64)  # open sides of each passage set
+    for m in range(16):
+        count[m] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
     cells = 0
     ends = 0
+    dead = 0
     for i in range(n):
         bits = passages[i]
         if bits:
+            sides = count[bits & 15]
             cells += 1
-            ends += (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1)
+            ends += sides
+            dead += sides == 1
     cells = max(cells, 1)
     if ends != 2 * (cells - 1):
         return -1, -1, 0, False
-    kind = np.zeros(n, np.uint8)  # 1: a first, 2: a second (zeroed pages cost nothing)
-    for v in firsts:
-        kind[v] |= 1
+    skip = dead * 5 >= cells  # look past dead ends
+    pad = 1 if skip else 0
+    stride = width + 2 * pad
+    if skip:  # a closed frame: every cell has four neighbours to read
+        work = np.zeros((n // width + 2) * stride, np.uint8)
+        for r in range(n // width):
+            at = (r + 1) * stride + 1
+            work[at : at + width] = passages[r * width : (r + 1) * width]
+    else:
+        work = passages.copy()
+    for v in firsts:  # bit 4: a first, bit 5: a second
+        work[(v // width + pad) * stride + v % width + pad] |= 16
     for v in seconds:
-        kind[v] |= 2
-    toward = np.zeros(9, np.int64)  # flat offset of each side bit
-    toward[1], toward[2], toward[4], toward[8] = -width, 1, width, -1
-    opposite = np.zeros(9, np.uint8)
+        work[(v // width + pad) * stride + v % width + pad] |= 32
+    toward = np.zeros(9, np.int64)  # offset in the copy of each side bit
+    toward[1], toward[2], toward[4], toward[8] = -stride, 1, stride, -1
+    opposite = np.zeros(9, np.int64)
     opposite[1], opposite[2], opposite[4], opposite[8] = 4, 8, 1, 2
     # The path as a stack of the cells where something happens (a branch, a first
     # or a second): cell, depth, sides still to walk, and the deepest first and
     # second below it packed as depth << 32 | (low - cell) (-1: none), so the deeper
     # of two, then the lower cell, is the larger number. The corridor cells between
     # them, which no pair can meet at, are walked through without a stack entry.
+    # Cells are numbered in the copy, in the grid's order, so ties break the same.
     cell = np.empty(cells, np.int32)
     depth = np.empty(cells, np.int32)
     left = np.empty(cells, np.uint8)
@@ -166,11 +192,12 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     second = np.empty(cells, np.int64)
     low = np.int64(0xFFFFFFFF)
     top = 0
-    cell[0] = source
+    start = (source // width + pad) * stride + source % width + pad
+    cell[0] = start
     depth[0] = 0
-    left[0] = passages[source]
-    first[0] = low - source if kind[source] & 1 else -1
-    second[0] = low - source if kind[source] & 2 else -1
+    left[0] = work[start] & 15
+    first[0] = low - start if work[start] & 16 else -1
+    second[0] = low - start if work[start] & 32 else -1
     reached = 1
     found_a, found_b, found = -1, -1, -1
     while True:
@@ -181,11 +208,21 @@ def _farthest_pair(passages, width, source, firsts, seconds):
             nb = np.int64(cell[top]) + toward[side]
             d = np.int64(depth[top]) + 1
             while True:  # down the corridor to the next cell that matters
+                here = np.int64(work[nb])
+                out = here & 15 & ~opposite[side]
                 reached += 1
-                if reached > cells:  # more steps than cells: a loop
+                if skip:  # neighbours whose one passage leads here, unmarked
+                    stub = out & (
+                        np.int64(work[nb - stride] == 4)
+                        | (np.int64(work[nb + 1] == 8) << 1)
+                        | (np.int64(work[nb + stride] == 1) << 2)
+                        | (np.int64(work[nb - 1] == 2) << 3)
+                    )
+                    reached += count[stub]
+                    out ^= stub
+                if reached > cells:  # more cells than there are: a loop
                     return -1, -1, reached, False
-                out = np.int64(passages[nb] & ~opposite[side])
-                k = kind[nb]
+                k = here >> 4
                 if k == 0 and out != 0 and out & (out - 1) == 0:  # one way on
                     side = out
                     nb += toward[side]
@@ -196,9 +233,9 @@ def _farthest_pair(passages, width, source, firsts, seconds):
                     cell[top] = nb
                     depth[top] = d
                     left[top] = out
-                    here = (np.int64(d) << 32) | (low - nb)
-                    first[top] = here if k & 1 else -1
-                    second[top] = here if k & 2 else -1
+                    packed = (np.int64(d) << 32) | (low - nb)
+                    first[top] = packed if k & 1 else -1
+                    second[top] = packed if k & 2 else -1
                 break  # (a dead end that is neither adds nothing)
             continue
         if top == 0:
@@ -217,6 +254,9 @@ def _farthest_pair(passages, width, source, firsts, seconds):
             if b > bp:
                 second[p] = b
         top = p
+    if found_a >= 0:  # back to the grid's numbering
+        found_a = (found_a // stride - pad) * width + found_a % stride - pad
+        found_b = (found_b // stride - pad) * width + found_b % stride - pad
     return found_a, found_b, reached, reached == cells
 
 
