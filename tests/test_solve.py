@@ -14,6 +14,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
 
 from mazeart import ALGORITHMS, Maze, braid, distances, generate
+from mazeart.maze import passages_from_links
 from mazeart.solve import SOLVERS, dead_end_filling, random_paths, solve, wall_follower
 
 CASES = [(name, geo) for name, algo in ALGORITHMS.items() for geo in algo.geometries]
@@ -174,6 +175,24 @@ def test_one_pass_from_many_sources_is_the_nearest_single_source(weights, seed, 
     assert np.array_equal(got, want)
 
 
+def lowest_farthest_pair(
+    g: nx.Graph, w: int, firsts: np.ndarray, seconds: np.ndarray, piece: set
+) -> tuple[int, int]:
+    """By networkx: of the pairs of a first and another second in ``piece`` at the greatest
+    distance, the lowest (first, then second), as flat cells; ``(-1, -1)`` when none."""
+    near = {c: nx.single_source_shortest_path_length(g, divmod(int(c), w)) for c in firsts}
+    pairs = [
+        (near[x][divmod(int(y), w)], int(x), int(y))
+        for x in firsts
+        for y in seconds
+        if x != y and divmod(int(x), w) in piece and divmod(int(y), w) in piece
+    ]
+    if not pairs:
+        return -1, -1
+    far = max(p[0] for p in pairs)
+    return min(p for p in pairs if p[0] == far)[1:]
+
+
 @given(
     presets(max_side=12),
     st.integers(0, 2**31),
@@ -213,22 +232,51 @@ def test_farthest_pair_is_the_exact_farthest_pair_on_a_tree(
     if not one_tree:
         return
     assert reached == len(piece)
-    near = {c: nx.single_source_shortest_path_length(g, divmod(int(c), w)) for c in firsts}
-    pairs = [
-        (near[x][divmod(int(y), w)], x, y)
-        for x in firsts
-        for y in seconds
-        if x != y and divmod(int(x), w) in piece and divmod(int(y), w) in piece
-    ]
-    if not pairs:
-        assert (a, b) == (-1, -1)
-        return
-    assert a in firsts and b in seconds and a != b
-    far = max(p[0] for p in pairs)
-    assert (near[a][divmod(int(b), w)], a, b) == min(p for p in pairs if p[0] == far)
+    assert (a, b) == lowest_farthest_pair(g, w, firsts, seconds, piece)
     # the answer is the tree's, not the walk's: from anywhere else, the same pair
     other = int(rng.choice(sorted(piece)) @ (w, 1))
     assert _farthest_pair(maze.passages.reshape(-1), w, other, firsts, seconds)[:2] == (a, b)
+
+
+@given(
+    st.integers(8, 16),
+    st.integers(8, 16),
+    st.integers(0, 2**31),
+    st.booleans(),
+    st.integers(1, 4),
+    st.integers(1, 4),
+)
+def test_farthest_pair_both_ways_of_stepping(h, w, seed, serpentine, n_first, n_second):
+    """The walk's two ways of stepping give networkx's pair: a Prim's maze (over a fifth of
+    its cells are dead ends) is walked looking past the dead ends beside each step, a
+    serpentine (two dead ends) is not. Half the firsts and seconds are dead ends, which the
+    walk must enter rather than count past."""
+    from mazeart.solve import _farthest_pair
+
+    if serpentine:  # along every row, down at its east end on even rows, west end on odd
+        east = np.zeros((h, w), bool)
+        east[:, :-1] = True
+        south = np.zeros((h, w), bool)
+        south[np.arange(h - 1), np.where(np.arange(h - 1) % 2 == 0, w - 1, 0)] = True
+        maze = Maze(np.ones((h, w), bool), passages_from_links(east, south))
+    else:
+        maze = generate(np.zeros((h, w), np.int32), algorithm="prim", rng=seed)
+    flat = np.ascontiguousarray(maze.passages).reshape(-1)
+    dead = np.flatnonzero(np.isin(flat, (1, 2, 4, 8)))
+    assert (dead.size * 5 >= flat.size) == (not serpentine)  # which way the walk steps
+    g = maze_graph(maze)
+    assert nx.is_tree(g)
+    rng = np.random.default_rng(seed)
+
+    def draw(k: int) -> np.ndarray:
+        some = rng.choice(dead, size=min(k, dead.size), replace=False)
+        return np.unique(np.concatenate([some, rng.choice(flat.size, size=k, replace=False)]))
+
+    firsts, seconds = draw(n_first), draw(n_second)
+    source = int(rng.integers(flat.size))
+    a, b, reached, tree = _farthest_pair(flat, w, source, firsts, seconds)
+    assert tree and reached == h * w
+    assert (a, b) == lowest_farthest_pair(g, w, firsts, seconds, set(g))
 
 
 @given(
