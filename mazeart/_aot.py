@@ -3,8 +3,9 @@
 numba compiles a kernel (or reads it from its cache) on first call, and its
 first call in a process costs several times numba's import: it sets up its
 whole compiler target. The kernels the main job calls (``mazeart picture.png
--o maze.svg``: the weighted DFS, the checks, the ends, the drawing's path
-planning) are therefore also built into one extension module with
+-o maze.svg``, or ``WxH``, or ``.png`` or ``.pdf`` out: the weighted DFS, the
+checks, the ends, the solution, the drawing's path planning and painting) are
+therefore also built into one extension module with
 :mod:`numba.pycc`, which needs a C compiler; loading that module costs about a
 millisecond and imports no numba.
 
@@ -36,8 +37,8 @@ from pathlib import Path
 from typing import Any
 
 # Argument kinds: an array is (dtype, ndim, writable), read-only allowed when not
-# writable; "i8" and "f8" are Python (or numpy) ints and floats. Results are
-# written in numba's notation, read only by the build.
+# writable; "i8", "f8" and "b1" are Python (or numpy) ints, floats and bools.
+# Results are written in numba's notation, read only by the build.
 _B1, _U1, _I4, _I8, _U8, _F8 = "bool", "uint8", "int32", "int64", "uint64", "float64"
 KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
     ("mazeart._graph", "_label_framed"): (((_B1, 1, True), "i8"), "Tuple((i4[::1], i8))"),
@@ -45,6 +46,7 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
         ((_I4, 1, True), "i8", (_U8, 1, True)),
         "i8[::1]",
     ),
+    ("mazeart.generate._common", "_pick"): (("i8", (_U8, 1, True)), "i8"),
     ("mazeart.generate._common", "_fill_lattice"): (((_B1, 2, True), (_I4, 2, True)), "none"),
     ("mazeart.generate._common", "lattice_passages"): (
         ((_I4, 2, True), "i8"),
@@ -59,6 +61,9 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
         ((_U1, 1, False), "i8", "i8", (_I8, 1, True), (_I8, 1, True)),
         "Tuple((i8, i8, i8, b1))",
     ),
+    ("mazeart.solve", "_row_tree_pair"): (((_U1, 1, False), "i8", "i8"), "UniTuple(i8, 2)"),
+    ("mazeart.solve", "_bfs"): (((_U1, 1, False), "i8", "i8"), "i4[::1]"),
+    ("mazeart.solve", "_walk_back"): (((_U1, 1, False), "i8", (_I4, 1, False), "i8"), "i8[::1]"),
     ("mazeart.export.scene", "_row_runs"): (((_B1, 2, True),), "i8[:, ::1]"),
     ("mazeart.export.scene", "_walk_trails"): (
         ((_I8, 1, True), (_I8, 1, True), (_F8, 2, True), "i8"),
@@ -72,12 +77,17 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
         ((_I8, 1, True), (_I8, 1, True), (_B1, 1, True)),
         "UniTuple(i8[::1], 2)",
     ),
+    ("mazeart.export.png", "_paint"): (
+        ((_U1, 2, True), (_F8, 2, False), "i8", "i8", "i8", "i8", "i8", "b1"),
+        "b1[::1]",
+    ),
 }
 """The kernels built ahead of time: (module, name) -> (argument kinds, result type)."""
 
 _SOURCES = (
     "_aot.py", "_jit.py", "_graph.py", "_rng.py", "weights.py", "maze.py", "solve.py",
     "generate/_common.py", "generate/_carve.py", "generate/weighted_dfs.py", "export/scene.py",
+    "export/png.py",
 )  # fmt: skip
 """The package's files the built module is made from (its name hashes them)."""
 
@@ -173,6 +183,9 @@ def fits(module: str, name: str, args: tuple[Any, ...]) -> bool:
                 return False
         elif kind == "f8":
             if type(value) is not float and type(value) is not np.float64:
+                return False
+        elif kind == "b1":
+            if type(value) is not bool and type(value) is not np.bool_:
                 return False
         else:
             dtype, ndim, writable = kind
@@ -289,6 +302,8 @@ def _numba_type(kind: Any) -> Any:
         return types.int64
     if kind == "f8":
         return types.float64
+    if kind == "b1":
+        return types.boolean
     dtype, ndim, writable = kind
     return types.Array(getattr(types, dtype if dtype != "bool" else "boolean"), ndim, "C",
                        readonly=not writable)  # fmt: skip

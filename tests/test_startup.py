@@ -79,21 +79,29 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def run_job(folder: Path, out: Path, *, aot: bool) -> dict:
+def run_job(folder: Path, args: list[str], *, aot: bool) -> dict:
     env = {**os.environ, "MAZEART_AOT": "1" if aot else "0", "MAZEART_AOT_DIR": str(folder)}
-    args = [str(SAMPLE), "--cells", "60", "--seed", "4", "-o", str(out)]
+    env["SOURCE_DATE_EPOCH"] = "1700000000"  # a PDF's creation date, the same in both runs
     done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(args)], env=env,
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_with_the_kernels_built_the_main_job_runs_without_numba(built, tmp_path):
-    """Same file as numba's kernels make, and numba never imported."""
-    fast = run_job(built, tmp_path / "aot.svg", aot=True)
-    slow = run_job(built, tmp_path / "jit.svg", aot=False)
+@pytest.mark.parametrize(
+    ("job", "suffix"),
+    [([str(SAMPLE), "--cells", "60"], ".svg"), (["30x20"], ".svg"),
+     ([str(SAMPLE), "--cells", "60"], ".png"), ([str(SAMPLE), "--cells", "40"], ".pdf")],
+    ids=["picture-svg", "rectangle-svg", "png", "pdf"],
+)  # fmt: skip
+def test_with_the_kernels_built_the_main_job_runs_without_numba(built, tmp_path, job, suffix):
+    """Same file as numba's kernels make, and numba never imported: a picture or a
+    rectangle, drawn as SVG, PNG or a PDF with its answer key."""
+    fast_out, slow_out = tmp_path / f"aot{suffix}", tmp_path / f"jit{suffix}"
+    fast = run_job(built, [*job, "--seed", "4", "-o", str(fast_out)], aot=True)
+    slow = run_job(built, [*job, "--seed", "4", "-o", str(slow_out)], aot=False)
     assert fast == {"numba": False, "status": 0} and slow == {"numba": True, "status": 0}
-    assert (tmp_path / "aot.svg").read_bytes() == (tmp_path / "jit.svg").read_bytes()
+    assert fast_out.read_bytes() == slow_out.read_bytes()
     assert sorted(p.name for p in built.iterdir())[0].startswith("mazeart_aot_")
 
 
