@@ -133,7 +133,7 @@ def bench_pipeline(n: int, repeat: int, names: list[str] | None = None) -> None:
                 def pipeline(a=name, g=geometry):
                     return generate(weights, algorithm=a, geometry=g, rng=1)
 
-                reps = 1 if name == "flow" and n > 2000 else repeat
+                reps = min(repeat, 2) if name == "flow" and n > 2000 else repeat
                 k, f, g = side_by_side(func, pipeline, reps)
                 c_family = C_NAME.get(name, name)
                 c = (

@@ -131,23 +131,21 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     Nothing is kept per cell of the grid but a copy of the passages with the
     firsts and seconds marked in them.
 
-    When dead ends are common (a fifth of the cells or more: most generators but
-    the long-corridor ones), the copy gets a closed frame and every step looks
-    at all four neighbours at once: a dead end hanging off the cell (neither a
-    first nor a second) is counted and never entered, so a cell that had only
-    such branches besides the way on is walked through like a corridor. The
-    four reads do not depend on each other or on the cell's own passages, so
-    they cost little; entering a dead end and coming back costs a mispredicted
-    branch each way.
+    When dead ends are common (a fifth of the cells or more: most generators, but
+    not the long-corridor ones such as the weighted DFS), the copy gets a closed
+    frame and every step looks at all four neighbours at once: a dead end hanging
+    off the cell (neither a first nor a second) is counted and never entered, so
+    a cell that had only such branches besides the way on is walked through like
+    a corridor. The four reads do not depend on each other or on the cell's own
+    passages, so they cost little; entering a dead end and coming back costs a
+    mispredicted branch each way.
 
     Of several pairs equally far apart the one with the lowest first (then the
     lowest second) is chosen, so the answer depends on the tree alone, not on
     where the walk starts (:func:`_row_tree_pair` gives the same one).
     """
     n = passages.size
-    count = np.zeros(16, np.int64)  # open sides of each passage set
-    for m in range(16):
-        count[m] = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+    count = _side_table(width)[0]  # open sides of each passage set
     cells = 0
     ends = 0
     dead = 0
@@ -172,9 +170,9 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     else:
         work = passages.copy()
     for v in firsts:  # bit 4: a first, bit 5: a second
-        work[(v // width + pad) * stride + v % width + pad] |= 16
+        work[_in_copy(v, width, pad)] |= 16
     for v in seconds:
-        work[(v // width + pad) * stride + v % width + pad] |= 32
+        work[_in_copy(v, width, pad)] |= 32
     toward = np.zeros(9, np.int64)  # offset in the copy of each side bit
     toward[1], toward[2], toward[4], toward[8] = -stride, 1, stride, -1
     opposite = np.zeros(9, np.int64)
@@ -192,7 +190,7 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     second = np.empty(cells, np.int64)
     low = np.int64(0xFFFFFFFF)
     top = 0
-    start = (source // width + pad) * stride + source % width + pad
+    start = _in_copy(source, width, pad)
     cell[0] = start
     depth[0] = 0
     left[0] = work[start] & 15
@@ -255,9 +253,23 @@ def _farthest_pair(passages, width, source, firsts, seconds):
                 second[p] = b
         top = p
     if found_a >= 0:  # back to the grid's numbering
-        found_a = (found_a // stride - pad) * width + found_a % stride - pad
-        found_b = (found_b // stride - pad) * width + found_b % stride - pad
+        found_a = _in_grid(found_a, width, pad)
+        found_b = _in_grid(found_b, width, pad)
     return found_a, found_b, reached, reached == cells
+
+
+@njit(inline="always", cache=True)
+def _in_copy(cell, width, pad):
+    """Grid cell ``cell`` numbered in a copy of the grid with a frame ``pad`` cells wide
+    (0 or 1); the numbering keeps the grid's order."""
+    return (cell // width + pad) * (width + 2 * pad) + cell % width + pad
+
+
+@njit(inline="always", cache=True)
+def _in_grid(cell, width, pad):
+    """:func:`_in_copy` undone."""
+    stride = width + 2 * pad
+    return (cell // stride - pad) * width + cell % stride - pad
 
 
 @njit(cache=True)

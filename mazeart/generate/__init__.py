@@ -284,8 +284,8 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
     """
     from mazeart.solve import _farthest_pair, _row_tree_pair
 
-    if maze.mask.size >= 2**31:  # the walk keeps cells as 32-bit numbers
-        return None
+    if (maze.height + 2) * (maze.width + 2) >= 2**31:  # the walk keeps cells, framed,
+        return None  # as 32-bit numbers
     width = maze.width
     height = maze.height
     passages = np.ascontiguousarray(maze.passages).reshape(-1)
