@@ -4,10 +4,10 @@ numba compiles a kernel (or reads it from its cache) on first call, and its
 first call in a process costs several times numba's import: it sets up its
 whole compiler target. The kernels the main job calls (``mazeart picture.png
 -o maze.svg``, or ``WxH``, or ``.png`` or ``.pdf`` out: the weighted DFS, the
-checks, the ends, the solution, the drawing's path planning and painting) are
-therefore also built into one extension module with
-:mod:`numba.pycc`, which needs a C compiler; loading that module costs about a
-millisecond and imports no numba.
+checks, the joining of a picture's separate parts, the ends, the solution, the
+drawing's path planning and painting) are therefore also built into one
+extension module with :mod:`numba.pycc`, which needs a C compiler; loading that
+module costs about a millisecond and imports no numba.
 
 The module is built once, in the background, after a command-line job that
 had to use numba (``python -m mazeart._aot`` builds it in the foreground), into
@@ -42,6 +42,22 @@ from typing import Any
 _B1, _U1, _I4, _I8, _U8, _F8 = "bool", "uint8", "int32", "int64", "uint64", "float64"
 KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
     ("mazeart._graph", "_label_framed"): (((_B1, 1, True), "i8"), "Tuple((i4[::1], i8))"),
+    ("mazeart._graph", "label_passages"): (
+        ((_U1, 1, False), (_B1, 1, False), "i8"),
+        "Tuple((i4[::1], i8))",
+    ),
+    ("mazeart._graph", "spanning_edges"): (
+        ("i8", (_I8, 1, False), (_I8, 1, False), (_B1, 1, False)),
+        "b1[::1]",
+    ),
+    ("mazeart.shape", "_voronoi"): (
+        ((_I4, 1, False), (_B1, 1, False), "i8"),
+        "Tuple((i4[::1], i4[::1], i8[::1]))",
+    ),
+    ("mazeart.shape", "_meetings"): (
+        ((_I4, 1, False), (_I4, 1, False), (_B1, 1, False), "i8"),
+        "i8[:, ::1]",
+    ),
     ("mazeart.generate._common", "_reservoir_pick"): (
         ((_I4, 1, True), "i8", (_U8, 1, True)),
         "i8[::1]",
@@ -87,7 +103,7 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
 _SOURCES = (
     "_aot.py", "_jit.py", "_graph.py", "_rng.py", "weights.py", "maze.py", "solve.py",
     "generate/_common.py", "generate/_carve.py", "generate/weighted_dfs.py", "export/scene.py",
-    "export/png.py",
+    "export/png.py", "shape.py",
 )  # fmt: skip
 """The package's files the built module is made from (its name hashes them)."""
 

@@ -63,20 +63,12 @@ from mazeart import _aot  # noqa: E402
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "horse.png"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The main job's kernels built ahead of time into a folder of their own."""
-    if _aot.compiler() is None:
-        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
-            pytest.fail("no C compiler or setuptools: the kernels cannot be built ahead of time")
+@pytest.fixture
+def built(aot_build: Path | None) -> Path:
+    """The main job's kernels built ahead of time (see ``aot_build``)."""
+    if aot_build is None:
         pytest.skip("no C compiler or setuptools: the kernels cannot be built ahead of time here")
-    folder = tmp_path_factory.mktemp("aot")
-    env = {**os.environ, "MAZEART_AOT": "1", "MAZEART_AOT_DIR": str(folder)}
-    done = subprocess.run([sys.executable, "-m", "mazeart._aot"], env=env, capture_output=True,
-                          text=True, timeout=600)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert len(list(folder.glob("mazeart_aot_*"))) == 1  # and nothing half-built beside it
-    return folder
+    return aot_build
 
 
 def run_job(folder: Path, args: list[str], *, aot: bool) -> dict:
@@ -91,12 +83,13 @@ def run_job(folder: Path, args: list[str], *, aot: bool) -> dict:
 @pytest.mark.parametrize(
     ("job", "suffix"),
     [([str(SAMPLE), "--cells", "60"], ".svg"), (["30x20"], ".svg"),
+     ([str(SAMPLE.with_name("badge.svg")), "--cells", "40"], ".svg"),
      ([str(SAMPLE), "--cells", "60"], ".png"), ([str(SAMPLE), "--cells", "40"], ".pdf")],
-    ids=["picture-svg", "rectangle-svg", "png", "pdf"],
+    ids=["picture-svg", "rectangle-svg", "parts-svg", "png", "pdf"],
 )  # fmt: skip
 def test_with_the_kernels_built_the_main_job_runs_without_numba(built, tmp_path, job, suffix):
-    """Same file as numba's kernels make, and numba never imported: a picture or a
-    rectangle, drawn as SVG, PNG or a PDF with its answer key."""
+    """Same file as numba's kernels make, and numba never imported: a picture of one part
+    or of several (joined), or a rectangle, drawn as SVG, PNG or a PDF with its answer key."""
     fast_out, slow_out = tmp_path / f"aot{suffix}", tmp_path / f"jit{suffix}"
     fast = run_job(built, [*job, "--seed", "4", "-o", str(fast_out)], aot=True)
     slow = run_job(built, [*job, "--seed", "4", "-o", str(slow_out)], aot=False)
