@@ -294,13 +294,13 @@ def build() -> Path:
         cc = CC(name)
         cc.output_dir = work
         cc.verbose = False
-        for (module, kernel), (_, result) in KERNELS.items():
+        for (module, kernel), (arguments, result) in KERNELS.items():
             source = importlib.import_module(module)
             if here not in Path(str(source.__file__)).resolve().parents:
                 raise RuntimeError(f"{module} is not this package's ({source.__file__})")
             k = getattr(source, kernel)
             k.compiled()  # the kernels it calls, resolved first
-            kinds = [_numba_type(kind) for kind in KERNELS[(module, kernel)][0]]
+            kinds = [_numba_type(kind) for kind in arguments]
             result_type = eval(result, {"__builtins__": {}}, _type_names())  # (our own table)
             cc.export(_export_name(module, kernel), result_type(*kinds))(k.py_func)
         with contextlib.redirect_stdout(sys.stderr):

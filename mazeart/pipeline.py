@@ -762,10 +762,11 @@ def make(
     )
     walls = "edge walls" if opts["edges"] else "outline walls"
 
+    job = _Candidate(weights, arguments, walls)
+
     def candidate(i: int) -> Maze:
-        report = ShapeReport(walls=walls)
+        maze, report = job.make(seed + index * k + i)
         reports.append(report)
-        maze = generate(weights, rng=seed + index * k + i, report=report, **arguments)
         return maze if guided is None else maze.replace(guide=guided.guide)
 
     def choose() -> tuple[int, Maze]:
@@ -774,7 +775,6 @@ def make(
         if record or check_jobs(jobs, executor) == 1:  # a recording watches this process
             best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
             return best.candidate, best.maze
-        job = _Candidate(weights, arguments, walls)
         seeds = [seed + index * k + i for i in range(k)]
         made = []
         for maze, score, report in ordered_map(job, seeds, executor=executor, jobs=jobs):
@@ -974,9 +974,13 @@ class _Candidate:
     arguments: dict[str, Any]
     walls: str
 
-    def __call__(self, seed: int) -> tuple[Maze, float, ShapeReport]:
+    def make(self, seed: int) -> tuple[Maze, ShapeReport]:
+        """The candidate of ``seed`` and what its shaping did."""
         report = ShapeReport(walls=self.walls)
-        maze = generate(self.weights, rng=seed, report=report, **self.arguments)
+        return generate(self.weights, rng=seed, report=report, **self.arguments), report
+
+    def __call__(self, seed: int) -> tuple[Maze, float, ShapeReport]:
+        maze, report = self.make(seed)
         return maze, measure(maze).difficulty, report
 
 
