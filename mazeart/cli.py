@@ -188,7 +188,8 @@ _GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
      "figure holds distinct colour regions).", _ART, ("--edges/--no-edges",)),
     ("regions", "regions", bool, False, "Give each colour region of the picture its own "
      "texture (the flow generator).", _ART, ("--regions",)),
-    ("segments", "segments", int, 2, "Colour clusters for --edges and --regions.", _ART, ()),
+    ("segments", "segments", int | None, None, "Colour clusters for --edges and --regions "
+     "(default: the figure's own flat colours).", _ART, ()),
     ("tone", "tone", bool, False, "Fill the whole picture and draw each wall as thick as the "
      "picture is dark under it: a photograph read from a distance.", _ART,
      ("--tone",)),

@@ -59,26 +59,36 @@ def _rgb(image) -> NDArray[np.float64]:
 
 
 def _pixel_labels(
-    image: Any, *, segments: int, figure: NDArray[np.bool_] | None, rng: RngLike
+    image: Any, *, segments: int | None, figure: NDArray[np.bool_] | None, rng: RngLike
 ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
-    """k-means colour cluster of every pixel (CIE Lab), and the pixels that were clustered."""
-    from scipy.cluster.vq import kmeans2
-    from skimage.color import rgb2lab
+    """The colour of every pixel (an index into the figure's colours), and the pixels that
+    were read. ``segments=None`` takes the figure's own flat colours
+    (:func:`mazeart.image.design_colours`: a logo's design); a number clusters the figure's
+    colours into that many by k-means in CIE Lab."""
+    from mazeart.image import design_colours, srgb_to_lab
 
-    segments = check_int(segments, "segments", minimum=2, maximum=12)
-    rgb = _rgb(image)
-    lab = rgb2lab(rgb).reshape(-1, 3)
+    img = image if not isinstance(image, str | os.PathLike) else open_image(image)
+    rgb = _rgb(img)
     mask = np.ones(rgb.shape[:2], bool) if figure is None else np.asarray(figure, bool)
-    pixels = lab[mask.reshape(-1)]
-    if len(pixels) < segments:
-        raise MazeartError("the picture has too few figure pixels to segment")
-    gen = as_generator(rng)
-    sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
-    # an int seeds the sample and k-means each afresh; a Generator serves both
-    kseed = gen if rng is None or isinstance(rng, np.random.Generator) else int(rng)
-    with warnings.catch_warnings():  # a picture of fewer colours leaves a cluster empty
-        warnings.simplefilter("ignore")
-        centroids, _ = kmeans2(sample, segments, minit="++", seed=kseed, iter=30)
+    lab = srgb_to_lab(rgb).reshape(-1, 3)
+    if segments is None:
+        centroids = design_colours(img, mask)
+        if len(centroids) < 2:  # one colour: one region
+            return np.zeros(rgb.shape[:2], np.int64), mask
+    else:
+        from scipy.cluster.vq import kmeans2
+
+        segments = check_int(segments, "segments", minimum=2, maximum=12)
+        pixels = lab[mask.reshape(-1)]
+        if len(pixels) < segments:
+            raise MazeartError("the picture has too few figure pixels to segment")
+        gen = as_generator(rng)
+        sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20000), replace=False)]
+        # an int seeds the sample and k-means each afresh; a Generator serves both
+        kseed = gen if rng is None or isinstance(rng, np.random.Generator) else int(rng)
+        with warnings.catch_warnings():  # a picture of fewer colours leaves a cluster empty
+            warnings.simplefilter("ignore")
+            centroids, _ = kmeans2(sample, segments, minit="++", seed=kseed, iter=30)
     d = ((lab[:, None, :] - centroids[None, :, :]) ** 2).sum(axis=2)
     return np.argmin(d, axis=1).reshape(rgb.shape[:2]), mask
 
@@ -87,20 +97,21 @@ def segment_cells(
     image: Any,
     shape: tuple[int, int],
     *,
-    segments: int = 2,
+    segments: int | None = None,
     figure: NDArray[np.bool_] | None = None,
     rng: RngLike = 0,
 ) -> NDArray[np.int32]:
-    """The colour cluster of every grid cell.
+    """The colour region of every grid cell.
 
     Parameters
     ----------
     image : PIL.Image.Image or path
     shape : (int, int)
         Grid ``(rows, cols)`` (as made by :func:`mazeart.image.weights_from_image`).
-    segments : int, default 2
-        Colour clusters (k of k-means); 1 makes every cell one colour, so that
-        ``--regions`` gives each separate part of the figure its own texture.
+    segments : int, optional
+        Colour clusters (k of k-means); by default the figure's own flat colours
+        (:func:`mazeart.image.design_colours`). 1 makes every cell one colour, so
+        that ``--regions`` gives each separate part of the figure its own texture.
     figure : (h, w) ndarray of bool, optional
         Pixels to cluster (default: every pixel).
     rng : int or numpy.random.Generator, default 0
@@ -118,11 +129,9 @@ def segment_cells(
         return np.zeros(shape, np.int32)
     labels, mask = _pixel_labels(image, segments=segments, figure=figure, rng=rng)
     rows, cols = shape
+    k = int(labels.max()) + 1
     share = np.stack(
-        [
-            resample_coverage(((labels == j) & mask).astype(np.float32), cols)
-            for j in range(segments)
-        ]
+        [resample_coverage(((labels == j) & mask).astype(np.float32), cols) for j in range(k)]
     )
     if share.shape[1:] != (rows, cols):
         raise MazeartError(f"the grid {shape} does not match the picture's aspect")
@@ -134,21 +143,123 @@ def segment_cells(
     return cell
 
 
+_FINE = 5
+"""Raster steps a cell for the region boundaries (odd: a cell's centre is a raster point)."""
+_SMALLEST = 3
+"""A colour region of fewer cells is no region: its cells join the colour around them."""
+
+
+def _cell_regions(cell: NDArray[np.int32], floor: NDArray[np.bool_]) -> NDArray[np.int32]:
+    """``cell`` with the regions (connected cells of one colour on the floor) of fewer than
+    :data:`_SMALLEST` cells given the colour most of their neighbours have."""
+    from scipy import ndimage
+
+    out = cell.copy()
+    for _ in range(3):
+        changed = False
+        for value in np.unique(out[floor]):
+            parts, n = ndimage.label(floor & (out == value))
+            if not n:
+                continue
+            sizes = np.bincount(parts.reshape(-1), minlength=n + 1)
+            for part in np.flatnonzero(sizes[1:] < _SMALLEST) + 1:
+                ring = ndimage.binary_dilation(parts == part) & floor & (parts != part)
+                if ring.any():
+                    out[parts == part] = np.bincount(out[ring]).argmax()
+                    changed = True
+        if not changed:
+            break
+    return out
+
+
+def _trace(fine: NDArray[np.int64]) -> list[NDArray[np.float64]]:
+    """The boundaries between raster points of different labels (``>= 0``; ``-1`` is
+    outside), as chains of unit pixel edges in raster units, broken where three or more
+    regions meet and where a boundary reaches the outside."""
+    h, w = fine.shape
+    a, b = fine[:, :-1], fine[:, 1:]  # vertical edges between columns j and j + 1
+    vr, vc = np.nonzero((a != b) & (a >= 0) & (b >= 0))
+    a, b = fine[:-1], fine[1:]  # horizontal edges between rows i and i + 1
+    hr, hc = np.nonzero((a != b) & (a >= 0) & (b >= 0))
+    # corner points (x, y) on the lattice of pixel corners, (w + 1) across
+    p0 = np.concatenate([vr * (w + 1) + vc + 1, (hr + 1) * (w + 1) + hc])
+    p1 = np.concatenate([(vr + 1) * (w + 1) + vc + 1, (hr + 1) * (w + 1) + hc + 1])
+    if not len(p0):
+        return []
+    degree = np.bincount(np.concatenate([p0, p1]), minlength=(h + 1) * (w + 1))
+    # a corner touching the outside ends a boundary there
+    pad = np.pad(fine, 1, constant_values=-1)
+    touch = ((pad[:-1, :-1] < 0) | (pad[:-1, 1:] < 0) | (pad[1:, :-1] < 0) | (pad[1:, 1:] < 0))
+    stop = (degree != 2) | touch.reshape(-1)
+    edges = np.stack([p0, p1], axis=1)
+    order = np.argsort(edges.reshape(-1), kind="stable")
+    ends = edges.reshape(-1)[order]
+    first = np.searchsorted(ends, np.arange(len(degree)))
+    used = np.zeros(len(edges), bool)
+
+    def incident(p: int) -> NDArray[np.int64]:
+        return order[first[p] : first[p] + degree[p]] // 2
+
+    chains = []
+    starts = [int(p) for p in np.flatnonzero(stop & (degree > 0))]
+    for pass_ in (0, 1):  # chains between stops, then closed loops
+        pool = starts if pass_ == 0 else [int(p) for p in np.unique(edges[~used])]
+        for s0 in pool:
+            for e in incident(s0):
+                if used[e]:
+                    continue
+                chain = [s0]
+                p, cur = s0, int(e)
+                while True:
+                    used[cur] = True
+                    q = int(edges[cur, 1] if edges[cur, 0] == p else edges[cur, 0])
+                    chain.append(q)
+                    if q == s0 or stop[q]:
+                        break
+                    nxt = [int(x) for x in incident(q) if not used[x]]
+                    if not nxt:
+                        break
+                    p, cur = q, nxt[0]
+                pts = np.array(chain)
+                chains.append(np.stack([pts % (w + 1), pts // (w + 1)], axis=1).astype(float))
+    return chains
+
+
+def _smooth(chain: NDArray[np.float64], rounds: int = 6) -> NDArray[np.float64]:
+    """A staircase chain smoothed along its length (its ends fixed, a closed one all round)."""
+    closed = len(chain) > 3 and np.array_equal(chain[0], chain[-1])
+    pts = chain[:-1].copy() if closed else chain.copy()
+    if len(pts) < 3:
+        return chain
+    for _ in range(rounds):
+        if closed:
+            pts = 0.5 * pts + 0.25 * (np.roll(pts, 1, axis=0) + np.roll(pts, -1, axis=0))
+        else:
+            pts[1:-1] = 0.5 * pts[1:-1] + 0.25 * (pts[:-2] + pts[2:])
+    return np.vstack([pts, pts[:1]]) if closed else pts
+
+
 def edge_layout(
     image: Any,
     free: NDArray[np.bool_],
     *,
-    segments: int = 2,
+    segments: int | None = None,
     figure: NDArray[np.bool_] | None = None,
     rng: RngLike = 0,
 ) -> tuple[NDArray[np.int32], list[NDArray[np.float64]]]:
     """Colour regions as cell labels and their boundaries as smooth curves.
 
-    Each colour cluster's pixel share is blurred a little (a third of a cell);
-    a cell takes the cluster strongest at its centre, and the boundaries are
-    the contours where the strongest cluster changes, kept inside the figure
-    (away from its outline) and lightly smoothed. So a cell lies on the side of
-    every curve its label says: passages within a region never cross a curve.
+    Each colour's pixel share is blurred a little (a third of a cell) and every
+    cell takes the colour strongest at its centre; regions of fewer than three
+    cells take the colour around them. The boundaries are then drawn on a raster
+    of five points a cell: each point takes the colour strongest there, except
+    that a cell's centre and the straight way between the centres of two
+    neighbouring cells of one colour keep that colour (with a point's margin),
+    and a patch of colour holding no such point joins the colour nearest it.
+    The borders between the raster's colours, smoothed along their length, are
+    the curves. So a curve never crosses the way between two cells of one
+    region, and always separates two cells of different regions; a patch of
+    colour too small to hold a cell (a letter's counter, a fleck) draws nothing.
 
     Parameters
     ----------
@@ -162,33 +273,84 @@ def edge_layout(
     -------
     labels : (H, W) ndarray of int32
     curves : list of (P, 2) ndarray of float
-        Open polylines of ``(x, y)`` in cell units.
+        Polylines of ``(x, y)`` in cell units (a closed one repeats its first point).
     """
+    import shapely
     from scipy import ndimage
-    from skimage.measure import approximate_polygon, find_contours
+    from skimage.measure import approximate_polygon
 
     labels_px, mask = _pixel_labels(image, segments=segments, figure=figure, rng=rng)
     h, w = labels_px.shape
     rows, cols = free.shape
     px = w / cols
+    k = int(labels_px.max()) + 1
+    # pixels of the ground inside the maze (a closed gap, a filled pocket) take the colour of
+    # the figure nearest them, so they draw no boundary of their own
+    if not mask.all() and mask.any():
+        _, (ri, ci) = ndimage.distance_transform_edt(~mask, return_indices=True)
+        labels_px = labels_px[ri, ci]
     probs = np.stack(
-        [ndimage.gaussian_filter(((labels_px == j) & mask).astype(float), px / 3)
-         for j in range(segments)]
-    )  # fmt: skip
+        [ndimage.gaussian_filter((labels_px == j).astype(np.float32), px / 3) for j in range(k)]
+    )
     cy = np.minimum(((np.arange(rows) + 0.5) * h / rows).astype(int), h - 1)
     cx = np.minimum(((np.arange(cols) + 0.5) * w / cols).astype(int), w - 1)
     cell = np.argmax(probs[:, cy][:, :, cx], axis=0).astype(np.int32)
-    row_of = np.minimum((np.arange(h) * rows / h).astype(int), rows - 1)
-    col_of = np.minimum((np.arange(w) * cols / w).astype(int), cols - 1)
-    inside = ndimage.binary_erosion(free[np.ix_(row_of, col_of)], iterations=max(1, round(px / 4)))
+    cell = _cell_regions(cell, free)
+    if k < 2 or len(np.unique(cell[free])) < 2:
+        return cell, []
+    # the raster: point (i, j) at ((j + 0.5) / F, (i + 0.5) / F) cells
+    f = _FINE
+    fy = np.minimum(((np.arange(rows * f) + 0.5) * h / (rows * f)).astype(int), h - 1)
+    fx = np.minimum(((np.arange(cols * f) + 0.5) * w / (cols * f)).astype(int), w - 1)
+    fine = np.argmax(probs[:, fy][:, :, fx], axis=0).astype(np.int64)
+    floor = np.repeat(np.repeat(free, f, axis=0), f, axis=1)
+    held = np.zeros(fine.shape, bool)  # points whose colour is the cells'
+    c = f // 2
+    rr, cc = np.nonzero(free)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            fine[rr * f + c + dr, cc * f + c + dc] = cell[rr, cc]
+            held[rr * f + c + dr, cc * f + c + dc] = True
+    same_e = free[:, :-1] & free[:, 1:] & (cell[:, :-1] == cell[:, 1:])
+    same_s = free[:-1] & free[1:] & (cell[:-1] == cell[1:])
+    for (er, ec), (dr, dc) in ((np.nonzero(same_e), (0, 1)), (np.nonzero(same_s), (1, 0))):
+        for t in range(f + 1):
+            for side in (-1, 0, 1):
+                y = er * f + c + dr * t + dc * side
+                x = ec * f + c + dc * t + dr * side
+                fine[y, x] = cell[er, ec]
+                held[y, x] = True
+    fine[~floor] = -1
+    held &= floor
+    # a patch holding no held point joins the colour of the held point nearest it
+    loose = np.zeros(fine.shape, bool)
+    for value in range(k):
+        parts, n = ndimage.label((fine == value) & floor)
+        if n:
+            anchored = np.zeros(n + 1, bool)
+            anchored[np.unique(parts[held & (fine == value)])] = True
+            anchored[0] = True
+            loose |= ~anchored[parts]
+    if loose.any():
+        _, (ri, ci) = ndimage.distance_transform_edt(~held, return_indices=True)
+        fine[loose] = fine[ri[loose], ci[loose]]
+    chains = _trace(fine)
+    # the ways a curve must not cross: between the centres of two cells of one colour
+    (er, ec), (sr, sc) = np.nonzero(same_e), np.nonzero(same_s)
+    ways = np.concatenate([
+        np.stack([ec + 0.5, er + 0.5, ec + 1.5, er + 0.5], axis=1),
+        np.stack([sc + 0.5, sr + 0.5, sc + 0.5, sr + 1.5], axis=1),
+    ])  # fmt: skip
+    guard = shapely.multilinestrings(shapely.linestrings(ways.reshape(-1, 2, 2)))
+    shapely.prepare(guard)
     curves: list[NDArray[np.float64]] = []
-    for j in range(segments if segments > 2 else 1):
-        others = np.delete(probs, j, axis=0).max(axis=0)
-        for c in find_contours(probs[j] - others, 0.0, mask=inside):
-            xy = np.stack([(c[:, 1] + 0.5) * cols / w, (c[:, 0] + 0.5) * rows / h], axis=1)
-            xy = approximate_polygon(xy, tolerance=0.05)
-            if len(xy) >= 2 and np.linalg.norm(np.diff(xy, axis=0), axis=1).sum() >= 1.0:
-                curves.append(xy)
+    for chain in chains:
+        raw = chain / f
+        smooth = approximate_polygon(_smooth(chain) / f, tolerance=0.02)
+        if len(smooth) >= 2 and not shapely.intersects(guard, shapely.linestrings(smooth)):
+            curves.append(smooth)
+        else:  # where smoothing would cut across a way, the raster's own border
+            curves.append(approximate_polygon(raw, tolerance=0.0))
     return cell, curves
 
 
@@ -229,6 +391,25 @@ def close_gaps(free: NDArray[np.bool_], *, width: int = 1) -> NDArray[np.bool_]:
         own[0] = False
         filled &= ~own[gaps]
     return filled | free
+
+
+def _notches(coverage: NDArray[np.floating], shape: tuple[int, int]) -> NDArray[np.bool_]:
+    """Cells whose centre lies on ground too narrow for a door's way out (a notch between two
+    strokes, the inside of a wedge): ground a disc a cell across does not fit in."""
+    from scipy import ndimage
+
+    h, w = coverage.shape
+    rows, cols = shape
+    r = 0.5 * w / cols  # half a cell, in pixels
+    pad = int(np.ceil(r)) + 1
+    ground = np.pad(coverage < 0.5, pad, constant_values=True)
+    core = ndimage.distance_transform_edt(ground) > r
+    fits = ndimage.distance_transform_edt(~core) <= r
+    fits = fits[pad:-pad, pad:-pad]
+    ri = np.minimum(((np.arange(rows) + 0.5) * h / rows).astype(int), h - 1)
+    ci = np.minimum(((np.arange(cols) + 0.5) * w / cols).astype(int), w - 1)
+    centre_ground = (coverage < 0.5)[np.ix_(ri, ci)]
+    return centre_ground & ~fits[np.ix_(ri, ci)]
 
 
 def segment_walls(
@@ -350,101 +531,143 @@ def _ink(maze: Maze, size: tuple[int, int]) -> NDArray[np.bool_]:
     return np.asarray(Image.fromarray(ink).resize((w, h), Image.Resampling.NEAREST), dtype=bool)
 
 
-def drawn(maze: Maze, *, scale: int = 24, _maps: dict | None = None) -> dict[str, float]:
+_CHECK_FLOOR = "#ffffff"
+_CHECK_GROUND = "#00ff00"
+_CHECK_INK = "#000000"
+
+
+def _ends(maze: Any) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """Each end's centre and the unit direction in which its door opens, drawing units."""
+    from mazeart.grids.maze import GridMaze
+    from mazeart.maze import STEP
+
+    out = []
+    if isinstance(maze, GridMaze):
+        g = maze.grid
+        for cell in (maze.entrance, maze.exit):
+            if cell is None:
+                continue
+            centre = g.centres[cell].astype(np.float64)
+            wall = maze.door_wall(cell)
+            step = np.zeros(2) if wall < 0 else g.wall(wall).mean(axis=0) - centre
+            out.append((centre, step / max(float(np.hypot(*step)), 1e-9)))
+        return out
+    for cell, side in ((maze.entrance, maze.entrance_side), (maze.exit, maze.exit_side)):
+        if cell is None:
+            continue
+        dr, dc = STEP[side] if side else (0, 0)
+        out.append((np.array([cell[1] + 0.5, cell[0] + 0.5]), np.array([dc, dr], float)))
+    return out
+
+
+def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str, Any]:
     """What the printed maze lets a pen do: checked on the drawing, not on the model.
 
-    The maze is drawn by the PNG exporter at ``scale`` pixels a cell (whatever
-    the picture's size), its walls become ink, both doors are inked shut across
-    their mouths, and the floor is flood-filled:
+    The maze (on any grid) is drawn by the PNG exporter at ``scale`` pixels a
+    cell, its floor in one colour, its walls in another and the ground around
+    it in a third. Then, reading only those pixels:
 
-    - ``reachable``: the share of the maze's floor (its cells' squares, inside
-      a smooth outline, bridges included) reached from the entrance without
-      crossing ink: 1.0 when every cell can be walked to as drawn;
-    - ``leaks``: how many separate places the outside still reaches the floor
-      (gaps in the outer wall besides the doors), and ``leak_cells``, how many
-      cells it reaches.
+    - ``reachable``: the share of the floor a pen reaches from the entrance
+      without crossing ink or leaving the floor (specks of floor smaller than
+      an eighth of a cell, where two strokes meet at a slant, are not floor);
+    - ``pockets``: the separate pieces of floor it does not reach;
+    - ``exit``: whether it reaches the exit;
+    - ``doors``: whether the floor it reaches meets the ground around the maze
+      (not a hole inside it) at both doors, so the maze can be entered and left
+      as drawn;
+    - ``leaks``: how many other places the floor meets the ground with no ink
+      between (gaps in the outer wall), and ``leak_cells``, their extent in cells.
+
+    A door is where the floor meets the ground near an end: within a cell of
+    the line from the end's centre out through its door, up to four and a half
+    cells (a smooth outline's door corridor runs out to the outline).
 
     Parameters
     ----------
-    maze : Maze
-    scale : int, default 24
+    maze : Maze or GridMaze
+    scale : int, default 12
         Pixels a cell.
 
     Returns
     -------
     dict
     """
-    from PIL import Image, ImageDraw
     from scipy import ndimage
 
     from mazeart.export.png import to_png_image
 
-    s = int(scale)
-    margin = 2
+    s = max(4, int(scale))
+    margin = 6
     img = to_png_image(
-        maze, cell_size=s, margin=margin, floor=None, tags=False, markers=False
-    ).convert("RGBA")
-    a = np.asarray(img)
-    ink = (a[..., 3] > 0) & (a[..., :3].astype(int).sum(axis=2) < 200)
-    m = margin * s
-    floor = np.zeros(ink.shape, dtype=bool)
-    cells = np.kron(maze.mask, np.ones((s, s), dtype=bool))
-    floor[m : m + cells.shape[0], m : m + cells.shape[1]] = cells
-    if maze.guide.outline:  # a smooth maze's floor is what lies inside its outline
-        from mazeart.outline import _on_lattice, bridge_cells
-
-        ny, nx = floor.shape
-        start = (0.5 - m) / s
-        inside = _on_lattice(list(maze.guide.outline), (start, start), 1.0 / s, (ny, nx), 0.0)
-        bridges = np.zeros_like(floor)
-        bridges[m : m + cells.shape[0], m : m + cells.shape[1]] = np.kron(
-            bridge_cells(maze), np.ones((s, s), dtype=bool)
-        )
-        floor &= inside | bridges
-    floor &= ~ink
-    out = {"reachable": 1.0, "leaks": 0, "leak_cells": 0}
-    if maze.entrance is None or not floor.any():
+        maze, cell_size=s, margin=margin, floor=_CHECK_FLOOR, background=_CHECK_GROUND,
+        wall=_CHECK_INK, tags=False, markers=False, solution=False,
+    )  # fmt: skip
+    pal = np.asarray(img.getpalette() or [], dtype=np.int64).reshape(-1, 3)
+    colours = pal[np.asarray(img)]
+    ground = (colours == (0, 255, 0)).all(axis=2)
+    ink = (colours == 0).all(axis=2)
+    floor = ~ground & ~ink
+    speck = s * s / 8
+    parts, n = ndimage.label(floor)
+    sizes = np.bincount(parts.reshape(-1), minlength=n + 1)
+    real = sizes >= speck
+    real[0] = False
+    floor &= real[parts]
+    out: dict[str, Any] = {"reachable": 1.0, "pockets": 0, "exit": True, "doors": True,
+                           "leaks": 0, "leak_cells": 0}  # fmt: skip
+    ends = _ends(maze)
+    if not ends or not floor.any():
         return out
-    # shut the doors with ink across their openings: the maze is walked inside, and the
-    # outside may reach in only through a gap in the wall
-    shut = Image.fromarray(ink)
-    pen = ImageDraw.Draw(shut)
-    width = max(2, round(0.15 * s))  # a wall's width
-    mouths = []
-    if maze.guide.outline:  # a smooth outline's door: its mouth, from side to side
-        from mazeart.outline import door_mouths
+    m = margin * s
 
-        mouths = [(m + s * p, m + s * q) for p, q in door_mouths(maze)]
-    else:  # a door in the cells' own walls: its side
-        for (r, c), side in maze.end_doors:
-            x0, y0 = m + c * s, m + r * s
-            corner = {1: (0, 0), 4: (0, s), 8: (0, 0), 2: (s, 0)}[side]
-            other = (corner[0] + s, corner[1]) if side in (1, 4) else (corner[0], corner[1] + s)
-            mouths.append((np.add((x0, y0), corner), np.add((x0, y0), other)))
-    for p, q in mouths:  # ink a little past both ends, as the door's own walls would
-        d = (q - p) / max(1e-9, float(np.hypot(*(q - p)))) * width / 2
-        pen.line((*(p - d), *(q + d)), fill=True, width=width)
-    closed = np.asarray(shut, dtype=bool)
-    labels, _ = ndimage.label(~closed)
-    r, c = maze.entrance
-    start = labels[m + r * s + s // 2, m + c * s + s // 2]
-    reached = labels == start if start else np.zeros_like(ink)
-    out["reachable"] = round(float(np.count_nonzero(reached & floor) / floor.sum()), 4)
-    outside = labels == labels[0, 0]
-    leaked = outside & floor & ~closed
+    def at(point: NDArray[np.float64]) -> tuple[int, int]:
+        x, y = m + point * s
+        return min(max(int(y), 0), floor.shape[0] - 1), min(max(int(x), 0), floor.shape[1] - 1)
+
+    start = parts[at(ends[0][0])]
+    reached = (parts == start) & floor if start and real[start] else np.zeros_like(floor)
+    total = int(np.count_nonzero(floor))
+    out["reachable"] = round(float(np.count_nonzero(reached) / total), 4)
+    out["pockets"] = int(np.count_nonzero(real)) - int(bool(reached.any()))
+    out["exit"] = bool(reached[at(ends[-1][0])])
+    # where the floor meets the ground with no ink between: doors and gaps
+    touch = np.zeros_like(floor)
+    touch[:-1] |= floor[:-1] & ground[1:]
+    touch[1:] |= floor[1:] & ground[:-1]
+    touch[:, :-1] |= floor[:, :-1] & ground[:, 1:]
+    touch[:, 1:] |= floor[:, 1:] & ground[:, :-1]
+    # the ground around the maze (a hole inside the figure is ground too, but no way out)
+    around, _ = ndimage.label(ground)
+    outer = np.isin(around, np.unique(np.concatenate([around[0], around[-1], around[:, 0],
+                                                      around[:, -1]])))  # fmt: skip
+    outer &= around > 0
+    out_touch = np.zeros_like(floor)
+    out_touch[:-1] |= floor[:-1] & outer[1:]
+    out_touch[1:] |= floor[1:] & outer[:-1]
+    out_touch[:, :-1] |= floor[:, :-1] & outer[:, 1:]
+    out_touch[:, 1:] |= floor[:, 1:] & outer[:, :-1]
+    spots, k = ndimage.label(ndimage.binary_dilation(touch, iterations=max(1, s // 3)))
+    near_door = np.zeros(k + 1, bool)
+    doors_open = []
+    for centre, step in ends:  # the door's zone, in a window around the end
+        (r0, c0), (r1, c1) = at(centre - 6.0), at(centre + 6.0)
+        yy, xx = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
+        p = np.stack([(xx + 0.5 - m) / s - centre[0], (yy + 0.5 - m) / s - centre[1]], axis=-1)
+        t = np.clip(p @ step, 0.0, 4.5) if step.any() else np.zeros(p.shape[:2])
+        zone = np.hypot(*(p - t[..., None] * step).transpose(2, 0, 1)) <= 1.0
+        window = (slice(r0, r1 + 1), slice(c0, c1 + 1))
+        here = np.unique(spots[window][zone & touch[window]])
+        near_door[here[here > 0]] = True
+        if step.any():  # an end with no door (a round maze's middle) has nothing to open
+            doors_open.append(bool(np.any(zone & out_touch[window] & reached[window])))
+    out["doors"] = all(doors_open)
+    gaps = np.unique(spots[touch])
+    gaps = gaps[(gaps > 0) & ~near_door[gaps]]
+    out["leaks"] = int(len(gaps))
+    if len(gaps):
+        out["leak_cells"] = round(float(np.count_nonzero(np.isin(spots, gaps) & touch)) / s, 1)
     if _maps is not None:
-        _maps.update(ink=closed, floor=floor, reached=reached, leaked=leaked)
-    if leaked.any():
-        # a gap lets the outside flood the floor behind it; a few pixels where two strokes
-        # meet at a slant are the raster's, not the drawing's (under an eighth of a cell)
-        spots, n = ndimage.label(leaked)
-        big = np.bincount(spots.reshape(-1), minlength=n + 1) >= s * s / 8
-        big[0] = False
-        leaked = big[spots]
-        _, gaps = ndimage.label(ndimage.binary_dilation(leaked, iterations=s // 2))
-        centres = maze.mask & leaked[m + s // 2 :: s, m + s // 2 :: s][: maze.height, : maze.width]
-        out["leaks"] = int(gaps) if leaked.any() else 0
-        out["leak_cells"] = int(np.count_nonzero(centres))
+        _maps.update(ink=ink, floor=floor, reached=reached, ground=ground, touch=touch)
     return out
 
 
@@ -605,6 +828,9 @@ class Guidance:
         Options of the ``flow`` generator (``regions``).
     guide : Guide
         What the drawing needs: outline, edge labels and curves, tone map.
+    inside : (H, W) ndarray of bool, or None
+        Cells inside a smooth outline that hold no maze, for
+        ``generate(inside=...)``: no door opens onto them.
     """
 
     weights: NDArray[np.int32]
@@ -612,6 +838,7 @@ class Guidance:
     angle: NDArray[np.float64] | None = None
     bias: NDArray[np.float64] | None = None
     guide: Guide = field(default_factory=Guide)
+    inside: NDArray[np.bool_] | None = None
 
 
 def guidance(
@@ -622,7 +849,7 @@ def guidance(
     regions: bool = False,
     outline: str = "cells",
     tone: bool = False,
-    segments: int = 2,
+    segments: int | None = None,
     textures: Sequence[str] | None = None,
     threshold: float | None = None,
     invert: bool = False,
@@ -637,7 +864,8 @@ def guidance(
         The preset :func:`mazeart.image.weights_from_image` made of ``image``.
     edges, regions, outline, tone, segments, textures
         As the command line's ``--edges``, ``--regions``, ``--outline``,
-        ``--tone``, ``--segments`` and ``--textures``.
+        ``--tone``, ``--segments`` and ``--textures``; ``segments=None`` reads
+        the figure's own colours (:func:`mazeart.image.design_colours`).
     threshold, invert
         As for :func:`mazeart.image.figure_coverage`.
     bias : float, default 0.9
@@ -659,11 +887,22 @@ def guidance(
         carved = np.where(weights == FORBIDDEN, FREE, weights).astype(np.int32)
         return Guidance(carved, guide=Guide(tone=np.round(dark, 2).astype(np.float64)))
     coverage = figure_coverage(img, threshold=threshold, invert=invert)
+    figure = coverage >= 0.5
     rings: list[NDArray[np.float64]] = []
     walls = None
+    margin = None
     if outline == "smooth":
         from mazeart.outline import figure_contours, inside_cells, passable_sides
 
+        if edges:  # the gaps edges close are figure: the outline goes round them, not in
+            free = weights == FREE
+            added = close_gaps(free) & (weights == FORBIDDEN)
+            if added.any():
+                h, w = coverage.shape
+                rows, cols = weights.shape
+                ri = np.minimum((np.arange(h) + 0.5) * rows / h, rows - 1).astype(int)
+                ci = np.minimum((np.arange(w) + 0.5) * cols / w, cols - 1).astype(int)
+                coverage = np.maximum(coverage, added[np.ix_(ri, ci)].astype(np.float32))
         raw = figure_contours(coverage, weights.shape)
         rings = [np.round(r, 3) for r in raw]
         inside = inside_cells(raw, weights.shape)
@@ -672,11 +911,12 @@ def guidance(
         weights[inside & (weights == FORBIDDEN)] = FREE
         ok_e, ok_s = passable_sides(raw, weights.shape)
         walls = (inside & ~ok_e, inside & ~ok_s)
+        margin = (inside_cells(raw, weights.shape, margin=0.0) | _notches(coverage, weights.shape)
+                  ) & (weights != FREE)
     if not (edges or regions):
-        return Guidance(weights, walls=walls, guide=Guide(outline=tuple(rings)))
-    if edges and segments < 2:
+        return Guidance(weights, walls=walls, guide=Guide(outline=tuple(rings)), inside=margin)
+    if edges and segments is not None and segments < 2:
         raise MazeartError("--edges needs at least 2 colour segments")
-    labels = segment_cells(img, weights.shape, segments=segments, figure=coverage >= 0.5)
     free = weights == FREE
     edge_labels = None
     curves: list[NDArray[np.float64]] = []
@@ -684,7 +924,7 @@ def guidance(
         closed = close_gaps(free) & ((weights == FREE) | (weights == FORBIDDEN))
         weights = weights.copy()
         weights[closed & ~free] = FREE
-        labels, found = edge_layout(img, closed, segments=segments, figure=coverage >= 0.5)
+        labels, found = edge_layout(img, closed, segments=segments, figure=figure)
         edge_labels = labels.astype(np.int8)
         curves = [np.round(c, 3) for c in found]
         e, s = segment_walls(labels, closed)
@@ -692,8 +932,12 @@ def guidance(
             e, s = e | walls[0], s | walls[1]
         walls = (e, s)
         free = closed
+    else:
+        labels = segment_cells(img, weights.shape, segments=segments, figure=figure)
     angle = strength = None
     if regions:
         angle, strength, _ = region_textures(labels, free, textures=textures, image=img, bias=bias)
     guide = Guide(outline=tuple(rings), edge_labels=edge_labels, edge_curves=tuple(curves))
-    return Guidance(weights, walls=walls, angle=angle, bias=strength, guide=guide)
+    if margin is not None:
+        margin &= weights != FREE
+    return Guidance(weights, walls=walls, angle=angle, bias=strength, guide=guide, inside=margin)

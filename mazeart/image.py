@@ -4,11 +4,15 @@ The picture decides which grid cells may hold maze:
 
 1. **Figure.** Where the image has an alpha channel that cuts out a shape (at
    least half a percent of the pixels more transparent than opaque), alpha is
-   the figure (soft: a half-transparent pixel is half figure). Otherwise
-   the luminance is split at a threshold (Otsu's unless given) and the figure
-   is the tone that touches the image border *least*: the ground is what
-   surrounds the picture, whether it is light paper or a dark backdrop.
-   ``invert=True`` swaps figure and ground.
+   the figure (soft: a half-transparent pixel is half figure). Otherwise, when
+   the picture stands on a flat background (most of its border one colour: the
+   paper of a logo or an icon), the figure is every pixel clearly of another
+   colour (:func:`palette`), so a light part of a design (a gold ribbon, a pale
+   heart) is figure as much as a dark one. Otherwise the luminance is split at
+   a threshold (Otsu's unless given) and the figure is the tone that touches
+   the image border *least*: the ground is what surrounds the picture, whether
+   it is light paper or a dark backdrop. A threshold given always splits the
+   luminance. ``invert=True`` swaps figure and ground.
 2. **Coverage.** The figure is averaged over each cell's exact pixel area (a box
    filter with fractional edges), giving each cell the share of its area that is
    figure. Unlike nearest-pixel sampling, thin strokes and small islands keep
@@ -25,7 +29,9 @@ the rest that Pillow can convert.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,11 +45,14 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 __all__ = [
+    "Palette",
     "colour_regions",
+    "design_colours",
     "figure_coverage",
     "is_photograph",
     "open_image",
     "otsu_threshold",
+    "palette",
     "resample_coverage",
     "weights_from_image",
 ]
@@ -155,6 +164,12 @@ def figure_coverage(
         alpha = np.asarray(img.convert("RGBA").getchannel("A"), dtype=np.float32) / 255.0
         if np.mean(alpha < 0.5) >= _ALPHA_MIN_SHARE:
             return (1.0 - alpha) if invert else alpha
+    if threshold is None and img.mode not in ("1", "I", "F") and not img.mode.startswith("I;16"):
+        pal = palette(img)
+        if pal.background is not None and pal.threshold is not None:
+            lab = srgb_to_lab(np.asarray(img.convert("RGB"), dtype=np.float64) / 255.0)
+            far = np.linalg.norm(lab - pal.background, axis=2) > pal.threshold
+            return (~far if invert else far).astype(np.float32)
     lum = _luminance(img)
     if threshold is None:
         if float(lum.max() - lum.min()) < 1e-6:
@@ -327,32 +342,10 @@ def srgb_to_lab(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.stack([116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)], axis=-1)
 
 
-def _two_means(
-    points: NDArray[np.float64], gen: np.random.Generator, *, rounds: int = 20
-) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
-    """Two k-means clusters (k-means++ start, then Lloyd's rounds): centres and labels."""
-    first = points[gen.integers(len(points))]
-    far = ((points - first) ** 2).sum(axis=1)
-    total = far.sum()
-    second = points[gen.choice(len(points), p=far / total)] if total > 0 else first
-    centres = np.stack([first, second])
-    labels = np.zeros(len(points), dtype=np.intp)
-    for _ in range(rounds):
-        d = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-        labels = np.argmin(d, axis=1)
-        for k in (0, 1):
-            if np.any(labels == k):
-                centres[k] = points[labels == k].mean(axis=0)
-    return centres, labels
-
-
-def colour_regions(image: Image, figure: NDArray[np.bool_], *, rng: int = 0) -> bool:
+def colour_regions(image: Image, figure: NDArray[np.bool_]) -> bool:
     """Whether the figure of a picture holds distinct colour regions of real size (a logo's
-    design on its background shape), not one colour.
-
-    The figure's pixels are split in two by colour (k-means in CIE Lab): the
-    regions count when the two colours differ clearly (more than 25 units of
-    Lab distance) and the smaller one covers at least 8 % of the figure.
+    design on its background shape), not one colour: :func:`design_colours` finds two
+    or more.
 
     Parameters
     ----------
@@ -364,13 +357,186 @@ def colour_regions(image: Image, figure: NDArray[np.bool_], *, rng: int = 0) -> 
     -------
     bool
     """
-    rgb = np.asarray(image.convert("RGB"), dtype=np.float64) / 255.0
-    pixels = rgb[np.asarray(figure, bool)]
-    if len(pixels) < 50:
-        return False
-    gen = np.random.default_rng(rng)
-    sample = pixels[gen.choice(len(pixels), size=min(len(pixels), 20_000), replace=False)]
-    centroids, labels = _two_means(srgb_to_lab(sample), gen)
-    share = np.bincount(labels, minlength=2) / len(labels)
-    distance = float(np.linalg.norm(centroids[0] - centroids[1]))
-    return bool(distance > 25.0 and share.min() >= 0.08)
+    return len(design_colours(image, figure)) >= 2
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The flat colours of a drawing (see :func:`palette`).
+
+    Attributes
+    ----------
+    background : (3,) ndarray of float, or None
+        The background's colour in CIE Lab, when most of the picture's border
+        is one colour.
+    colours : (K, 3) ndarray of float
+        The other flat colours in CIE Lab, most common first.
+    shares : (K,) ndarray of float
+        Each colour's share of the flat pixels that are not background.
+    threshold : float or None
+        How far (Lab distance) from the background a pixel is figure: half the
+        distance to the nearest colour of the figure, so an anti-aliased edge
+        splits where it is half one and half the other.
+    """
+
+    background: NDArray[np.float64] | None
+    colours: NDArray[np.float64]
+    shares: NDArray[np.float64]
+    threshold: float | None
+
+
+_PALETTES: dict[int, tuple[Any, Palette]] = {}
+"""Each living picture's palette, by id (computed once: several steps read it)."""
+
+_FLAT = 4.0
+"""Lab distance under which a pixel's right and lower neighbours count as the same colour."""
+_SAME = 10.0
+"""Lab distance from the background under which a flat pixel is the background's."""
+
+
+def _sample(image: Image, budget: int = 250_000) -> Image:
+    small = image.convert("RGB")
+    if small.width * small.height > budget:
+        factor = max(1, int(np.ceil(np.sqrt(small.width * small.height / budget))))
+        small = small.reduce(factor)
+    return small
+
+
+def _flat_colours(lab: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Distinct colours of ``lab`` ``(N, 3)`` pixels, most common first: their centres and
+    pixel counts. A colour is a connected group of occupied cells of a 4-unit Lab histogram
+    (a few pixels do not occupy a cell): a flat colour with its noise, or a gradient or
+    shading, is one group; two flat colours, however close, are two when no flat pixel lies
+    between them."""
+    if not len(lab):
+        return np.zeros((0, 3)), np.zeros(0)
+    from scipy import ndimage
+
+    lo = np.array([0.0, -128.0, -128.0])
+    q = np.clip(np.floor((lab - lo) / 4.0).astype(np.int64), 0, [25, 63, 63])
+    dims = (26, 64, 64)
+    flat_index = np.ravel_multi_index((q[:, 0], q[:, 1], q[:, 2]), dims)
+    counts = np.bincount(flat_index, minlength=26 * 64 * 64)
+    occupied = counts >= max(3, len(lab) // 5000)
+    labels, n = ndimage.label(occupied.reshape(dims), structure=np.ones((3, 3, 3), bool))
+    if n == 0:
+        return np.zeros((0, 3)), np.zeros(0)
+    group = labels.reshape(-1)[flat_index]
+    keep = group > 0
+    total = np.bincount(group[keep], minlength=n + 1)[1:].astype(np.float64)
+    sums = np.stack([np.bincount(group[keep], weights=lab[keep, k], minlength=n + 1)[1:]
+                     for k in range(3)], axis=1)  # fmt: skip
+    order = np.argsort(-total, kind="stable")
+    return (sums / np.maximum(total, 1)[:, None])[order], total[order]
+
+
+def palette(image: Image) -> Palette:
+    """The picture's background and the flat colours of its figure.
+
+    The picture (reduced to about 250,000 pixels) is read in CIE Lab. Its
+    background is the colour of at least 60 % of its border, within a Lab
+    distance of 6. Its flat colours are those of pixels whose right and lower
+    neighbours are within 4 of them (no anti-aliased edge, no photograph's
+    texture), grouped within 10; each kept colour covers at least 1 % of the
+    flat pixels that are not background.
+
+    Parameters
+    ----------
+    image : PIL.Image.Image
+
+    Returns
+    -------
+    Palette
+
+    Examples
+    --------
+    >>> from PIL import Image, ImageDraw
+    >>> img = Image.new("RGB", (100, 100), "white")
+    >>> ImageDraw.Draw(img).rectangle((20, 20, 80, 80), fill="gold")
+    >>> pal = palette(img)
+    >>> round(float(pal.background[0])), len(pal.colours), pal.threshold > 6
+    (100, 1, True)
+    """
+    key = id(image)
+    hit = _PALETTES.get(key)
+    if hit is not None and hit[0]() is image:
+        return hit[1]
+    small = _sample(image)
+    lab = srgb_to_lab(np.asarray(small, dtype=np.float64) / 255.0)
+    h, w = lab.shape[:2]
+    border = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
+                             lab[2:-2, :2].reshape(-1, 3), lab[2:-2, -2:].reshape(-1, 3)])  # fmt: skip
+    background = None
+    if len(border):
+        centre = np.median(border, axis=0)
+        near = np.linalg.norm(border - centre, axis=1) < 6.0
+        if near.mean() >= 0.6:
+            background = border[near].mean(axis=0)
+    flat = np.ones((h, w), bool)
+    if w > 1:
+        step = np.linalg.norm(lab[:, 1:] - lab[:, :-1], axis=2) < _FLAT
+        flat[:, :-1] &= step
+        flat[:, 1:] &= step
+    if h > 1:
+        step = np.linalg.norm(lab[1:] - lab[:-1], axis=2) < _FLAT
+        flat[:-1] &= step
+        flat[1:] &= step
+    pixels = lab[flat]
+    if background is not None:
+        pixels = pixels[np.linalg.norm(pixels - background, axis=1) >= _SAME]
+    colours, counts = _flat_colours(pixels)
+    shares = counts / max(counts.sum(), 1.0)
+    keep = shares >= 0.01
+    colours, shares = colours[keep], shares[keep]
+    threshold = None
+    if background is not None and len(colours):
+        main = shares >= 0.02
+        gap = float(np.linalg.norm(colours[main] - background, axis=1).min())
+        threshold = float(np.clip(gap / 2, 6.0, 50.0))
+    out = Palette(background, colours, shares, threshold)
+    _PALETTES[key] = (weakref.ref(image, lambda _: _PALETTES.pop(key, None)), out)
+    return out
+
+
+def design_colours(image: Image, figure: NDArray[np.bool_]) -> NDArray[np.float64]:
+    """The distinct flat colours of the figure, in CIE Lab, most common first.
+
+    A logo's design (a plus on its disc, the letters of a word in two colours)
+    is two or more such colours; a silhouette, one. The colours are read as in
+    :func:`palette` on the figure's pixels alone; a colour counts when its flat
+    pixels cover at least 2 % of the figure's and it stands at least a Lab
+    distance of 10 from the others (two blues 21 apart are two colours).
+
+    Parameters
+    ----------
+    image : PIL.Image.Image
+    figure : (h, w) ndarray of bool
+        The figure's pixels at the picture's size.
+
+    Returns
+    -------
+    (K, 3) ndarray of float
+    """
+    small = _sample(image)
+    fig = np.asarray(figure, bool)
+    if small.size != image.size:  # the figure at the sample's size
+        from PIL import Image as PILImage
+
+        mask = PILImage.fromarray(fig.astype(np.uint8) * 255).resize(small.size)
+        fig = np.asarray(mask) >= 128
+    lab = srgb_to_lab(np.asarray(small, dtype=np.float64) / 255.0)
+    flat = fig.copy()
+    h, w = fig.shape
+    if w > 1:
+        step = np.linalg.norm(lab[:, 1:] - lab[:, :-1], axis=2) < _FLAT
+        flat[:, :-1] &= step
+        flat[:, 1:] &= step
+    if h > 1:
+        step = np.linalg.norm(lab[1:] - lab[:-1], axis=2) < _FLAT
+        flat[:-1] &= step
+        flat[1:] &= step
+    total = int(np.count_nonzero(fig))
+    if total < 50:
+        return np.zeros((0, 3))
+    colours, counts = _flat_colours(lab[flat])
+    return colours[counts >= 0.02 * total]

@@ -246,32 +246,67 @@ def _cell_overlap(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) 
     return inside.reshape(rows, k, cols, k).mean(axis=(1, 3))
 
 
+def _contact(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) -> tuple[
+    NDArray[np.float64], NDArray[np.float64]
+]:
+    """The share of each cell side the rings hold on both its sides (a twentieth of a cell
+    away), sampled at 8 points a side: ``(vertical,
+    horizontal)``, ``vertical[r, c]`` the side at ``x = c`` of row ``r`` (``(H, W + 1)``),
+    ``horizontal[r, c]`` the side at ``y = r`` of column ``c`` (``(H + 1, W)``)."""
+    rows, cols = shape
+    k = 8
+    d = 0.05  # a point counts when the figure holds it on both sides of the side
+    ver = np.ones((rows * k, cols * k + 1), bool)
+    hor = np.ones((rows * k + 1, cols * k), bool)
+    for off in (-d, d):
+        ver &= _on_lattice(rings, (off, 0.5 / k), 1.0 / k, (rows * k, cols * k + 1), 0.0)
+        hor &= _on_lattice(rings, (0.5 / k, off), 1.0 / k, (rows * k + 1, cols * k), 0.0)
+    vertical = ver[:, ::k].reshape(rows, k, cols + 1).mean(axis=1)
+    horizontal = hor[::k].reshape(rows + 1, cols, k).mean(axis=2)
+    return vertical, horizontal
+
+
+_OWNERS: dict[int, tuple[weakref.ref, NDArray[np.int64]]] = {}
+
+
 def owners(maze: Maze) -> NDArray[np.int64]:
     """Which maze cell each grid cell's floor belongs to (flat index), or -1.
 
-    Maze cells own themselves; a sliver (part inside the outline, centre not a
-    maze cell) belongs to its first maze neighbour (N, W, S, E) that it shares
-    an inside side with.
+    Maze cells own themselves, and the cell in front of each door belongs to
+    its end (the way out stays open). A sliver (a cell partly inside the
+    outline whose centre is not a maze cell) belongs to the maze neighbour it
+    shares the most inside side with (N, W, S, E on a tie), so nothing stands
+    between the two; a sliver that shares no inside side with a maze cell
+    belongs to none, and is not floor (:func:`drawn_region` leaves it out).
     """
+    hit = _OWNERS.get(id(maze))
+    if hit is not None and hit[0]() is maze:
+        return hit[1]
     h, w = maze.shape
     own = np.where(maze.mask.reshape(-1), np.arange(h * w), -1).reshape(h, w)
     rings = _rings(maze)
-    if not rings:
-        return own
-    # the cells in front of the entrance and exit belong to them: the way out stays open
-    for cell, side in maze.end_doors:
-        dr, dc = STEP[side]
-        rr, cc = cell[0] + dr, cell[1] + dc
-        if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
-            own[rr, cc] = cell[0] * w + cell[1]
-    overlap = _cell_overlap(rings, maze.shape)
-    can_own = maze.mask
-    for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
-        for _, dr, dc in (DIRECTIONS[0], DIRECTIONS[3], DIRECTIONS[2], DIRECTIONS[1]):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < h and 0 <= cc < w and can_own[rr, cc]:
-                own[r, c] = rr * w + cc
-                break
+    if rings:
+        for cell, side in maze.end_doors:
+            dr, dc = STEP[side]
+            rr, cc = cell[0] + dr, cell[1] + dc
+            if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
+                own[rr, cc] = cell[0] * w + cell[1]
+        overlap = _cell_overlap(rings, maze.shape)
+        vertical, horizontal = _contact(rings, maze.shape)
+        can_own = maze.mask
+        for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
+            best, share = -1, 0.0
+            for shared, dr, dc in (
+                (horizontal[r, c], -1, 0), (vertical[r, c], 0, -1),
+                (horizontal[r + 1, c], 1, 0), (vertical[r, c + 1], 0, 1),
+            ):  # fmt: skip
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < h and 0 <= cc < w and can_own[rr, cc] and shared > share:
+                    best, share = rr * w + cc, float(shared)
+            own[r, c] = best
+    own.flags.writeable = False
+    key = id(maze)
+    _OWNERS[key] = (weakref.ref(maze, lambda _: _OWNERS.pop(key, None)), own)
     return own
 
 
@@ -354,6 +389,44 @@ def corridors(maze: Maze) -> tuple[NDArray, NDArray]:
     return np.array(starts), np.array(steps)
 
 
+_NECK = 0.1
+"""Half the width (cells) of the narrowest neck of the figure that the floor keeps."""
+
+
+def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
+    """The pieces of the figure inside a cell's square that its floor does not reach: a piece
+    apart from the one holding a maze cell's centre, or, in a sliver, apart from the pieces on
+    the side it shares with its owner (two letters' edges in one cell). Walls would seal them;
+    they are left out of the floor. None when there are none."""
+    import shapely
+
+    h, w = maze.shape
+    rr, cc = np.nonzero(own >= 0)
+    boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
+    shapely.prepare(figure)
+    edge = shapely.intersects(figure, boxes) & ~shapely.contains_properly(figure, boxes)
+    rr, cc, boxes = rr[edge], cc[edge], boxes[edge]
+    cut = shapely.intersection(figure, boxes)
+    several = shapely.get_num_geometries(cut) > 1
+    stray = []
+    for r, c, piece_set in zip(rr[several], cc[several], cut[several], strict=True):
+        pieces = [p for p in shapely.get_parts(piece_set)
+                  if p.geom_type == "Polygon" and p.area > 1e-9]  # fmt: skip
+        if len(pieces) < 2:
+            continue
+        o = int(own[r, c])
+        if o == r * w + c:  # a maze cell: the piece holding its centre
+            anchor = shapely.Point(c + 0.5, r + 0.5).buffer(0.05)
+        else:  # a sliver: the side it shares with its owner
+            orow, ocol = divmod(o, w)
+            x0, y0 = max(c, ocol), max(r, orow)
+            x1, y1 = min(c, ocol) + 1, min(r, orow) + 1
+            anchor = shapely.LineString([(x0, y0), (x1, y1)]).buffer(0.02)
+        if any(shapely.intersects(p, anchor) for p in pieces):
+            stray.extend(p for p in pieces if not shapely.intersects(p, anchor))
+    return shapely.union_all(stray).buffer(1e-6) if stray else None
+
+
 def _figure(rings: Sequence[NDArray]) -> Any:
     """The area the rings enclose (even-odd), as a shapely geometry."""
     import shapely
@@ -380,7 +453,7 @@ def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
     return 0.5
 
 
-_REGIONS: dict[int, tuple[weakref.ref, Any, list]] = {}
+_REGIONS: dict[int, tuple[weakref.ref, Any, list, Any]] = {}
 """Each living maze's drawn region and door mouths, by id (a Maze is immutable: computed once)."""
 
 
@@ -391,9 +464,21 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
     hit = _REGIONS.get(id(maze))
     if hit is not None and hit[0]() is maze:
         return hit[1], hit[2]
+    from mazeart.export.scene import runs
+
+    # the figure less its necks too narrow for the pen (two letters that just touch): a
+    # morphological opening, a tenth of a cell each way
     figure = _figure(_rings(maze))
-    parts = [figure]
+    figure = shapely.buffer(shapely.buffer(figure, -_NECK, quad_segs=4), _NECK, quad_segs=4)
+    own = owners(maze)
+    # the figure where a cell's floor lies: a piece no maze cell owns is not floor
+    rr, aa, bb = runs(own >= 0)
+    owned = shapely.union_all(shapely.box(aa, rr, bb, rr + 1.0)) if len(rr) else None
+    floor = figure if owned is None else shapely.intersection(figure, owned)
+    stray = _stray_pieces(maze, figure, own)
+    parts = [shapely.difference(floor, stray) if stray is not None else floor]
     mouths = []
+    ways = []  # each door's way out, from the end cell's side to its mouth
     starts, steps = corridors(maze)
     doors = len(maze.end_doors)
     for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
@@ -403,15 +488,18 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
         parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
         if k < doors:
             mouths.append((end - across, end + across))
+            side, inner = start + 0.5 * step, across * 0.9
+            ways.append(shapely.Polygon([side - inner, end - inner, end + inner, side + inner]))
     rr, cc = np.nonzero(bridge_cells(maze))
     parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
     region = shapely.union_all(parts)
+    walled = shapely.difference(region, shapely.union_all(ways)) if ways else region
     key = id(maze)
 
     def forget(_: object) -> None:
         _REGIONS.pop(key, None)
 
-    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths)
+    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths, walled)
     return region, mouths
 
 
@@ -424,6 +512,13 @@ def drawn_region(maze: Maze) -> Any:
     (:func:`outline_paths`); the walls inside are clipped to it.
     """
     return _drawn(maze)[0]
+
+
+def walled_region(maze: Maze) -> Any:
+    """Where a smooth maze's inner walls are drawn: :func:`drawn_region` less each door's way
+    out (from the end cell's side to the door's mouth), which no wall may cross."""
+    _drawn(maze)
+    return _REGIONS[id(maze)][3]
 
 
 def _region_rings(region: Any) -> list[NDArray[np.float64]]:
@@ -468,52 +563,77 @@ def outline_paths(maze: Maze) -> list[NDArray[np.float64]]:
     return out
 
 
+def _separated(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Which pairs of neighbouring maze cells an edge curve separates: ``(east, south)``,
+    ``east[r, c]`` for ``(r, c)`` and ``(r, c + 1)``. A pair is separated when a curve
+    crosses the straight way between the two centres."""
+    lab, curves = maze.guide.edge_labels, maze.guide.edge_curves
+    h, w = maze.shape
+    east = np.zeros((h, w), bool)
+    south = np.zeros((h, w), bool)
+    if lab is None or not curves or lab.shape != maze.shape:
+        return east, south
+    import shapely
+
+    m = maze.mask
+    lines = shapely.multilinestrings([shapely.linestrings(c) for c in curves if len(c) >= 2])
+    shapely.prepare(lines)
+    for out, (dr, dc) in ((east, (0, 1)), (south, (1, 0))):
+        a, b = lab[: h - dr, : w - dc], lab[dr:, dc:]
+        rr, cc = np.nonzero((a != b) & m[: h - dr, : w - dc] & m[dr:, dc:])
+        if not len(rr):
+            continue
+        ways = np.stack([cc + 0.5, rr + 0.5, cc + 0.5 + dc, rr + 0.5 + dr], axis=1)
+        hit = shapely.intersects(lines, shapely.linestrings(ways.reshape(-1, 2, 2)))
+        out[rr[hit], cc[hit]] = True
+    return east, south
+
+
 def drawn_sides(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """The cell sides drawn as walls, with a smooth outline and edge curves taken into account.
 
-    Sides between two maze cells of different colour regions (``maze.guide.edge_labels``)
-    are not drawn: the region boundary is drawn as its curve instead
-    (:func:`edge_paths`).
+    A side between two maze cells that an edge curve separates (a boundary
+    between the picture's colour regions, :func:`mazeart.guide.edge_layout`) is
+    not drawn: the curve is drawn instead (:func:`edge_paths`).
     """
     hor, ver = smooth_walls(maze) if _rings(maze) else maze.walls()
-    lab, curves = maze.guide.edge_labels, maze.guide.edge_curves
-    if lab is not None and curves:
-        from scipy.spatial import cKDTree
-
-        if lab.shape == maze.shape:
-            m = maze.mask
-            tree = cKDTree(np.vstack([_densify(c, 0.1) for c in curves]))
-            # a side between two regions gives way to the curve only where the curve runs by it
-            yy, xx = np.nonzero((lab[:-1] != lab[1:]) & m[:-1] & m[1:])
-            near = tree.query(np.stack([xx + 0.5, yy + 1.0], axis=1))[0] < 0.75
-            hor[yy[near] + 1, xx[near]] = False
-            yy, xx = np.nonzero((lab[:, :-1] != lab[:, 1:]) & m[:, :-1] & m[:, 1:])
-            near = tree.query(np.stack([xx + 1.0, yy + 0.5], axis=1))[0] < 0.75
-            ver[yy[near], xx[near] + 1] = False
+    east, south = _separated(maze)
+    ver[:, 1:] &= ~east
+    hor[1:] &= ~south
     return hor, ver
 
 
+_DOOR_GAP = 0.4
+"""How far (cells) on either side of a door's way an edge curve is cut open (between 0.15 and
+0.85 of the way along it, where a curve crosses it: a curve passing a cell's centre in
+another direction stays whole)."""
+
+
 def edge_paths(maze: Maze) -> list[NDArray[np.float64]]:
-    """The colour-region boundaries as polylines, cut where a door passage crosses them."""
+    """The colour-region boundaries as polylines, cut open where a door passage crosses
+    them: within :data:`_DOOR_GAP` of the way between the two cells' centres."""
     lab, curves = maze.guide.edge_labels, maze.guide.edge_curves
     if lab is None:
         return []
     p = maze.passages
-    doors = []  # centre-to-centre corridors of passages that join different regions
-    for bit, dr, dc in (DIRECTIONS[1], DIRECTIONS[2]):
-        rr, cc = np.nonzero((p & bit) != 0)
-        differ = lab[rr, cc] != lab[rr + dr, cc + dc]
-        for r, c in zip(rr[differ], cc[differ], strict=True):
+    doors = []  # centre-to-centre ways of passages between cells a curve separates
+    east, south = _separated(maze)
+    for bit, dr, dc, cut in ((2, 0, 1, east), (4, 1, 0, south)):
+        rr, cc = np.nonzero(((p & bit) != 0) & cut)
+        for r, c in zip(rr, cc, strict=True):
             doors.append((np.array([c + 0.5, r + 0.5]), np.array([c + 0.5 + dc, r + 0.5 + dr])))
     out = []
     for curve in curves:
-        pts = _densify(curve, 0.1)
+        pts = _densify(curve, 0.05)
         keep = np.ones(len(pts), dtype=bool)
-        for a, b in doors:
+        for a, b in doors:  # a box along the way, clear of both centres
             ab = b - a
-            t = np.clip(((pts - a) @ ab) / (ab @ ab), 0.0, 1.0)
-            d = np.linalg.norm(pts - (a + t[:, None] * ab), axis=1)
-            keep &= d > 0.5
+            t = ((pts - a) @ ab) / (ab @ ab)
+            d = np.abs((pts - a) @ np.array([-ab[1], ab[0]])) / np.hypot(*ab)
+            keep &= (d > _DOOR_GAP) | (t < 0.15) | (t > 0.85)
+        if keep.all():
+            out.append(np.asarray(curve, dtype=np.float64))
+            continue
         run: list[int] = []
         for i, k in enumerate(keep):
             if k:

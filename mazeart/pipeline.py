@@ -532,7 +532,7 @@ def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) ->
         regions=opts["regions"],
         outline="smooth" if smooth else "cells",
         tone=opts["tone"],
-        segments=2 if opts["segments"] is None else check_int(opts["segments"], "segments"),
+        segments=None if opts["segments"] is None else check_int(opts["segments"], "segments"),
         textures=textures,
         threshold=opts["threshold"],
         invert=opts["invert"],
@@ -758,6 +758,7 @@ def make(
         braid=braid,
         place=opts["place"],
         walls=None if guided is None else guided.walls,
+        inside=None if guided is None else guided.inside,
         **extra,
     )
     walls = "edge walls" if opts["edges"] else "outline walls"

@@ -108,6 +108,10 @@ class Style:
         Size of one cell: pixels in PNG, user units in SVG.
     line_width : float
         Wall thickness as a fraction of a cell.
+    edge_width : float or None
+        Thickness of the design's walls (``--edges``: the boundaries between the
+        picture's colour regions), a fraction of a cell; ``None``: twice
+        ``line_width``, so the design shows through the maze's texture.
     margin : float
         Blank border around the maze, in cells.
     wall : str
@@ -144,6 +148,7 @@ class Style:
 
     cell_size: float = 10.0
     line_width: float = 0.15
+    edge_width: float | None = None
     margin: float = 1.0
     wall: str = "#000000"
     floor: str | None = None
@@ -174,5 +179,7 @@ def style_from(options: dict[str, Any], *, base: Style | None = None) -> Style:
     style = replace(base or Style(), **{k: v for k, v in options.items() if v is not None})
     check_number(style.cell_size, "cell_size", low=0, high=10_000, low_open=True)
     check_number(style.line_width, "line_width", low=0, high=1, low_open=True)
+    if style.edge_width is not None:
+        check_number(style.edge_width, "edge_width", low=0, high=1, low_open=True)
     check_number(style.margin, "margin", low=0, high=10_000)
     return style

@@ -4,9 +4,10 @@ The picture is laid out like the SVG: cell ``(r, c)`` covers pixels
 ``[m + r*cs, m + (r+1)*cs)`` down and ``[m + c*cs, m + (c+1)*cs)`` across, with
 ``m = round(margin * cs)``; a maze on any grid likewise puts drawing point
 ``(x, y)`` at pixel ``(m + x*cs, m + y*cs)``. Rectangles (fills, and strokes along the axes with
-their square ends) are painted by one compiled loop over arrays; other curves,
-polygons, dots and the legend's text (DejaVu Sans, not anti-aliased) by Pillow,
-a call per polyline. The picture has a colour palette of the few colours it
+their square ends) are painted by one compiled loop over arrays, other strokes by another
+(every pixel whose centre lies within half the stroke's width of it, so a stroke has no
+pinholes at any angle), areas bounded by rings by the even-odd rule at pixel centres; dots and
+the legend's text (DejaVu Sans, not anti-aliased) by Pillow. The picture has a colour palette of the few colours it
 uses (so Pillow writes it with 1, 2, 4 or 8 bits a pixel), transparent outside
 the maze unless a background is given. The maze's metadata is stored as a
 ``mazeart`` text chunk (JSON).
@@ -69,6 +70,35 @@ def _paint(canvas, boxes, cs, m, a, b, value, lines):
     return skipped
 
 
+@njit(cache=True)
+def _paint_segments(canvas, segs, cs, m, radius, value):
+    """Paint every pixel whose centre lies within ``radius`` px of a segment
+    ``x0, y0, x1, y1`` (maze units): strokes with round ends and joins, exact at any angle.
+    A radius of at least half a pixel leaves no two side-by-side pixels on either side of a
+    stroke both unpainted, so a stroke is watertight for a flood fill."""
+    h, w = canvas.shape
+    r2 = radius * radius
+    for i in range(segs.shape[0]):
+        ax, ay = m + segs[i, 0] * cs, m + segs[i, 1] * cs
+        bx, by = m + segs[i, 2] * cs, m + segs[i, 3] * cs
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        x0 = max(int(np.floor(min(ax, bx) - radius - 0.5)), 0)
+        x1 = min(int(np.ceil(max(ax, bx) + radius - 0.5)), w - 1)
+        y0 = max(int(np.floor(min(ay, by) - radius - 0.5)), 0)
+        y1 = min(int(np.ceil(max(ay, by) + radius - 0.5)), h - 1)
+        for y in range(y0, y1 + 1):
+            py = y + 0.5
+            for x in range(x0, x1 + 1):
+                px = x + 0.5
+                t = 0.0
+                if length2 > 0.0:
+                    t = min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+                ex, ey = ax + t * dx - px, ay + t * dy - py
+                if ex * ex + ey * ey <= r2:
+                    canvas[y, x] = value
+
+
 class _Canvas:
     """A palette-indexed picture: boxes painted by a compiled loop, curves by Pillow."""
 
@@ -86,10 +116,14 @@ class _Canvas:
             self.colours.append(rgba)
         return self.colours.index(rgba)
 
-    def paint(self, boxes: NDArray[np.float64], colour: str, width: int = 0) -> Any:
-        """Boxes, or with a ``width`` (px) the axis-parallel segments; the rest left out."""
+    def flush(self) -> None:
+        """Take back what Pillow drew, to paint the array itself."""
         if self._pil is not None:
             self.pixels, self._pil = np.array(self._pil), None
+
+    def paint(self, boxes: NDArray[np.float64], colour: str, width: int = 0) -> Any:
+        """Boxes, or with a ``width`` (px) the axis-parallel segments; the rest left out."""
+        self.flush()
         boxes = np.ascontiguousarray(boxes, dtype=np.float64).reshape(-1, 4)
         a, b = width // 2, width - width // 2
         args = (self.cs, self.m, a, b, self.index(colour), width > 0)
@@ -121,20 +155,41 @@ class _Canvas:
 def _fill(canvas: _Canvas, fill: Fill) -> None:
     canvas.paint(fill.rects, fill.colour)
     if len(fill.rings):
-        draw, idx = canvas.draw(), canvas.index(fill.colour)
-        for ring in fill.rings:
-            draw.polygon(canvas.points(ring), fill=idx)
+        _fill_rings(canvas, list(fill.rings), canvas.index(fill.colour))
+
+
+def _fill_rings(canvas: _Canvas, rings: list[NDArray[np.float64]], idx: int) -> None:
+    """Paint the area the rings enclose by the even-odd rule, as the SVG's ``fill-rule`` and
+    the PDF do: a ring inside another is a hole (the counter of a letter), not more floor.
+    A pixel is painted when its centre is inside or within half a pixel of a ring, so rings
+    that share an edge (the cells of a grid) leave no pinhole between them."""
+    from mazeart.outline import _edges, _lattice_near, _on_lattice
+
+    canvas.flush()
+    h, w = canvas.pixels.shape
+    pts = np.vstack(rings) * canvas.cs + canvas.m
+    x0, y0 = (max(0, int(np.floor(v))) for v in pts.min(axis=0))
+    x1 = min(w, int(np.ceil(pts[:, 0].max())) + 1)
+    y1 = min(h, int(np.ceil(pts[:, 1].max())) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    origin = ((x0 + 0.5 - canvas.m) / canvas.cs, (y0 + 0.5 - canvas.m) / canvas.cs)
+    step, size = 1.0 / canvas.cs, (y1 - y0, x1 - x0)
+    inside = _on_lattice(rings, origin, step, size, 0.0)
+    a, b = _edges(rings)
+    inside |= _lattice_near(a, b, origin[0], origin[1], step, size[1], size[0], 0.5 * step)
+    canvas.pixels[y0:y1, x0:x1][inside] = idx
 
 
 def _stroke(canvas: _Canvas, stroke: Stroke) -> None:
     t = max(1, round(stroke.width * canvas.cs))
-    skipped = canvas.paint(stroke.lines.segments(), stroke.colour, t)
-    if skipped.any():  # other curves: Pillow, a call per polyline
-        draw, idx = canvas.draw(), canvas.index(stroke.colour)
-        for line in stroke.lines:
-            d = np.diff(line, axis=0)
-            if not np.all((d[:, 0] == 0) | (d[:, 1] == 0)):
-                draw.line(canvas.points(line), fill=idx, width=t, joint="curve")
+    segs = stroke.lines.segments()
+    skipped = canvas.paint(segs, stroke.colour, t)
+    if skipped.any():  # other curves: round strokes, by the same compiled loop
+        radius = max(0.5, stroke.width * canvas.cs / 2)
+        curved = np.ascontiguousarray(segs[skipped], dtype=np.float64)
+        idx = canvas.index(stroke.colour)
+        _paint_segments(canvas.pixels, curved, float(canvas.cs), float(canvas.m), radius, idx)
 
 
 def _label(canvas: _Canvas, label: Label) -> None:

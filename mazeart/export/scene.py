@@ -597,9 +597,9 @@ def _walls_in_outline(
 ) -> NDArray[np.float64]:
     """Wall runs cut to the area the smooth maze's floor covers (its outline, bridges and
     door corridors: :func:`mazeart.outline.drawn_region`)."""
-    from mazeart.outline import _region_rings, clip_segments, drawn_region
+    from mazeart.outline import _region_rings, clip_segments, walled_region
 
-    rings = _region_rings(drawn_region(maze))
+    rings = _region_rings(walled_region(maze))
     return clip_segments(_side_segments(hor, ver), rings)
 
 
@@ -969,10 +969,11 @@ def build_scene(
     g = maze.guide
     if maze.geometry == "cells":
         if st_floor := style.floor:
-            if g.outline:
-                rings = Lines.from_list(list(g.outline))
-                rects = _run_rects(bridge_cells(maze))
-                layers.append(Layer("floor", fills=(Fill(st_floor, rects, rings),)))
+            if g.outline:  # what the drawn outline encloses: bridges and doors' ways out too
+                from mazeart.outline import _region_rings, drawn_region
+
+                rings = Lines.from_list(_region_rings(drawn_region(maze)))
+                layers.append(Layer("floor", fills=(Fill(st_floor, rings=rings),)))
             else:
                 layers.append(Layer("floor", fills=(Fill(st_floor, _run_rects(maze.mask)),)))
     else:
@@ -998,7 +999,8 @@ def build_scene(
             layers.append(Layer("outline", strokes=(Stroke(outline, width, style.wall),)))
         if g.edge_labels is not None:
             curves = order_lines(Lines.from_list(edge_paths(maze)))
-            layers.append(Layer("edges", strokes=(Stroke(curves, width, style.wall),)))
+            heavy = style.edge_width if style.edge_width is not None else 2 * width
+            layers.append(Layer("edges", strokes=(Stroke(curves, heavy, style.wall, "round"),)))
     else:
         walls = Fill(style.wall, _run_rects(blocks == 1, 1))
         layers.append(Layer("walls", fills=(walls,)))

@@ -411,6 +411,7 @@ def generate(
     braid: float = 0.0,
     place: Mapping[str, int] | str | None = None,
     walls: tuple[ArrayLike, ArrayLike] | None = None,
+    inside: ArrayLike | None = None,
     report: ShapeReport | None = None,
     **options: Any,
 ) -> Maze:
@@ -450,6 +451,10 @@ def generate(
     walls : (east, south) pair of (H, W) array_like of bool, optional
         Extra walls to respect (e.g. :func:`mazeart.guide.segment_walls`):
         crossed only through as few doors as keep each part connected.
+    inside : (H, W) array_like of bool, optional
+        Cells of the figure that hold no maze (a smooth outline's margin): they
+        join the maze's ``region``, so they are figure, not ground, and no door
+        opens onto them.
     report : ShapeReport, optional
         Filled with what the shaping steps did.
     **options
@@ -525,6 +530,11 @@ def generate(
         maze = install_rooms(algo.func(w, generator, geometry=geometry, **options), room_list)
     if walls is not None:
         maze = respect_walls(maze, walls[0], walls[1], generator, report=report)
+    if inside is not None:
+        figure = np.asarray(inside, dtype=bool)
+        if figure.shape != maze.shape:
+            raise MazeartError(f"inside has shape {figure.shape}, the preset {maze.shape}")
+        maze = maze.replace(region=maze.region | figure)
     # One pass finds the ends of a maze that is a single tree, and so shows there is
     # nothing to connect; anything else is labelled, connected and searched in full.
     auto = _tree_endpoints(maze) if entrance is None or exit is None else None

@@ -211,9 +211,32 @@ class GridMaze:
     # ------------------------------------------------------------------ the outside
 
     @cached_property
+    def outside(self) -> NDArray[np.bool_]:
+        """Cells that are not maze and connect to the grid's edge through cells that are not
+        maze: the ground around the maze. A hole inside the figure (the counter of a letter)
+        is not outside."""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        g = self.grid
+        n = g.n_cells
+        a, b = g.wall_cells[:, 0].astype(np.int64), g.wall_cells[:, 1].astype(np.int64)
+        ground = ~self.mask
+        edge = b < 0
+        both = ~edge & ground[a] & ground[np.maximum(b, 0)]
+        rim = edge & ground[a]  # the grid's edge is one more node, n
+        i = np.concatenate([a[both], a[rim]])
+        j = np.concatenate([b[both], np.full(int(rim.sum()), n)])
+        graph = coo_matrix((np.ones(len(i), np.int8), (i, j)), shape=(n + 1, n + 1))
+        _, labels = connected_components(graph, directed=False)
+        out = ground & (labels[:n] == labels[n])
+        out.flags.writeable = False
+        return out
+
+    @cached_property
     def boundary(self) -> NDArray[np.bool_]:
-        """Maze cells with a wall on the outside of the maze (the grid's edge or a cell that
-        is not maze): where doors can open."""
+        """Maze cells with a wall on the outside of the maze (the grid's edge or a cell of
+        :attr:`outside`): where doors can open."""
         g = self.grid
         a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
         outer = b < 0
@@ -221,16 +244,16 @@ class GridMaze:
         out[a[outer]] = True
         inner = ~outer
         aa, bb = a[inner], b[inner]
-        out[aa[~self.mask[bb]]] = True
-        out[bb[~self.mask[aa]]] = True
+        out[aa[self.outside[bb]]] = True
+        out[bb[self.outside[aa]]] = True
         return out & self.mask
 
     def door_wall(self, cell: int | None) -> int:
         """The wall through which ``cell`` (an end) opens to the outside, or ``-1``.
 
-        A wall on the grid's edge is preferred; else a wall towards a cell that
-        is not maze. Among several, the one whose midpoint lies farthest from
-        the maze's middle (so a door faces out).
+        A wall on the grid's edge is preferred; else a wall towards a cell of
+        :attr:`outside` (never into a hole of the figure). Among several, the one
+        whose midpoint lies farthest from the maze's middle (so a door faces out).
         """
         if cell is None:
             return -1
@@ -240,7 +263,7 @@ class GridMaze:
             g.wall_cells[rows, 0] == cell, g.wall_cells[rows, 1], g.wall_cells[rows, 0]
         )
         edge = rows[other < 0]
-        ground = rows[(other >= 0) & ~self.mask[np.maximum(other, 0)]]
+        ground = rows[(other >= 0) & self.outside[np.maximum(other, 0)]]
         pick = edge if edge.size else ground
         if not pick.size:
             return -1
