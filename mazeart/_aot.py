@@ -94,8 +94,12 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
         "UniTuple(i8[::1], 2)",
     ),
     ("mazeart.export.png", "_paint"): (
-        ((_U1, 2, True), (_F8, 2, False), "i8", "i8", "i8", "i8", "i8", "b1"),
+        ((_U1, 2, True), (_F8, 2, False), "f8", "f8", "i8", "i8", "b1"),
         "b1[::1]",
+    ),
+    ("mazeart.export.png", "_paint_segments"): (
+        ((_U1, 2, True), (_F8, 2, False), "f8", "f8", "f8", "i8"),
+        "none",
     ),
 }
 """The kernels built ahead of time: (module, name) -> (argument kinds, result type)."""

@@ -29,6 +29,7 @@ __all__ = [
     "find",
     "label_mask",
     "label_passages",
+    "runs",
     "spanning_edges",
     "union",
 ]
@@ -181,3 +182,18 @@ def label_mask(mask: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:
     framed[1:-1, 1:-1] = m
     labels, n = _label_framed(framed.reshape(-1), w + 2)
     return np.ascontiguousarray(labels.reshape(h + 2, w + 2)[1:-1, 1:-1]), int(n)
+
+
+def runs(a: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """Maximal runs of True along each row: ``(row, start, stop)`` with ``stop`` exclusive.
+
+    >>> runs(np.array([[1, 1, 0, 1]], bool))
+    (array([0, 0]), array([0, 3]), array([2, 4]))
+    """
+    rows, cols = a.shape
+    padded = np.zeros((rows, cols + 2), dtype=np.int8)
+    padded[:, 1:-1] = a
+    d = np.diff(padded, axis=1)
+    r0, c0 = np.nonzero(d == 1)
+    _, c1 = np.nonzero(d == -1)
+    return r0, c0, c1

@@ -705,6 +705,9 @@ _INFO_LABELS = {
     "longest_corridor": "longest corridor (cells)",
     "difficulty": "difficulty score",
     "drawn_reachable": "floor a pen reaches, as drawn",
+    "drawn_pockets": "floor sealed off, as drawn",
+    "drawn_exit": "exit reached, as drawn",
+    "drawn_doors": "both doors open, as drawn",
     "drawn_gaps": "gaps in the outer wall",
     "footprint_iou": "footprint IoU with the picture",
     "edge_share": "picture edges on walls",
@@ -753,7 +756,8 @@ def info_command(
     for key, label in _INFO_LABELS.items():
         if key in metrics:
             value = metrics[key]
-            typer.echo(f"{label:<{width}}  {f'{100 * value:.1f} %' if key in _PERCENT else value}")
+            shown = ("yes" if value else "no") if isinstance(value, bool) else value
+            typer.echo(f"{label:<{width}}  {f'{100 * value:.1f} %' if key in _PERCENT else shown}")
 
 
 # ----------------------------------------------------------------------------- batches

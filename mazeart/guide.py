@@ -189,7 +189,7 @@ def _trace(fine: NDArray[np.int64]) -> list[NDArray[np.float64]]:
     degree = np.bincount(np.concatenate([p0, p1]), minlength=(h + 1) * (w + 1))
     # a corner touching the outside ends a boundary there
     pad = np.pad(fine, 1, constant_values=-1)
-    touch = ((pad[:-1, :-1] < 0) | (pad[:-1, 1:] < 0) | (pad[1:, :-1] < 0) | (pad[1:, 1:] < 0))
+    touch = (pad[:-1, :-1] < 0) | (pad[:-1, 1:] < 0) | (pad[1:, :-1] < 0) | (pad[1:, 1:] < 0)
     stop = (degree != 2) | touch.reshape(-1)
     edges = np.stack([p0, p1], axis=1)
     order = np.argsort(edges.reshape(-1), kind="stable")
@@ -372,10 +372,14 @@ def close_gaps(free: NDArray[np.bool_], *, width: int = 1) -> NDArray[np.bool_]:
     closed = closed[width + 1 : -width - 1, width + 1 : -width - 1]
     filled = closed | free
     # Pockets the closing leaves inside a closed line are filled too; a hole of real size
-    # (the inside of a ring) is the figure's own shape and stays ground.
+    # (the inside of a ring), or any hole the closing did not touch (a counter, the hole of
+    # a bow), is the figure's own shape and stays ground.
     holes, n = ndimage.label(ndimage.binary_fill_holes(filled) & ~filled)
     if n:
         small = np.bincount(holes.reshape(-1), minlength=n + 1) <= 4 * (2 * width + 1) ** 2
+        touched = np.zeros(n + 1, bool)
+        touched[np.unique(holes[ndimage.binary_dilation(filled & ~free, structure=st)])] = True
+        small &= touched
         small[0] = False
         filled |= small[holes]
     # A closed gap that meets the ground outside along much of its length is a gap of the
@@ -560,6 +564,25 @@ def _ends(maze: Any) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
     return out
 
 
+def _tunnels(maze: Any) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
+    """Each crossing of a weave maze: the cell's centre and the direction of the corridor
+    that passes under it (none on other grids)."""
+    from mazeart.grids.maze import GridMaze
+
+    if not isinstance(maze, GridMaze) or maze.grid.kind != "weave":
+        return []
+    from mazeart.grids.weave import _sides
+
+    _, _, under = _sides(maze)
+    cols = int(maze.grid.params["cols"])
+    out = []
+    for cell in np.flatnonzero(under):
+        r, c = divmod(int(cell), cols)
+        d = np.array([0.0, 1.0]) if under[cell] & 5 else np.array([1.0, 0.0])
+        out.append((np.array([c + 0.5, r + 0.5]), d))
+    return out
+
+
 def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str, Any]:
     """What the printed maze lets a pen do: checked on the drawing, not on the model.
 
@@ -569,7 +592,9 @@ def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str,
 
     - ``reachable``: the share of the floor a pen reaches from the entrance
       without crossing ink or leaving the floor (specks of floor smaller than
-      an eighth of a cell, where two strokes meet at a slant, are not floor);
+      an eighth of a cell, where two strokes meet at a slant, are not floor; a
+      weave maze's pen goes on under a crossing, from one end of the corridor
+      beneath to the other);
     - ``pockets``: the separate pieces of floor it does not reach;
     - ``exit``: whether it reaches the exit;
     - ``doors``: whether the floor it reaches meets the ground around the maze
@@ -624,11 +649,30 @@ def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str,
         x, y = m + point * s
         return min(max(int(y), 0), floor.shape[0] - 1), min(max(int(x), 0), floor.shape[1] - 1)
 
+    # a weave maze's corridor passes under another: the drawing shows its two ends on either
+    # side of the corridor over it, and a reader carries on across
+    joined = np.arange(n + 1)
+
+    def root(x: int) -> int:
+        while joined[x] != x:
+            joined[x] = joined[joined[x]]
+            x = int(joined[x])
+        return x
+
+    for centre, direction in _tunnels(maze):
+        a, b = parts[at(centre - 0.42 * direction)], parts[at(centre + 0.42 * direction)]
+        if a and b:
+            joined[root(int(a))] = root(int(b))
+    roots = np.array([root(i) for i in range(n + 1)])
     start = parts[at(ends[0][0])]
-    reached = (parts == start) & floor if start and real[start] else np.zeros_like(floor)
+    if start and real[start]:
+        reached = (roots[parts] == roots[start]) & floor
+    else:
+        reached = np.zeros_like(floor)
     total = int(np.count_nonzero(floor))
     out["reachable"] = round(float(np.count_nonzero(reached) / total), 4)
-    out["pockets"] = int(np.count_nonzero(real)) - int(bool(reached.any()))
+    pieces = np.unique(roots[np.flatnonzero(real)])
+    out["pockets"] = len(pieces) - int(bool(reached.any()))
     out["exit"] = bool(reached[at(ends[-1][0])])
     # where the floor meets the ground with no ink between: doors and gaps
     touch = np.zeros_like(floor)
@@ -663,7 +707,7 @@ def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str,
     out["doors"] = all(doors_open)
     gaps = np.unique(spots[touch])
     gaps = gaps[(gaps > 0) & ~near_door[gaps]]
-    out["leaks"] = int(len(gaps))
+    out["leaks"] = len(gaps)
     if len(gaps):
         out["leak_cells"] = round(float(np.count_nonzero(np.isin(spots, gaps) & touch)) / s, 1)
     if _maps is not None:
@@ -911,8 +955,9 @@ def guidance(
         weights[inside & (weights == FORBIDDEN)] = FREE
         ok_e, ok_s = passable_sides(raw, weights.shape)
         walls = (inside & ~ok_e, inside & ~ok_s)
-        margin = (inside_cells(raw, weights.shape, margin=0.0) | _notches(coverage, weights.shape)
-                  ) & (weights != FREE)
+        margin = (
+            inside_cells(raw, weights.shape, margin=0.0) | _notches(coverage, weights.shape)
+        ) & (weights != FREE)
     if not (edges or regions):
         return Guidance(weights, walls=walls, guide=Guide(outline=tuple(rings)), inside=margin)
     if edges and segments is not None and segments < 2:

@@ -11,8 +11,10 @@ The picture decides which grid cells may hold maze:
    heart) is figure as much as a dark one. Otherwise the luminance is split at
    a threshold (Otsu's unless given) and the figure is the tone that touches
    the image border *least*: the ground is what surrounds the picture, whether
-   it is light paper or a dark backdrop. A threshold given always splits the
-   luminance. ``invert=True`` swaps figure and ground.
+   it is light paper or a dark backdrop; a photograph's figure is its dark tone
+   (read as a silhouette, it draws its dark parts: a positive, not a negative).
+   A threshold given always splits the luminance. ``invert=True`` swaps figure
+   and ground.
 2. **Coverage.** The figure is averaged over each cell's exact pixel area (a box
    filter with fractional edges), giving each cell the share of its area that is
    figure. Unlike nearest-pixel sampling, thin strokes and small islands keep
@@ -181,9 +183,13 @@ def figure_coverage(
     else:
         t = check_number(threshold, "threshold", low=0, high=255) / 255.0
     dark = lum <= t
-    # The ground is the tone that surrounds the picture: the one most present on its border.
-    dark_on_border = float(_border(dark).mean())
-    figure = ~dark if dark_on_border > 0.5 else dark
+    if threshold is None and is_photograph(img):
+        # a photograph's silhouette is its dark tones: the maze's ink falls where the
+        # photograph is dark, a positive of it whatever its border holds
+        figure = dark
+    else:
+        # the ground is the tone that surrounds the picture: the one most on its border
+        figure = ~dark if float(_border(dark).mean()) > 0.5 else dark
     if invert:
         figure = ~figure
     return figure.astype(np.float32)
@@ -274,6 +280,9 @@ def weights_from_image(
     return weights
 
 
+_PHOTOS: dict[int, tuple[Any, bool]] = {}
+
+
 def is_photograph(image: Image) -> bool:
     """Whether a picture is continuous-tone (a photograph), not a drawing of a few flat colours.
 
@@ -290,6 +299,16 @@ def is_photograph(image: Image) -> bool:
     -------
     bool
     """
+    key = id(image)
+    hit = _PHOTOS.get(key)
+    if hit is not None and hit[0]() is image:
+        return hit[1]
+    answer = _is_photograph(image)
+    _PHOTOS[key] = (weakref.ref(image, lambda _: _PHOTOS.pop(key, None)), answer)
+    return answer
+
+
+def _is_photograph(image: Image) -> bool:
     if _has_alpha(image):
         alpha = np.asarray(image.convert("RGBA").getchannel("A"))
         if np.mean(alpha < 128) >= _ALPHA_MIN_SHARE:
@@ -464,8 +483,8 @@ def palette(image: Image) -> Palette:
     small = _sample(image)
     lab = srgb_to_lab(np.asarray(small, dtype=np.float64) / 255.0)
     h, w = lab.shape[:2]
-    border = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3),
-                             lab[2:-2, :2].reshape(-1, 3), lab[2:-2, -2:].reshape(-1, 3)])  # fmt: skip
+    frame = (lab[:2], lab[-2:], lab[2:-2, :2], lab[2:-2, -2:])
+    border = np.concatenate([part.reshape(-1, 3) for part in frame])
     background = None
     if len(border):
         centre = np.median(border, axis=0)

@@ -30,9 +30,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
-from mazeart.maze import DIRECTIONS, STEP, Maze
+from mazeart.maze import STEP, Maze
 
 __all__ = [
+    "blocked_doors",
     "bridge_cells",
     "clip_segments",
     "corridors",
@@ -149,9 +150,12 @@ def figure_contours(
 
 def _edges(rings: Sequence[NDArray]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Every ring edge as start points ``a`` and end points ``b``, ``(E, 2)`` each."""
-    a = np.vstack([np.asarray(r, dtype=np.float64) for r in rings])
-    b = np.vstack([np.roll(np.asarray(r, dtype=np.float64), -1, axis=0) for r in rings])
-    return a, b
+    a = np.concatenate([np.asarray(r, dtype=np.float64).reshape(-1, 2) for r in rings])
+    sizes = np.fromiter((len(r) for r in rings), dtype=np.int64, count=len(rings))
+    ends = np.cumsum(sizes)
+    following = np.arange(1, len(a) + 1)
+    following[ends[sizes > 0] - 1] = (ends - sizes)[sizes > 0]  # a ring's last point: its first
+    return a, a[following]
 
 
 @njit(cache=True)
@@ -246,9 +250,9 @@ def _cell_overlap(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) 
     return inside.reshape(rows, k, cols, k).mean(axis=(1, 3))
 
 
-def _contact(rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]) -> tuple[
-    NDArray[np.float64], NDArray[np.float64]
-]:
+def _contact(
+    rings: Sequence[NDArray[np.float64]], shape: tuple[int, int]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The share of each cell side the rings hold on both its sides (a twentieth of a cell
     away), sampled at 8 points a side: ``(vertical,
     horizontal)``, ``vertical[r, c]`` the side at ``x = c`` of row ``r`` (``(H, W + 1)``),
@@ -393,6 +397,15 @@ _NECK = 0.1
 """Half the width (cells) of the narrowest neck of the figure that the floor keeps."""
 
 
+def _polygonal(geometry: Any) -> Any:
+    """The areas of a shapely geometry, without the lines and points an overlay can leave
+    where two areas touch."""
+    import shapely
+
+    parts = [p for p in shapely.get_parts(geometry) if p.geom_type in ("Polygon", "MultiPolygon")]
+    return shapely.union_all(parts) if parts else shapely.Polygon()
+
+
 def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
     """The pieces of the figure inside a cell's square that its floor does not reach: a piece
     apart from the one holding a maze cell's centre, or, in a sliver, apart from the pieces on
@@ -400,7 +413,7 @@ def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
     they are left out of the floor. None when there are none."""
     import shapely
 
-    h, w = maze.shape
+    w = maze.width
     rr, cc = np.nonzero(own >= 0)
     boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
     shapely.prepare(figure)
@@ -408,7 +421,7 @@ def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
     rr, cc, boxes = rr[edge], cc[edge], boxes[edge]
     cut = shapely.intersection(figure, boxes)
     several = shapely.get_num_geometries(cut) > 1
-    stray = []
+    stray: list[Any] = []
     for r, c, piece_set in zip(rr[several], cc[several], cut[several], strict=True):
         pieces = [p for p in shapely.get_parts(piece_set)
                   if p.geom_type == "Polygon" and p.area > 1e-9]  # fmt: skip
@@ -438,11 +451,11 @@ def _figure(rings: Sequence[NDArray]) -> Any:
     return area
 
 
-def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
+def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float | None:
     """How far the door corridor from ``start`` (the end cell's centre) runs out of the cell
-    before it has left the figure: where a cross-section a cell wide no longer meets it. A door
-    that does not leave the figure within a few cells opens onto a pocket inside it: it stays
-    at the cell's side (0.5)."""
+    before it has left the figure: where a cross-section a cell wide no longer meets it. None
+    for a door that does not leave the figure within a few cells (it would open onto a
+    pocket, or run into another part of the figure)."""
     import shapely
 
     across = np.array([-step[1], step[0]]) * 0.5
@@ -450,7 +463,24 @@ def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float:
         at = start + t * step
         if not shapely.intersects(figure, shapely.LineString([at - across, at + across])):
             return float(t)
-    return 0.5
+    return None
+
+
+def blocked_doors(maze: Maze) -> list[tuple[int, int]]:
+    """The cells in front of the ends whose door cannot open through a smooth outline: the
+    way out from the end runs into the figure again within a few cells (an end chosen
+    there needs another place; ``generate(inside=...)`` takes these cells)."""
+    rings = _rings(maze)
+    if not rings:
+        return []
+    figure = _figure(rings)
+    out = []
+    for cell, side in maze.end_doors:
+        dr, dc = STEP[side]
+        start = np.array([cell[1] + 0.5, cell[0] + 0.5])
+        if _door_reach(figure, start, np.array([dc, dr], float)) is None:
+            out.append((cell[0] + dr, cell[1] + dc))
+    return out
 
 
 _REGIONS: dict[int, tuple[weakref.ref, Any, list, Any]] = {}
@@ -464,7 +494,7 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
     hit = _REGIONS.get(id(maze))
     if hit is not None and hit[0]() is maze:
         return hit[1], hit[2]
-    from mazeart.export.scene import runs
+    from mazeart._graph import runs
 
     # the figure less its necks too narrow for the pen (two letters that just touch): a
     # morphological opening, a tenth of a cell each way
@@ -483,7 +513,7 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
     doors = len(maze.end_doors)
     for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
         across = np.array([-step[1], step[0]]) * 0.5
-        reach = _door_reach(figure, start, step) if k < doors else 1.0
+        reach = (_door_reach(figure, start, step) or 0.5) if k < doors else 1.0
         end = start + reach * step
         parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
         if k < doors:
@@ -492,8 +522,8 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
             ways.append(shapely.Polygon([side - inner, end - inner, end + inner, side + inner]))
     rr, cc = np.nonzero(bridge_cells(maze))
     parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
-    region = shapely.union_all(parts)
-    walled = shapely.difference(region, shapely.union_all(ways)) if ways else region
+    region = _polygonal(shapely.union_all(parts))
+    walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
     key = id(maze)
 
     def forget(_: object) -> None:

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from mazeart.animate import Recording
     from mazeart.grids.maze import GridMaze
     from mazeart.guide import Guidance
+    from mazeart.maze import Guide
 
 __all__ = [
     "Made",
@@ -195,23 +196,28 @@ class Made:
     def metrics(self) -> dict[str, Any]:
         """The maze's :class:`~mazeart.analyze.Metrics`, plus fidelity to the picture.
 
-        With a picture: ``footprint_iou``, ``edge_share`` and
-        ``edge_share_chance`` (see :func:`mazeart.guide.fidelity`). For a cells
-        maze, what the drawing allows (:func:`mazeart.guide.drawn`):
-        ``drawn_reachable``, the share of its floor a pen reaches from the
-        entrance, and ``drawn_gaps``, the gaps in its outer wall besides the doors.
+        With a picture (square grid): ``footprint_iou``, ``edge_share`` and
+        ``edge_share_chance`` (see :func:`mazeart.guide.fidelity`). On any grid,
+        what the drawing allows (:func:`mazeart.guide.drawn`, read off the
+        rendered picture): ``drawn_reachable``, the share of its floor a pen
+        reaches from the entrance; ``drawn_pockets``, the pieces of floor it
+        cannot reach; ``drawn_exit`` and ``drawn_doors``, whether it reaches the
+        exit and both doors open onto the ground around the maze; ``drawn_gaps``,
+        the gaps in its walls besides the doors.
         """
         out: dict[str, Any] = dict(measure(self.maze).to_dict())
-        if not isinstance(self.maze, Maze):  # another grid: the maze's own metrics
-            return out
-        if self.maze.geometry == "cells" and self.maze.entrance is not None:
+        if self.maze.entrance is not None:
             from mazeart.guide import drawn
 
-            check = drawn(
-                self.maze, scale=12 if self.maze.width * self.maze.height < 250_000 else 4
-            )
+            big = self.maze.width * self.maze.height >= 250_000
+            check = drawn(self.maze, scale=4 if big else 12)
             out["drawn_reachable"] = check["reachable"]
+            out["drawn_pockets"] = check["pockets"]
+            out["drawn_exit"] = check["exit"]
+            out["drawn_doors"] = check["doors"]
             out["drawn_gaps"] = check["leaks"]
+        if not isinstance(self.maze, Maze):  # another grid: no picture fidelity yet
+            return out
         if self.picture is not None and self.preset is not None:
             from mazeart.guide import fidelity
 
@@ -350,11 +356,11 @@ def _read_as(
     if mode == "tone":
         opts["tone"] = True
     notes = []
-    chosen = any(given.get(k) not in (None, False, _DEFAULTS[k]) for k in _READING)
+    chosen = [k for k in _READING if given.get(k) not in (None, False, _DEFAULTS[k])]
     blocks = opts["geometry"] not in (None, "cells")
-    if mode == "auto" and not chosen and not blocks and opts["rooms"] is None:
-        from mazeart.image import colour_regions, figure_coverage, is_photograph
+    from mazeart.image import colour_regions, figure_coverage, is_photograph
 
+    if mode == "auto" and not chosen and not blocks and opts["rooms"] is None:
         if is_photograph(picture):
             opts["tone"] = True
             notes.append("a photograph: drawn by its tones (mode='silhouette' for its shape)")
@@ -363,8 +369,23 @@ def _read_as(
             if colour_regions(picture, figure):
                 opts["edges"] = True
                 notes.append("its colour regions walled (edges=False for the silhouette alone)")
+    elif not opts["tone"] and opts["threshold"] is None and is_photograph(picture):
+        why = (
+            "the blocks geometry" if blocks else "rooms" if opts["rooms"] is not None
+            else ", ".join(chosen) if chosen else "mode='silhouette'"
+        )  # fmt: skip
+        notes.append(_photo_note(why))
     opts["edges"] = bool(opts["edges"])
     return notes
+
+
+def _photo_note(why: str) -> str:
+    """What the report says of a photograph read as a silhouette because of ``why``."""
+    return (
+        f"a photograph read as a silhouette of its dark tones ({why}); "
+        "mode='tone' draws all its tones, on the square grid with none of edges, regions, "
+        "a smooth outline or blocks"
+    )
 
 
 def fit_warnings(
@@ -763,12 +784,12 @@ def make(
     )
     walls = "edge walls" if opts["edges"] else "outline walls"
 
-    job = _Candidate(weights, arguments, walls)
+    job = _Candidate(weights, arguments, walls, None if guided is None else guided.guide)
 
     def candidate(i: int) -> Maze:
         maze, report = job.make(seed + index * k + i)
         reports.append(report)
-        return maze if guided is None else maze.replace(guide=guided.guide)
+        return maze
 
     def choose() -> tuple[int, Maze]:
         if k == 1:
@@ -784,8 +805,7 @@ def make(
             if progress is not None:
                 progress(len(made))
         pick = pick_best([score for _, score in made], difficulty or "hard")
-        maze = made[pick][0]
-        return pick, maze if guided is None else maze.replace(guide=guided.guide)
+        return pick, made[pick][0]
 
     recording = None
     if record:
@@ -871,6 +891,7 @@ def _make_on_grid(
     if threshold is not None:
         threshold = check_number(threshold, "threshold", low=0, high=255)
     picture, specks = None, (0, 0)
+    notes: list[str] = []
     rect = _rectangle(source)
     if rect is not None:
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
@@ -894,6 +915,7 @@ def _make_on_grid(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre,
         )  # fmt: skip
+        notes = _grid_notes(kind, picture, threshold, opts["invert"])
     check_cells(1, grid.n_cells, f"the {kind} grid")
     seed = _seed(rng)
     report = ShapeReport(walls="outline walls")
@@ -910,7 +932,31 @@ def _make_on_grid(
         invert=opts["invert"],
         specks=specks,
         min_island=min_island,
+        notes=tuple(notes),
     )
+
+
+def _grid_notes(kind: str, picture: Image, threshold: float | None, invert: bool) -> list[str]:
+    """What the report says of a picture laid under another grid (or woven): a photograph
+    read as a silhouette; a figure too wide (or tall) for the polar grid's rings to read."""
+    from mazeart.image import figure_coverage, is_photograph
+
+    notes = []
+    if threshold is None and is_photograph(picture):
+        notes.append(_photo_note(f"the {kind} grid"))
+    if kind == "polar":
+        rows, cols = np.nonzero(figure_coverage(picture, threshold=threshold, invert=invert))
+        if len(rows):
+            h, w = int(np.ptp(rows)) + 1, int(np.ptp(cols)) + 1
+            ratio = max(h, w) / max(1, min(h, w))
+            if ratio > 2.0:
+                shape = "wide" if w > h else "tall"
+                notes.append(
+                    f"the figure is {ratio:.1f} times as {shape} as it is "
+                    f"{'tall' if w > h else 'wide'}: the polar grid's rings fit a round one, "
+                    "so this one gets few of them (grid='hex' or 'square' reads it better)"
+                )
+    return notes
 
 
 def _make_weave(
@@ -955,6 +1001,8 @@ def _make_weave(
         allowed = np.zeros(maze.grid.n_cells, bool)
         allowed[: preset.size] = (preset == FREE).reshape(-1)
         maze = place_tags_on_grid(maze, opts["place"], seed + index, allowed=allowed)
+    notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
+                                                  opts["invert"])  # fmt: skip
     return Made(
         maze,
         preset=preset,
@@ -963,6 +1011,7 @@ def _make_weave(
         invert=opts["invert"],
         specks=specks,
         min_island=min_island,
+        notes=tuple(notes),
     )
 
 
@@ -974,11 +1023,34 @@ class _Candidate:
     weights: NDArray[np.int32]
     arguments: dict[str, Any]
     walls: str
+    guide: Guide | None = None
 
     def make(self, seed: int) -> tuple[Maze, ShapeReport]:
-        """The candidate of ``seed`` and what its shaping did."""
-        report = ShapeReport(walls=self.walls)
-        return generate(self.weights, rng=seed, report=report, **self.arguments), report
+        """The candidate of ``seed`` and what its shaping did, with the picture's drawing.
+
+        With a smooth outline, an end whose door would run into the figure again (a
+        notch the outline leaves no way out of) is moved: the cell in front of it joins
+        the figure's cells that take no door, and the same carve gets other ends."""
+        from mazeart.outline import blocked_doors
+
+        arguments = self.arguments
+        for _ in range(4):
+            report = ShapeReport(walls=self.walls)
+            maze = generate(self.weights, rng=seed, report=report, **arguments)
+            if self.guide is None:
+                return maze, report
+            maze = maze.replace(guide=self.guide)
+            blocked = blocked_doors(maze)
+            if not blocked:
+                break
+            inside = np.zeros(maze.shape, bool)
+            if arguments.get("inside") is not None:
+                inside |= arguments["inside"]
+            for r, c in blocked:
+                if 0 <= r < maze.height and 0 <= c < maze.width:
+                    inside[r, c] = True
+            arguments = {**arguments, "inside": inside}
+        return maze, report
 
     def __call__(self, seed: int) -> tuple[Maze, float, ShapeReport]:
         maze, report = self.make(seed)

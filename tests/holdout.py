@@ -162,7 +162,8 @@ def chat() -> Image.Image:
 def tricolour_word() -> Image.Image:
     """A word whose letters are each their own colour, touching: "Pada"."""
     img, d = _canvas(620, 240)
-    for i, (ch, colour) in enumerate(zip("Pada", ("#6a4c93", "#1982c4", "#8ac926", "#ff595e"))):
+    colours = ("#6a4c93", "#1982c4", "#8ac926", "#ff595e")
+    for i, (ch, colour) in enumerate(zip("Pada", colours, strict=True)):
         _text(d, (105 + i * 140, 120), ch, 190, colour)
     return img
 

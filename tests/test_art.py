@@ -108,7 +108,15 @@ def test_a_photograph_reads_as_itself_by_default():
     small = render.filter(ImageFilter.GaussianBlur(4)).resize((50, 50), Image.Resampling.BOX)
     r = np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1]
     assert r >= 0.8
-    assert not make(camera, cells=40, rng=1, mode="silhouette").notes
+    # read as a silhouette (asked for, or on another grid), the photograph is its dark tones:
+    # a positive of it, and the report says so
+    for how in ({"mode": "silhouette"}, {"grid": "hex"}, {"outline": "smooth"}):
+        made = make(camera, cells=100, rng=1, **how)
+        assert any("photograph read as a silhouette" in note for note in made.notes), how
+        render = to_png_image(made.maze, cell_size=6, margin=0, background="#ffffff")
+        small = render.convert("L").filter(ImageFilter.GaussianBlur(4))
+        small = np.asarray(small.resize((50, 50), Image.Resampling.BOX), float)
+        assert np.corrcoef(small.ravel(), grey.ravel())[0, 1] >= 0.8, how
 
 
 def test_a_logos_design_shows_by_default_and_a_silhouette_stays_one(pictures, tmp_path):

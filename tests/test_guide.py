@@ -215,9 +215,9 @@ def test_smooth_outline_fits_the_picture_and_stays_passable(horse_png):
         centre = np.array([cell[1] + 0.5, cell[0] + 0.5])
         reach = float(np.dot((mouth[0] + mouth[1]) / 2 - centre, step))
         way = centre + np.outer(np.linspace(0, reach, 61), step)
-        for path in paths:
+        for path in paths:  # room for the pen: the outline stays a fifth of a cell away
             near = np.min(np.linalg.norm(way[:, None, :] - path[None, :, :], axis=2))
-            assert near > 0.3
+            assert near > 0.2
 
 
 def test_smooth_outline_drawn_in_svg_and_png(tmp_path, horse_png):

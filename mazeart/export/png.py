@@ -7,8 +7,9 @@ The picture is laid out like the SVG: cell ``(r, c)`` covers pixels
 their square ends) are painted by one compiled loop over arrays, other strokes by another
 (every pixel whose centre lies within half the stroke's width of it, so a stroke has no
 pinholes at any angle), areas bounded by rings by the even-odd rule at pixel centres; dots and
-the legend's text (DejaVu Sans, not anti-aliased) by Pillow. The picture has a colour palette of the few colours it
-uses (so Pillow writes it with 1, 2, 4 or 8 bits a pixel), transparent outside
+the legend's text (DejaVu Sans, not anti-aliased) by Pillow. The picture has a colour
+palette of the few colours it uses (so Pillow writes it with 1, 2, 4 or 8 bits a pixel),
+transparent outside
 the maze unless a background is given. The maze's metadata is stored as a
 ``mazeart`` text chunk (JSON).
 """
@@ -47,25 +48,32 @@ def _rgba(colour: str | None) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True)
-def _paint(canvas, boxes, cs, m, a, b, value, lines):
-    """Paint boxes ``x0, y0, x1, y1`` (maze units) grown by ``a`` px before and ``b`` after.
+def _paint(canvas, boxes, cs, m, n, value, lines):
+    """Paint boxes ``x0, y0, x1, y1`` (maze units): every pixel whose centre lies in one.
 
-    With ``lines``, the boxes are segments: axis-parallel ones are painted (a
-    stroke with square ends), the others skipped and flagged in the result.
+    With ``lines``, the boxes are segments: axis-parallel ones are painted as strokes
+    ``n`` pixels wide with square ends (the ``n`` rows or columns whose centres lie
+    nearest the line, so any stroke stops a flood fill), the others skipped and
+    flagged in the result.
     """
     h, w = canvas.shape
     skipped = np.zeros(boxes.shape[0], np.bool_)
+    half = n / 2
     for i in range(boxes.shape[0]):
         x0, y0, x1, y1 = boxes[i, 0], boxes[i, 1], boxes[i, 2], boxes[i, 3]
         if lines and x0 != x1 and y0 != y1:
             skipped[i] = True
             continue
-        px0 = int(np.rint(m + min(x0, x1) * cs)) - a
-        py0 = int(np.rint(m + min(y0, y1) * cs)) - a
-        px1 = int(np.rint(m + max(x0, x1) * cs)) + b
-        py1 = int(np.rint(m + max(y0, y1) * cs)) + b
-        for y in range(max(py0, 0), min(py1, h)):
-            for x in range(max(px0, 0), min(px1, w)):
+        lo_x, hi_x = m + min(x0, x1) * cs, m + max(x0, x1) * cs
+        lo_y, hi_y = m + min(y0, y1) * cs, m + max(y0, y1) * cs
+        if lines:  # the n pixels nearest the line across it, and half a width past its ends
+            px0, px1 = int(np.floor(lo_x - half + 0.5)), int(np.floor(hi_x + half - 0.5))
+            py0, py1 = int(np.floor(lo_y - half + 0.5)), int(np.floor(hi_y + half - 0.5))
+        else:  # pixels whose centre is inside
+            px0, px1 = int(np.ceil(lo_x - 0.5)), int(np.floor(hi_x - 0.5))
+            py0, py1 = int(np.ceil(lo_y - 0.5)), int(np.floor(hi_y - 0.5))
+        for y in range(max(py0, 0), min(py1 + 1, h)):
+            for x in range(max(px0, 0), min(px1 + 1, w)):
                 canvas[y, x] = value
     return skipped
 
@@ -125,8 +133,7 @@ class _Canvas:
         """Boxes, or with a ``width`` (px) the axis-parallel segments; the rest left out."""
         self.flush()
         boxes = np.ascontiguousarray(boxes, dtype=np.float64).reshape(-1, 4)
-        a, b = width // 2, width - width // 2
-        args = (self.cs, self.m, a, b, self.index(colour), width > 0)
+        args = (float(self.cs), float(self.m), int(width), self.index(colour), width > 0)
         return _paint(self.pixels, boxes, *args)
 
     def draw(self) -> Any:
@@ -182,7 +189,7 @@ def _fill_rings(canvas: _Canvas, rings: list[NDArray[np.float64]], idx: int) -> 
 
 
 def _stroke(canvas: _Canvas, stroke: Stroke) -> None:
-    t = max(1, round(stroke.width * canvas.cs))
+    t = max(1, round(stroke.width * canvas.cs))  # at least a pixel: no pinhole in a wall
     segs = stroke.lines.segments()
     skipped = canvas.paint(segs, stroke.colour, t)
     if skipped.any():  # other curves: round strokes, by the same compiled loop

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._graph import runs
 from mazeart._io import plain
 from mazeart._jit import njit
 from mazeart.export._style import Style, tag_colour, tag_legend
@@ -55,7 +56,6 @@ __all__ = [
     "label_font",
     "order_lines",
     "pen_up_travel",
-    "runs",
     "text_width",
 ]
 
@@ -546,17 +546,6 @@ def _rect_outline(r: NDArray[np.float64]) -> NDArray[np.float64]:
 # ----------------------------------------------------------------------------- building
 
 
-def runs(a: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
-    """Maximal runs of True along each row: ``(row, start, stop)`` with ``stop`` exclusive."""
-    rows, cols = a.shape
-    padded = np.zeros((rows, cols + 2), dtype=np.int8)
-    padded[:, 1:-1] = a
-    d = np.diff(padded, axis=1)
-    r0, c0 = np.nonzero(d == 1)
-    _, c1 = np.nonzero(d == -1)
-    return r0, c0, c1
-
-
 def _run_rects(cells: NDArray[np.bool_], shift: int = 0) -> NDArray[np.float64]:
     """Rectangles covering the True cells, one per horizontal run (``x0, y0, x1, y1``)."""
     r, a, b = runs(cells)
@@ -859,6 +848,14 @@ def _grid_scene(
     # a weave maze draws both sides of every corridor where a plain one draws one wall
     width = style.line_width * (0.6 if weave else 1.0)
     layers.append(Layer("walls", strokes=(Stroke(walls, width, style.wall, cap),)))
+    if weave:  # the figure's outer wall around the inset corridors, open at the doors
+        from mazeart.grids.weave import weave_outline
+
+        outline = chain_segments(weave_outline(maze))
+        if ordered:
+            outline = order_lines(outline)
+        layers.append(Layer("outline", strokes=(Stroke(outline, style.line_width, style.wall,
+                                                       "square"),)))  # fmt: skip
     if solutions is None:
         has_ends = maze.entrance is not None and maze.exit is not None
         if style.solution and has_ends:
@@ -963,7 +960,7 @@ def build_scene(
     if isinstance(maze, GridMaze):
         scene = _grid_scene(maze, style, solutions=solutions, arrows=arrows, ordered=ordered)
         return scene.for_plotter(style.line_width) if style.plotter else scene
-    from mazeart.outline import bridge_cells, edge_paths, outline_paths
+    from mazeart.outline import edge_paths, outline_paths
 
     layers = []
     g = maze.guide

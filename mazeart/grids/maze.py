@@ -222,6 +222,8 @@ class GridMaze:
         n = g.n_cells
         a, b = g.wall_cells[:, 0].astype(np.int64), g.wall_cells[:, 1].astype(np.int64)
         ground = ~self.mask
+        if g.kind == "weave":  # the ground is the square cells'; tunnels join no ground
+            ground[int(g.params["rows"]) * int(g.params["cols"]) :] = False
         edge = b < 0
         both = ~edge & ground[a] & ground[np.maximum(b, 0)]
         rim = edge & ground[a]  # the grid's edge is one more node, n

@@ -38,7 +38,7 @@ from mazeart.grids.generate import connect_grid, endpoints_on_grid
 from mazeart.grids.maze import GridMaze
 from mazeart.weights import validate_weights
 
-__all__ = ["check_weave", "weave_floor", "weave_grid", "weave_maze", "weave_walls"]
+__all__ = ["check_weave", "weave_floor", "weave_grid", "weave_maze", "weave_outline", "weave_walls"]
 
 _N, _E, _S, _W = 1, 2, 4, 8
 """One bit per side of a square cell: north, east, south, west (directions 0 to 3)."""
@@ -383,8 +383,9 @@ def _check_inset(inset: float) -> float:
 
 def _doors(maze: GridMaze) -> NDArray[np.uint8]:
     """The side each square end (entrance, exit) opens through, as bits per cell: a side
-    on the grid's edge if it has one, else a side towards a square cell that is not
-    maze; among several, the one whose midpoint lies farthest from the maze's middle."""
+    on the grid's edge if it has one, else a side towards the ground around the maze
+    (:attr:`~mazeart.grids.maze.GridMaze.outside`, not a hole in it); among several, the
+    one whose midpoint lies farthest from the maze's middle."""
     g = maze.grid
     rows, cols = int(g.params["rows"]), int(g.params["cols"])
     n = rows * cols
@@ -397,7 +398,7 @@ def _doors(maze: GridMaze) -> NDArray[np.uint8]:
         r, c = divmod(cell, cols)
         nr, nc = r + STEP[:, 0], c + STEP[:, 1]
         edge = (nr < 0) | (nr >= rows) | (nc < 0) | (nc >= cols)
-        ground = ~edge & ~maze.mask[np.where(edge, 0, nr * cols + nc)]
+        ground = ~edge & maze.outside[np.where(edge, 0, nr * cols + nc)]
         pick = np.flatnonzero(edge if edge.any() else ground)
         if not pick.size:
             continue
@@ -511,6 +512,47 @@ def weave_walls(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
         np.stack([np.stack([x, yt], axis=1), np.stack([x, yd], axis=1)], axis=1),
     ])  # fmt: skip
     return list(segments)
+
+
+def weave_outline(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
+    """The weave maze's outer wall: the cell sides between its square cells and the rest
+    (the ground, a hole, the grid's edge), as segments ``x0, y0, x1, y1``. Each door leaves
+    its corridor's width open in the side it opens through.
+
+    Parameters
+    ----------
+    maze : GridMaze
+        A maze on the weave grid.
+    inset : float, default 0.2
+        As for :func:`weave_walls`: a door's opening runs from ``inset`` to ``1 - inset``
+        along its side.
+
+    Returns
+    -------
+    (K, 4) ndarray of float64
+    """
+    inset = _check_inset(inset)
+    g = maze.grid
+    rows, cols = int(g.params["rows"]), int(g.params["cols"])
+    inner = maze.mask[: rows * cols].reshape(rows, cols)
+    doors = _doors(maze).reshape(rows, cols)
+    pad = np.pad(inner, 1)
+    segs = []
+    for bit, (dr, dc) in ((_N, (-1, 0)), (_S, (1, 0)), (_W, (0, -1)), (_E, (0, 1))):
+        facing = inner & ~pad[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]
+        r, c = np.nonzero(facing)
+        shut = (doors[r, c] & bit) == 0
+        if dr:  # a horizontal side at y = r (north) or r + 1 (south)
+            y = (r + (dr > 0)).astype(np.float64)
+            parts = [(c[shut], c[shut] + 1.0, y[shut]), (c[~shut], c[~shut] + inset, y[~shut]),
+                     (c[~shut] + 1 - inset, c[~shut] + 1.0, y[~shut])]  # fmt: skip
+            segs += [np.stack([a, yy, b, yy], axis=1) for a, b, yy in parts]
+        else:  # a vertical side at x = c (west) or c + 1 (east)
+            x = (c + (dc > 0)).astype(np.float64)
+            parts = [(r[shut], r[shut] + 1.0, x[shut]), (r[~shut], r[~shut] + inset, x[~shut]),
+                     (r[~shut] + 1 - inset, r[~shut] + 1.0, x[~shut])]  # fmt: skip
+            segs += [np.stack([xx, a, xx, b], axis=1) for a, b, xx in parts]
+    return np.concatenate(segs).astype(np.float64) if segs else np.zeros((0, 4))
 
 
 def weave_floor(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
