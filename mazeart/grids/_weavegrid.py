@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from mazeart._limits import check_cells
 from mazeart.errors import check_int
-from mazeart.grids.core import GRIDS, Grid
+from mazeart.grids.core import GRIDS, Grid, _pairs
 
 __all__ = ["under_layout", "weave_grid"]
 
@@ -90,52 +90,82 @@ def weave_grid(rows: int, cols: int) -> Grid:
     rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
     check_cells(rows, cols, "the weave grid", count=2)
     n = rows * cols
-    cell_of, _ = under_layout(rows, cols)
-    r, c = np.divmod(np.arange(n), cols)
-    i = np.arange(n)
-    # every wall as (lower cell, upper cell or -1, from x, from y, to x, to y)
-    east = (i, np.where(c + 1 < cols, i + 1, -1), c + 1, r, c + 1, r + 1)
-    south = (i, np.where(r + 1 < rows, i + cols, -1), c, r + 1, c + 1, r + 1)
-    top, left = r == 0, c == 0
-    over_top = (i[top], np.full(top.sum(), -1), c[top], r[top], c[top] + 1, r[top])
-    over_left = (i[left], np.full(left.sum(), -1), c[left], r[left], c[left], r[left] + 1)
-    u = n + np.arange(cell_of.size)
-    ur, uc = np.divmod(cell_of, cols)
-    tunnels = [
-        (cell_of - cols, u, uc, ur, uc + 1, ur),
-        (cell_of + 1, u, uc + 1, ur, uc + 1, ur + 1),
-        (cell_of + cols, u, uc, ur + 1, uc + 1, ur + 1),
-        (cell_of - 1, u, uc, ur, uc, ur + 1),
-    ]
-    parts = [east, south, over_top, over_left, *tunnels]
-    table = np.concatenate([np.stack(p, axis=1) for p in parts]).astype(np.int64)
-    table = table[np.lexsort((table[:, 1], table[:, 0]))]
-    wall_cells = table[:, :2]
-    points = table[:, 2:].astype(np.float64).reshape(-1, 2)
-    inner = np.flatnonzero(wall_cells[:, 1] >= 0)
-    src = np.concatenate([wall_cells[inner, 0], wall_cells[inner, 1]])
-    dst = np.concatenate([wall_cells[inner, 1], wall_cells[inner, 0]])
-    wid = np.concatenate([inner, inner])
-    by = np.lexsort((dst, src))
+    cell_of, under_of = under_layout(rows, cols)
     total = n + cell_of.size
+    x, y = np.arange(cols, dtype=np.float64), np.arange(rows, dtype=np.float64)[:, None]
+    centres = np.empty((total, 2))
+    square = centres[:n].reshape(rows, cols, 2)
+    square[:, :, 0], square[:, :, 1] = x + 0.5, y + 0.5
+    centres[n:] = centres[cell_of]
+    # Corners 0-3 of each cell: top left, top right, bottom right, bottom left.
+    cell_points = np.empty((4 * total, 2))
+    corners = _pairs(cell_points)
+    grid = corners[: 4 * n].reshape(rows, cols, 4)
+    grid.real = np.stack([x, x + 1, x + 1, x], axis=1)
+    grid.imag = np.stack([y, y, y + 1, y + 1], axis=2)
+    corners[4 * n :] = grid.reshape(n, 4)[cell_of].reshape(-1)
+    # Every wall is taken from its square cell with the lower id (under nodes come
+    # after every cell): the table sorts them cell by cell, its boundary walls first
+    # (east, south, top, left), then its walls to the cells east and south, then its
+    # tunnels to the under nodes beneath the cells north, west, east and south of it.
+    interior = np.zeros((rows, cols), bool)
+    interior[1:-1, 1:-1] = True
+    east = np.broadcast_to(np.arange(cols) + 1 < cols, (rows, cols))
+    south = np.broadcast_to(np.arange(rows)[:, None] + 1 < rows, (rows, cols))
+    taken = np.zeros((rows, cols, 10), bool)
+    taken[:, :, 0], taken[:, :, 1], taken[0, :, 2], taken[:, 0, 3] = ~east, ~south, True, True
+    taken[:, :, 4], taken[:, :, 5] = east, south
+    taken[1:, :, 6], taken[:, 1:, 7] = interior[:-1], interior[:, :-1]
+    taken[:, :-1, 8], taken[:-1, :, 9] = interior[:, 1:], interior[1:]
+    pick = np.flatnonzero(taken)
+    n_walls = len(pick)
+    owner = pick // 10
+    column = pick - 10 * owner
+    ends = np.empty(2 * n_walls, np.int64)
+    ends[0::2] = np.take(np.array([1, 3, 0, 0, 1, 3, 0, 0, 1, 3]), column) + 4 * owner
+    ends[1::2] = np.take(np.array([2, 2, 1, 3, 2, 2, 1, 3, 2, 2]), column) + 4 * owner
+    wall_points = np.empty((2 * n_walls, 2))
+    np.take(corners, ends, out=_pairs(wall_points), mode="clip")
+    beyond = owner + np.take(np.array([0, 0, 0, 0, 1, cols, -cols, -1, 1, cols]), column)
+    wall_cells = np.empty((n_walls, 2), np.int32)
+    wall_cells[:, 0] = owner
+    wall_cells[:, 1] = np.where(
+        column >= 6, np.take(under_of, beyond, mode="clip"), np.where(column >= 4, beyond, -1)
+    )
+    wall_id = np.empty((n, 10), np.int32)
+    wall_id.reshape(-1)[pick] = np.arange(n_walls, dtype=np.int32)
+    # Neighbours in increasing order: a cell's north, west, east and south cells, then
+    # the under nodes beneath them; an under node's cell's north, west, east, south.
+    i = np.arange(n, dtype=np.int64)
+    near = np.empty((n, 8), np.int32)
+    near[:, :4] = np.stack([i - cols, i - 1, i + 1, i + cols], axis=1)
+    has = np.empty((n, 8), bool)
+    sides = has.reshape(rows, cols, 8)
+    sides[:, :, 0], sides[:, :, 1], sides[:, :, 2:] = y > 0, np.arange(cols) > 0, taken[:, :, 4:]
+    near[:, 4:] = np.take(under_of, near[:, :4], mode="clip")
+    via = np.empty((n, 8), np.int32)
+    via[cols:, 0], via[1:, 1] = wall_id[:-cols, 5], wall_id[:-1, 4]
+    via[:, 2], via[:, 3], via[:, 4:] = wall_id[:, 4], wall_id[:, 5], wall_id[:, 6:]
+    above = np.stack([cell_of - cols, cell_of - 1, cell_of + 1, cell_of + cols], axis=1)
+    above = above.astype(np.int32)
+    tunnel = wall_id[above, np.array([9, 8, 7, 6])]
+    degree = np.empty(total, np.int64)
+    degree[:n] = has.sum(axis=1)
+    degree[n:] = 4
     indptr = np.zeros(total + 1, np.int64)
-    indptr[1:] = np.cumsum(np.bincount(src, minlength=total))
-    square = np.concatenate([i, cell_of])
-    sr, sc = np.divmod(square, cols)
-    corners = np.stack([np.stack([sc + dx, sr + dy], axis=1)
-                        for dx, dy in ((0, 0), (1, 0), (1, 1), (0, 1))], axis=1)  # fmt: skip
+    np.cumsum(degree, out=indptr[1:])
     return Grid(
         kind="weave",
         params={"rows": rows, "cols": cols},
-        centres=np.stack([sc + 0.5, sr + 0.5], axis=1),
+        centres=centres,
         indptr=indptr,
-        indices=dst[by].astype(np.int32),
-        wall_of=wid[by].astype(np.int32),
-        wall_cells=wall_cells.astype(np.int32),
-        wall_ptr=2 * np.arange(len(wall_cells) + 1),
-        wall_points=points,
-        cell_ptr=4 * np.arange(total + 1),
-        cell_points=corners.reshape(-1, 2),
+        indices=np.concatenate([near[has], above.reshape(-1)]),
+        wall_of=np.concatenate([via[has], tunnel.reshape(-1)]),
+        wall_cells=wall_cells,
+        wall_ptr=2 * np.arange(n_walls + 1, dtype=np.int64),
+        wall_points=wall_points,
+        cell_ptr=4 * np.arange(total + 1, dtype=np.int64),
+        cell_points=cell_points,
         size=(float(cols), float(rows)),
     )
 

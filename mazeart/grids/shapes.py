@@ -18,14 +18,15 @@ lies exactly on the outlines of the cells it separates, with the same points.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._limits import check_cells, current
 from mazeart.errors import MazeartError, check_int
-from mazeart.grids.core import GRIDS, Grid, grid_from_pairs
+from mazeart.grids.core import GRIDS, Grid, _pairs
 
 __all__ = ["CHORD_ERROR", "hex_grid", "polar_counts", "polar_grid", "triangle_grid", "upsilon_grid"]
 
@@ -34,10 +35,6 @@ CHORD_ERROR = 0.01
 
 _SQRT3 = math.sqrt(3.0)
 _TAU = 2.0 * math.pi
-
-Side = tuple[int, NDArray[np.float64]]
-"""One side of a cell: the cell beyond it (``-1`` for the outside) and its polyline,
-running the way the cell's polygon runs."""
 
 
 def _register(kind: str) -> Callable[[Callable[..., Grid]], Callable[..., Grid]]:
@@ -48,35 +45,223 @@ def _register(kind: str) -> Callable[[Callable[..., Grid]], Callable[..., Grid]]
     return add
 
 
-def _line(*points: tuple[float, float]) -> NDArray[np.float64]:
-    return np.array(points, dtype=np.float64)
+def _cells(r: NDArray[np.int64], c: NDArray[np.int64], rows: int, cols: int) -> NDArray[np.int64]:
+    """The ids of cells ``(r, c)`` (broadcast together), ``-1`` for those outside the grid."""
+    inside = (r >= 0) & (r < rows) & (c >= 0) & (c < cols)
+    return np.where(inside, r * cols + c, -1)
+
+
+Steps = Callable[[Any, Any], list[tuple[Any, Any]]]
+"""For cells whose rows and columns have parities ``p`` and ``q`` (ints, or arrays that
+broadcast together), the step ``(dr, dc)`` to the cell beyond each of their sides."""
+
+
+class _Sides:
+    """How the sides of a grid's cells run, for :func:`_beyond` and :func:`_assemble`.
+
+    ``steps(p, q)`` gives each side's step to the cell beyond it (in order round the
+    cell), ``kind(p, q)`` the type of the cell (a row of the tables), both for cells of
+    row and column parities ``p`` and ``q``. Per type: ``order`` has the sides in
+    increasing order of the cells beyond them (where those are cells), ``twin`` the
+    side of the cell beyond that is the same wall and ``twin_kind`` that cell's type,
+    ``sides`` the number of sides (those past it are unused slots).
+    """
+
+    def __init__(
+        self,
+        steps: Steps,
+        kind: Callable[[Any, Any], Any],
+        order: list[list[int]],
+        twin: list[list[int]],
+        twin_kind: list[list[int]],
+        sides: list[int],
+    ) -> None:
+        self.steps, self.kind = steps, kind
+        self.order, self.sides = np.array(order), np.array(sides)
+        self.k = self.order.shape[1]
+        rank = np.argsort(self.order, axis=1)  # each side's place in the order
+        # The twin of the side in each place, as a place in the other cell's order.
+        self.twin = np.array([
+            [rank[twin_kind[t][j], twin[t][j]] for j in self.order[t]]
+            for t in range(len(order))
+        ])  # fmt: skip
+        # Each candidate wall of a cell: k sides to the outside (in order round the
+        # cell), then k sides to higher cells (in increasing order): its side, and the
+        # side after it.
+        self.slot = np.concatenate([np.broadcast_to(np.arange(self.k), self.order.shape),
+                                    self.order], axis=1)  # fmt: skip
+        self.after = np.where(self.slot + 1 == self.sides[:, None], 0, self.slot + 1)
+
+
+def _beyond(
+    rows: int, cols: int, sides: _Sides
+) -> tuple[NDArray[np.integer[Any]], NDArray[np.bool_]]:
+    """The cells beyond the sides of every cell, as ``(rows * cols, k)`` tables: ``near``,
+    the cells beyond in increasing order (``-1`` for the outside), and ``outside``,
+    whether each side (in order round the cell) is on the outside. Of int32 when the
+    ids fit. Steps must depend only on the parities and go at most one row and one
+    column away."""
+    k = sides.k
+    kind = np.int32 if rows * cols < 2**31 - cols - 1 else np.int64  # ids and their steps
+    near = np.empty((rows, cols, k), kind)
+    outside = np.zeros((rows, cols, k), bool)
+    ids = np.arange(rows * cols, dtype=kind).reshape(rows, cols, 1)
+    for p in (0, 1):
+        for q in (0, 1):
+            steps = sides.steps(p, q)
+            delta = [steps[j][0] * cols + steps[j][1] for j in sides.order[int(sides.kind(p, q))]]
+            np.add(ids[p::2, q::2], np.array(delta, kind), out=near[p::2, q::2])
+    # Only the cells on the edge have sides to the outside: those again, checked.
+    every_r, every_c = np.arange(rows), np.arange(cols)
+    edges = ([0], every_c), ([rows - 1], every_c), (every_r, [0]), (every_r, [cols - 1])
+    for pick_r, pick_c in edges:
+        r, c = np.asarray(pick_r)[:, None], np.asarray(pick_c)[None, :]
+        ring = np.stack([_cells(r + dr, c + dc, rows, cols)
+                         for dr, dc in sides.steps(r % 2, c % 2)], axis=2)  # fmt: skip
+        ring = np.broadcast_to(ring, (len(pick_r), len(pick_c), k))
+        outside[r, c] = ring == -1
+        order = sides.order[np.broadcast_to(sides.kind(r % 2, c % 2), ring.shape[:2])]
+        near[r, c] = np.take_along_axis(ring, order, axis=2)
+    return near.reshape(-1, k), outside.reshape(-1, k)
 
 
 def _assemble(
     kind: str,
     params: dict[str, int],
     centres: NDArray[np.float64],
-    sides: Sequence[Sequence[Side]],
-    size: tuple[float, float] | None = None,
+    starts: NDArray[np.float64],
+    near: NDArray[np.integer[Any]],
+    outside: NDArray[np.bool_],
+    types: NDArray[np.int64] | None,
+    sides: _Sides,
 ) -> Grid:
-    """The grid whose cell ``i`` is bounded by ``sides[i]``, in order round the cell.
+    """The grid whose cells are bounded by straight sides, ``k`` a cell at most.
 
-    Each cell's polygon is its sides joined end to end; each wall is taken once, from
-    the cell with the lower id (or the only cell, on the outside). Without ``size``,
-    the drawing is moved so that it starts at ``(0, 0)`` and ends at its size.
+    ``starts`` has the start of each side, cell by cell, as many a cell as it has sides;
+    each side runs to the start of the cell's next side (its first after its last).
+    ``near[i]`` has the cells beyond cell ``i``'s sides in increasing order (as in
+    ``sides.order``; ``-1`` for the outside, ``-2`` for places past its sides) and
+    ``outside[i, j]`` whether its side ``j`` is on the outside. A cell's polygon is its
+    sides' starts in order. Each wall is taken once, from the cell with the lower id (or
+    the only cell, on the outside), and the walls are numbered cell by cell, each
+    cell's boundary walls first (in order round it), then its walls to higher cells in
+    increasing order of those cells. The drawing is moved so that it starts at
+    ``(0, 0)`` and ends at its size. A cell's type (``types[i]``, all 0 for ``None``)
+    picks a row of the tables of ``sides``.
     """
-    polygons = [np.concatenate([line[:-1] for _, line in cell]) for cell in sides]
-    walls = [(i, b, line) for i, cell in enumerate(sides) for b, line in cell if b < 0 or b > i]
-    if size is not None:
-        return grid_from_pairs(kind, params, centres, polygons, walls, size)
-    every = np.concatenate(polygons)
-    low, high = every.min(axis=0), every.max(axis=0)
+    n, k = near.shape
+    cells = np.arange(n, dtype=near.dtype)
+    counts = np.full(n, sides.sides[0]) if types is None else np.take(sides.sides, types)
+    taken = np.empty((n, 2 * k), bool)
+    taken[:, :k] = outside
+    np.greater(near, cells[:, None], out=taken[:, k:])
+    pick = np.flatnonzero(taken)
+    n_walls = len(pick)
+    owner = pick // (2 * k)
+    column = pick - owner * (2 * k)
+    candidate = column if types is None else column + np.take(types, owner) * (2 * k)
+    cell_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=cell_ptr[1:])
+    first = owner * k if sides.sides.min() == k else np.take(cell_ptr, owner)
+    chosen = np.take(sides.slot, candidate) + first
+    following = np.take(sides.after, candidate) + first
+    low, high = _bounds(starts)
     if low.any():
-        centres = centres - low
-        polygons = [p - low for p in polygons]
-        walls = [(a, b, line - low) for a, b, line in walls]
-    size = (float(high[0] - low[0]), float(high[1] - low[1]))
-    return grid_from_pairs(kind, params, centres, polygons, walls, size)
+        centres, starts = centres - low, starts - low
+    ends = np.empty(2 * n_walls, np.int64)
+    ends[0::2], ends[1::2] = chosen, following
+    wall_points = np.empty((2 * n_walls, 2))
+    np.take(_pairs(starts), ends, out=_pairs(wall_points), mode="clip")
+    # The walls to other cells: their places in the owner's order and the other
+    # cell's, which share the wall's id.
+    inner = np.flatnonzero(column >= k)
+    lower = np.take(owner, inner)
+    place = np.take(column, inner) - k
+    mine = lower * k + place
+    other = np.take(near.reshape(-1), mine)
+    wall_cells = np.full((n_walls, 2), -1, np.int32)
+    wall_cells[:, 0] = owner
+    wall_cells[inner, 1] = other
+    if types is not None:
+        place += np.take(types, lower) * k
+    wall_id = np.empty(n * k, near.dtype)
+    wall_id[mine] = inner
+    wall_id[other.astype(np.int64) * k + np.take(sides.twin, place)] = inner
+    has = near >= 0
+    degree = np.zeros(n, np.int64)
+    for j in range(k):
+        degree += has[:, j]
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(degree, out=indptr[1:])
+    return Grid(
+        kind=kind,
+        params=params,
+        centres=centres,
+        indptr=indptr,
+        indices=near[has].astype(np.int32, copy=False),
+        wall_of=wall_id.reshape(n, k)[has].astype(np.int32, copy=False),
+        wall_cells=wall_cells,
+        wall_ptr=2 * np.arange(n_walls + 1, dtype=np.int64),
+        wall_points=wall_points,
+        cell_ptr=cell_ptr,
+        cell_points=starts,
+        size=(float(high[0] - low[0]), float(high[1] - low[1])),
+    )
+
+
+def _bounds(points: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The lowest and highest ``x`` and ``y`` of ``(m, 2)`` points (fast: in long rows)."""
+    flat = points.reshape(-1)
+    cut = len(flat) - len(flat) % 2048
+    head = flat[:cut].reshape(-1, 2048)
+    low = np.concatenate([head.min(axis=0), flat[cut:]]) if cut else flat
+    high = np.concatenate([head.max(axis=0), flat[cut:]]) if cut else flat
+    return low.reshape(-1, 2).min(axis=0), high.reshape(-1, 2).max(axis=0)
+
+
+_HEX = _Sides(
+    lambda p, q: [(-1, p), (0, 1), (1, p), (1, p - 1), (0, -1), (-1, p - 1)],
+    lambda p, q: 0 * (p + q),
+    order=[[5, 0, 4, 1, 3, 2]],
+    twin=[[3, 4, 5, 0, 1, 2]],
+    twin_kind=[[0] * 6],
+    sides=[6],
+)
+"""Hexagons: from the top corner round; odd rows (``p``) sit half a cell right."""
+
+
+def _triangle_steps(p: Any, q: Any) -> list[tuple[Any, Any]]:
+    down = (p + q) % 2
+    return [(-down, 1 - down), (1 - down, down), (0, -1)]
+
+
+_TRIANGLE = _Sides(
+    _triangle_steps,
+    lambda p, q: (p + q) % 2,
+    order=[[2, 0, 1], [0, 2, 1]], twin=[[2, 0, 1], [1, 2, 0]],
+    twin_kind=[[1, 1, 1], [0, 0, 0]], sides=[3, 3],
+)  # fmt: skip
+"""Triangles pointing up (type 0: from the apex, right, bottom, left) and down (type 1:
+top, right, left)."""
+
+
+def _upsilon_steps(p: Any, q: Any) -> list[tuple[Any, Any]]:
+    octagon = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)]
+    square = [(-1, 0), (0, 1), (1, 0), (0, -1)] + [(0, 0)] * 4
+    odd = (p + q) % 2
+    return [(np.where(odd, s[0], o[0]), np.where(odd, s[1], o[1]))
+            for o, s in zip(octagon, square, strict=True)]  # fmt: skip
+
+
+_UPSILON = _Sides(
+    _upsilon_steps,
+    lambda p, q: (p + q) % 2,
+    order=[[7, 0, 1, 6, 2, 5, 4, 3], [0, 3, 1, 2, 4, 5, 6, 7]],
+    twin=[[2, 5, 3, 7, 0, 1, 1, 3], [4, 6, 0, 2, 0, 0, 0, 0]],
+    twin_kind=[[1, 0, 1, 0, 1, 0, 1, 0], [0] * 8], sides=[8, 4],
+)  # fmt: skip
+"""Octagons (type 0: from the left end of the top round) and squares (type 1: from the
+top left corner, four unused slots)."""
 
 
 def _check_size(rows: int, cols: int, kind: str) -> tuple[int, int]:
@@ -121,33 +306,26 @@ def hex_grid(rows: int, cols: int) -> Grid:
     rows, cols = _check_size(rows, cols, "hex")
     pitch = _SQRT3 / 2.0
     half = 0.5 / _SQRT3  # the height of a hexagon's slanted sides
-
-    def cell(r: int, c: int) -> int:
-        return r * cols + c if 0 <= r < rows and 0 <= c < cols else -1
-
-    centres = np.empty((rows * cols, 2))
-    sides: list[list[Side]] = []
-    for r in range(rows):
-        odd = r % 2
-        top, upper, lower, bottom = (
-            r * pitch,
-            r * pitch + half,
-            (r + 1) * pitch,
-            (r + 1) * pitch + half,
-        )
-        for c in range(cols):
-            left = c + 0.5 * odd
-            mid, right = left + 0.5, left + 1.0
-            centres[r * cols + c] = mid, r * pitch + 2.0 * half
-            sides.append([
-                (cell(r - 1, c + odd), _line((mid, top), (right, upper))),
-                (cell(r, c + 1), _line((right, upper), (right, lower))),
-                (cell(r + 1, c + odd), _line((right, lower), (mid, bottom))),
-                (cell(r + 1, c + odd - 1), _line((mid, bottom), (left, lower))),
-                (cell(r, c - 1), _line((left, lower), (left, upper))),
-                (cell(r - 1, c + odd - 1), _line((left, upper), (mid, top))),
-            ])  # fmt: skip
-    return _assemble("hex", {"rows": rows, "cols": cols}, centres, sides)
+    r = np.arange(rows, dtype=np.int64)[:, None]
+    c = np.arange(cols, dtype=np.int64)
+    top, upper, lower, bottom = r * pitch, r * pitch + half, (r + 1) * pitch, (r + 1) * pitch + half
+    centres = np.empty((rows, cols, 2))
+    centres[:, :, 1] = r * pitch + 2.0 * half
+    # Each side's start, round the cell from its top corner: x by the row's parity
+    # (odd rows half a cell right), y by row.
+    starts = np.empty((rows * cols * 6, 2))
+    corner = starts.reshape(rows, cols, 6, 2)
+    for odd in (0, 1):
+        left = c + 0.5 * odd
+        mid, right = left + 0.5, left + 1.0
+        centres[odd::2, :, 0] = mid
+        corner[odd::2, :, :, 0] = np.stack([mid, right, right, mid, left, left], axis=1)
+    corner[:, :, :, 1] = np.stack([top, upper, lower, bottom, lower, upper], axis=2)
+    near, outside = _beyond(rows, cols, _HEX)
+    return _assemble(
+        "hex", {"rows": rows, "cols": cols}, centres.reshape(-1, 2), starts, near, outside,
+        None, _HEX,
+    )  # fmt: skip
 
 
 @_register("triangle")
@@ -192,31 +370,33 @@ def triangle_grid(rows: int, cols: int) -> Grid:
             "(one triangle a row meets the next rows only at corners)"
         )
     pitch = _SQRT3 / 2.0
-
-    def cell(r: int, c: int) -> int:
-        return r * cols + c if 0 <= r < rows and 0 <= c < cols else -1
-
-    centres = np.empty((rows * cols, 2))
-    sides: list[list[Side]] = []
-    for r in range(rows):
-        top, bottom = r * pitch, (r + 1) * pitch
-        for c in range(cols):
-            left, mid, right = c / 2.0, c / 2.0 + 0.5, c / 2.0 + 1.0
-            if (r + c) % 2 == 0:  # pointing up: the horizontal side is below
-                centres[r * cols + c] = mid, top + 2.0 * pitch / 3.0
-                sides.append([
-                    (cell(r, c + 1), _line((mid, top), (right, bottom))),
-                    (cell(r + 1, c), _line((right, bottom), (left, bottom))),
-                    (cell(r, c - 1), _line((left, bottom), (mid, top))),
-                ])  # fmt: skip
+    r = np.arange(rows, dtype=np.int64)[:, None]
+    c = np.arange(cols, dtype=np.int64)
+    top, bottom = r * pitch, (r + 1) * pitch
+    left, mid, right = c / 2.0, c / 2.0 + 0.5, c / 2.0 + 1.0
+    centres = np.empty((rows, cols, 2))
+    centres[:, :, 0] = mid
+    starts = np.empty((rows * cols * 3, 2))
+    corner = starts.reshape(rows, cols, 3, 2)
+    # Cell (r, c) points up when r + c is even (its horizontal side below): its sides
+    # from the apex, right, bottom, left; pointing down: top, right, left.
+    for p in (0, 1):
+        for q in (0, 1):
+            block, at = (slice(p, None, 2), slice(q, None, 2)), slice(q, None, 2)
+            if (p + q) % 2 == 0:
+                centres[(*block, 1)] = top[p::2] + 2.0 * pitch / 3.0
+                corner[(*block, slice(None), 0)] = np.stack([mid[at], right[at], left[at]], 1)
+                corner[(*block, slice(None), 1)] = np.stack([top, bottom, bottom], 2)[p::2]
             else:
-                centres[r * cols + c] = mid, top + pitch / 3.0
-                sides.append([
-                    (cell(r - 1, c), _line((left, top), (right, top))),
-                    (cell(r, c + 1), _line((right, top), (mid, bottom))),
-                    (cell(r, c - 1), _line((mid, bottom), (left, top))),
-                ])  # fmt: skip
-    return _assemble("triangle", {"rows": rows, "cols": cols}, centres, sides)
+                centres[(*block, 1)] = top[p::2] + pitch / 3.0
+                corner[(*block, slice(None), 0)] = np.stack([left[at], right[at], mid[at]], 1)
+                corner[(*block, slice(None), 1)] = np.stack([top, top, bottom], 2)[p::2]
+    down = (np.arange(rows)[:, None] + np.arange(cols)) % 2
+    near, outside = _beyond(rows, cols, _TRIANGLE)
+    return _assemble(
+        "triangle", {"rows": rows, "cols": cols}, centres.reshape(-1, 2), starts, near,
+        outside, down.reshape(-1), _TRIANGLE,
+    )  # fmt: skip
 
 
 def polar_counts(rings: int) -> list[int]:
@@ -294,52 +474,173 @@ def polar_grid(rings: int) -> Grid:
         )
     cx = cy = float(rings)
     firsts = np.concatenate([[0], np.cumsum(counts)]).tolist()
+    turns: dict[int, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
+    middles: dict[int, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
 
-    def point(radius: float, j: int, n: int) -> tuple[float, float]:
-        """The point at ``radius`` and angle ``2 pi j / n`` (computed the same way for
-        every cell that shares it, so shared corners are equal)."""
-        angle = _TAU * ((j % n) / n)
-        return cx + radius * math.cos(angle), cy + radius * math.sin(angle)
-
-    def arc(radius: float, j: int, n: int) -> NDArray[np.float64]:
-        """The arc at ``radius`` from angle ``2 pi j / n`` to ``2 pi (j + 1) / n``."""
-        step = 2.0 * math.acos(1.0 - CHORD_ERROR / radius)
-        pieces = int((_TAU / n) // step) + 1
-        angles = _TAU * (j + np.linspace(0.0, 1.0, pieces + 1)) / n
-        out = np.stack([cx + radius * np.cos(angles), cy + radius * np.sin(angles)], axis=1)
-        out[0], out[-1] = point(radius, j, n), point(radius, j + 1, n)
+    def corners(radius: float, n: int) -> NDArray[np.complex128]:
+        """The points at ``radius`` and angles ``2 pi j / n`` for ``j`` from 0 to ``n``, as
+        ``x + iy`` (computed the same way for every cell that shares one, so shared
+        corners are equal)."""
+        if n not in turns:
+            angles = [_TAU * ((j % n) / n) for j in range(n + 1)]
+            turns[n] = (np.array([math.cos(t) for t in angles]),
+                        np.array([math.sin(t) for t in angles]))  # fmt: skip
+        cos, sin = turns[n]
+        out = np.empty(n + 1, np.complex128)
+        out.real, out.imag = cx + radius * cos, cy + radius * sin
         return out
 
-    # The inner arc of every cell outside the centre, shared with the cell it grew from.
-    inner = [
-        [arc(float(r), k, counts[r]) for k in range(counts[r] if r else 0)] for r in range(rings)
-    ]
-    centres = np.empty((sum(counts), 2))
-    centres[0] = cx, cy
-    if rings == 1:
-        sides: list[list[Side]] = [[(-1, arc(1.0, k, 6)) for k in range(6)]]
-    else:
-        sides = [[(firsts[1] + k, inner[1][k]) for k in range(counts[1])]]
+    def pieces(radius: float, n: int) -> int:
+        """Chords in each arc of ring ``n`` cells round at ``radius``."""
+        step = 2.0 * math.acos(1.0 - CHORD_ERROR / radius)
+        return int((_TAU / n) // step) + 1
+
+    def arcs(radius: float, n: int) -> NDArray[np.complex128]:
+        """The arcs at ``radius`` from angle ``2 pi j / n`` to ``2 pi (j + 1) / n``, for
+        every ``j`` from 0 to ``n - 1``, as ``(n, pieces + 1)`` points ``x + iy``."""
+        chords = pieces(radius, n)
+        ends = corners(radius, n)
+        out = np.empty((n, chords + 1), np.complex128)
+        out[:, 0], out[:, -1] = ends[:-1], ends[1:]
+        if chords > 1:
+            j = np.arange(n, dtype=np.int64)[:, None]
+            angles = _TAU * (j + np.linspace(0.0, 1.0, chords + 1)[1:-1]) / n
+            out.real[:, 1:-1] = cx + radius * np.cos(angles)
+            out.imag[:, 1:-1] = cy + radius * np.sin(angles)
+        return out
+
+    # The sizes first: the tables are filled in place, centre first, then ring by ring.
+    # Ring r's cells have outer arcs (or the rim, on the last ring), a spoke to the next
+    # cell, the inner arc and a spoke to the cell before; each cell is taken the walls
+    # of its outer arcs (or the rim), and of its spoke to the next cell but for the
+    # last cell, whose spoke (at angle 0) is the first cell's.
+    inner = [0] + [pieces(float(r), counts[r]) for r in range(1, rings)]  # inner arcs' chords
+    rim = pieces(float(rings), counts[-1])
+    # The centre: ring 1's inner arcs, or six arcs of the rim for the centre alone.
+    arc = arcs(1.0, counts[1]) if rings > 1 else arcs(1.0, 6)
+    at_wall, chords = arc.shape[0], arc.shape[1] - 1
+    at_point, at_corner = at_wall * (chords + 1), at_wall * chords
+    at_near = at_wall if rings > 1 else 0
+    n_cells, n_walls, n_points, n_corners, n_near = 1, at_wall, at_point, at_corner, at_near
     for r in range(1, rings):
-        n = counts[r]
-        outer = counts[r + 1] // n if r + 1 < rings else 0
-        for k in range(n):
-            mid = _TAU * (k + 0.5) / n
-            centres[firsts[r] + k] = cx + (r + 0.5) * math.cos(mid), cy + (r + 0.5) * math.sin(mid)
-            if outer:
-                around: list[Side] = [
-                    (firsts[r + 1] + k * outer + i, inner[r + 1][k * outer + i])
-                    for i in range(outer)
-                ]
-            else:
-                around = [(-1, arc(r + 1.0, k, n))]
-            sides.append([
-                *around,
-                (firsts[r] + (k + 1) % n, _line(point(r + 1.0, k + 1, n), point(r, k + 1, n))),
-                (firsts[r - 1] + k * counts[r - 1] // n, inner[r][k][::-1]),
-                (firsts[r] + (k - 1) % n, _line(point(r, k, n), point(r + 1.0, k, n))),
-            ])  # fmt: skip
-    return _assemble("polar", {"rings": rings}, centres, sides, (2.0 * rings, 2.0 * rings))
+        n, last = counts[r], r == rings - 1
+        m = 0 if last else counts[r + 1] // n
+        beyond = rim if last else inner[r + 1]  # the outer arcs' chords
+        n_cells += n
+        n_walls += n * (last + 1 + m)
+        n_points += n * (last * (rim + 1) + 2 + m * (beyond + 1))
+        n_corners += n * ((1 if last else m) * beyond + inner[r] + 2)
+        n_near += n * (3 + m)
+    centres = np.empty((n_cells, 2))
+    cell_points, wall_points = np.empty((n_corners, 2)), np.empty((n_points, 2))
+    corner, line = _pairs(cell_points), _pairs(wall_points)
+    wall_cells, wall_size = np.empty((n_walls, 2), np.int64), np.empty(n_walls, np.int64)
+    indices, wall_of = np.empty(n_near, np.int64), np.empty(n_near, np.int64)
+    corner_count, degree = np.empty(n_cells, np.int64), np.empty(n_cells, np.int64)
+    centres[0] = cx, cy
+    corner[:at_corner], line[:at_point] = arc[:, :-1].reshape(-1), arc.reshape(-1)
+    wall_cells[:at_wall, 0], wall_size[:at_wall] = 0, chords + 1
+    wall_cells[:at_wall, 1] = firsts[1] + np.arange(at_wall) if rings > 1 else -1
+    corner_count[0], degree[0] = at_corner, at_near
+    indices[:at_near], wall_of[:at_near] = firsts[1] + np.arange(at_near), np.arange(at_near)
+    outs_above = np.zeros(1, np.int64)  # the first outer wall of each cell of the ring inward
+    for r in range(1, rings):
+        n, f, last = counts[r], firsts[r], r == rings - 1
+        m = 0 if last else counts[r + 1] // n
+        k = np.arange(n, dtype=np.int64)
+        if n not in middles:
+            half = [_TAU * (i + 0.5) / n for i in range(n)]
+            middles[n] = (np.array([math.cos(t) for t in half]),
+                          np.array([math.sin(t) for t in half]))  # fmt: skip
+        centres[f : f + n, 0] = cx + (r + 0.5) * middles[n][0]
+        centres[f : f + n, 1] = cy + (r + 0.5) * middles[n][1]
+        outer = arcs(r + 1.0, n if last else counts[r + 1])  # grouped by the cell inward
+        out_span = (outer.shape[0] // n) * (outer.shape[1] - 1)
+        upper, lower = corners(r + 1.0, n), corners(r, n)
+        # Polygons: the outer arcs, the spoke to the next cell, the inner arc backwards,
+        # the spoke to the cell before (each side without its last point).
+        size = out_span + inner[r] + 2
+        block = corner[at_corner : at_corner + n * size].reshape(n, size)
+        block[:, :out_span] = outer[:, :-1].reshape(n, out_span)
+        block[:, out_span] = upper[1:]
+        block[:, out_span + 1 : -1] = arc[:, :0:-1]
+        block[:, -1] = lower[:-1]
+        corner_count[f : f + n] = size
+        at_corner += n * size
+        # Walls, cell by cell: the rim (last ring), the spoke to the next cell (but for
+        # the last cell), the spoke at angle 0 (the first cell), the outer arcs.
+        each = last + 1 + m
+        points = last * (rim + 1) + 2 + m * outer.shape[1]
+        spans = [(0, 1, 1, 1), (1, n - 1, 1, 0), (n - 1, n, 0, 0)]
+        w, q = at_wall, at_point
+        for k0, k1, spoke, first in spans:
+            count, kk = k1 - k0, k[k0:k1]
+            walls_here = each - 1 + spoke + first
+            cells = wall_cells[w : w + count * walls_here].reshape(count, walls_here, 2)
+            sizes = wall_size[w : w + count * walls_here].reshape(count, walls_here)
+            length = points + 2 * (spoke + first - 1)
+            pts = line[q : q + count * length].reshape(count, length)
+            cells[:, :, 0] = (f + kk)[:, None]
+            col = j = 0
+            if last:
+                cells[:, 0, 1], sizes[:, 0] = -1, rim + 1
+                pts[:, : rim + 1] = outer[k0:k1]
+                col, j = rim + 1, 1
+            if spoke:
+                cells[:, j, 1], sizes[:, j] = f + kk + 1, 2
+                pts[:, col], pts[:, col + 1] = upper[k0 + 1 : k1 + 1], lower[k0 + 1 : k1 + 1]
+                col, j = col + 2, j + 1
+            if first:
+                cells[:, j, 1], sizes[:, j] = f + n - 1, 2
+                pts[:, col], pts[:, col + 1] = lower[0], upper[0]
+                col, j = col + 2, j + 1
+            if m:
+                cells[:, j:, 1] = firsts[r + 1] + kk[:, None] * m + np.arange(m)
+                sizes[:, j:] = outer.shape[1]
+                pts[:, col:] = outer[k0 * m : k1 * m].reshape(count, -1)
+            w, q = w + count * walls_here, q + count * length
+        # Wall ids: cell k's walls start at at_wall + k * each (+1 after the first cell).
+        start = at_wall + k * each + (k > 0)
+        right = start + last  # the spoke to the next cell
+        right[-1] = at_wall + last + 1  # the first cell's spoke at angle 0
+        outs = start + last + 1 + (k == 0) - (k == n - 1)
+        # Neighbours in increasing order: inward, either side (across angle 0 the
+        # other way round), outward.
+        near = indices[at_near : at_near + n * (3 + m)].reshape(n, 3 + m)
+        via = wall_of[at_near : at_near + n * (3 + m)].reshape(n, 3 + m)
+        grown = n // counts[r - 1]
+        near[:, 0], via[:, 0] = firsts[r - 1] + k // grown, outs_above[k // grown] + k % grown
+        near[:, 1], near[:, 2] = f + (k - 1) % n, f + (k + 1) % n
+        via[:, 1], via[:, 2] = np.roll(right, 1), right
+        for row in (0, n - 1):
+            near[row, 1:3], via[row, 1:3] = near[row, 2:0:-1].copy(), via[row, 2:0:-1].copy()
+        if m:
+            near[:, 3:] = firsts[r + 1] + k[:, None] * m + np.arange(m)
+            via[:, 3:] = outs[:, None] + np.arange(m)
+        degree[f : f + n] = 3 + m
+        outs_above = outs
+        at_wall, at_point, at_near = w, q, at_near + n * (3 + m)
+        arc = outer
+    cell_ptr = np.zeros(n_cells + 1, np.int64)
+    np.cumsum(corner_count, out=cell_ptr[1:])
+    wall_ptr = np.zeros(n_walls + 1, np.int64)
+    np.cumsum(wall_size, out=wall_ptr[1:])
+    indptr = np.zeros(n_cells + 1, np.int64)
+    np.cumsum(degree, out=indptr[1:])
+    return Grid(
+        kind="polar",
+        params={"rings": rings},
+        centres=centres,
+        indptr=indptr,
+        indices=indices.astype(np.int32),
+        wall_of=wall_of.astype(np.int32),
+        wall_cells=wall_cells.astype(np.int32),
+        wall_ptr=wall_ptr,
+        wall_points=wall_points,
+        cell_ptr=cell_ptr,
+        cell_points=cell_points,
+        size=(2.0 * rings, 2.0 * rings),
+    )
 
 
 @_register("upsilon")
@@ -377,33 +678,35 @@ def upsilon_grid(rows: int, cols: int) -> Grid:
     """
     rows, cols = _check_size(rows, cols, "upsilon")
     d = math.sqrt(2.0) - 1.0  # an octagon's corner cut, one unit across and down
-
-    def cell(r: int, c: int) -> int:
-        return r * cols + c if 0 <= r < rows and 0 <= c < cols else -1
-
-    centres = np.empty((rows * cols, 2))
-    sides: list[list[Side]] = []
-    for r in range(rows):
-        for c in range(cols):
-            centres[r * cols + c] = c + 0.5 * (1.0 + d), r + 0.5 * (1.0 + d)
-            x0, x1, x2, x3 = float(c), c + d, float(c + 1), (c + 1) + d
-            y0, y1, y2, y3 = float(r), r + d, float(r + 1), (r + 1) + d
-            if (r + c) % 2 == 0:
-                sides.append([
-                    (cell(r - 1, c), _line((x1, y0), (x2, y0))),
-                    (cell(r - 1, c + 1), _line((x2, y0), (x3, y1))),
-                    (cell(r, c + 1), _line((x3, y1), (x3, y2))),
-                    (cell(r + 1, c + 1), _line((x3, y2), (x2, y3))),
-                    (cell(r + 1, c), _line((x2, y3), (x1, y3))),
-                    (cell(r + 1, c - 1), _line((x1, y3), (x0, y2))),
-                    (cell(r, c - 1), _line((x0, y2), (x0, y1))),
-                    (cell(r - 1, c - 1), _line((x0, y1), (x1, y0))),
-                ])  # fmt: skip
-            else:
-                sides.append([
-                    (cell(r - 1, c), _line((x1, y1), (x2, y1))),
-                    (cell(r, c + 1), _line((x2, y1), (x2, y2))),
-                    (cell(r + 1, c), _line((x2, y2), (x1, y2))),
-                    (cell(r, c - 1), _line((x1, y2), (x1, y1))),
-                ])  # fmt: skip
-    return _assemble("upsilon", {"rows": rows, "cols": cols}, centres, sides)
+    r = np.arange(rows, dtype=np.int64)[:, None]
+    c = np.arange(cols, dtype=np.int64)
+    centres = np.empty((rows, cols, 2))
+    centres[:, :, 0], centres[:, :, 1] = c + 0.5 * (1.0 + d), r + 0.5 * (1.0 + d)
+    x0, x1, x2, x3 = c.astype(np.float64), c + d, (c + 1).astype(np.float64), (c + 1) + d
+    y0, y1, y2, y3 = r.astype(np.float64), r + d, (r + 1).astype(np.float64), (r + 1) + d
+    # An octagon's sides from the left end of its top; a square's, from its top left
+    # corner. Cell by cell, octagons and squares in turn: 12 points for each two cells
+    # of a row, and a row of octagon first two points more when there are odd columns.
+    xs = [np.stack([x1, x2, x3, x3, x2, x1, x0, x0], 1), np.stack([x1, x2, x2, x1], 1)]
+    ys = [np.stack([y0, y0, y1, y2, y3, y3, y2, y1], 2), np.stack([y1, y1, y2, y2], 2)]
+    n_octagons = (rows * cols + 1) // 2
+    starts = np.empty((8 * n_octagons + 4 * (rows * cols - n_octagons), 2))
+    second_row = 6 * cols + 2 * (cols % 2)
+    for p in (0, 1):
+        for q in (0, 1):
+            kind, shown = (p + q) % 2, (len(range(p, rows, 2)), len(range(q, cols, 2)))
+            if 0 in shown:
+                continue
+            start = p * second_row + 6 * q + 2 * q * (1 - 2 * p)  # cell (p, q)'s first point
+            points = np.lib.stride_tricks.as_strided(
+                _pairs(starts)[start:], (*shown, 8 - 4 * kind), (192 * cols, 192, 16)
+            )
+            points.real, points.imag = xs[kind][q::2], ys[kind][p::2]
+    near, outside = _beyond(rows, cols, _UPSILON)
+    for p, q in (0, 1), (1, 0):  # the squares' unused places
+        near.reshape(rows, cols, 8)[p::2, q::2, 4:] = -2
+    kinds = (np.arange(rows)[:, None] + np.arange(cols)).reshape(-1) % 2
+    return _assemble(
+        "upsilon", {"rows": rows, "cols": cols}, centres.reshape(-1, 2), starts, near,
+        outside, kinds, _UPSILON,
+    )  # fmt: skip
