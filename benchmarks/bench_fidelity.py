@@ -118,7 +118,7 @@ def tone() -> None:
     grey = np.asarray(Image.open(camera).convert("L").resize((64, 64), Image.Resampling.BOX), float)
 
     def corr(m) -> float:
-        img = to_png_image(m, cell_size=6, margin=0).convert("L")
+        img = to_png_image(m, cell_size=6, margin=0, background="#ffffff").convert("L")
         small = img.filter(ImageFilter.GaussianBlur(4)).resize((64, 64), Image.Resampling.BOX)
         return float(np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1])
 
@@ -128,7 +128,7 @@ def tone() -> None:
     silhouette = guided(camera, 100, mode="silhouette").maze
     print(
         f"the camera by default at 100 cells ({made.notes[0]}): r = {corr(made.maze):.3f} "
-        f"(as a silhouette: r = {corr(silhouette):.3f})"
+        f"(as a silhouette of its dark tones: r = {corr(silhouette):.3f})"
     )
 
 

@@ -628,10 +628,12 @@ def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str,
         wall=_CHECK_INK, tags=False, markers=False, solution=False,
     )  # fmt: skip
     pal = np.asarray(img.getpalette() or [], dtype=np.int64).reshape(-1, 3)
-    colours = pal[np.asarray(img)]
-    ground = (colours == (0, 255, 0)).all(axis=2)
-    ink = (colours == 0).all(axis=2)
-    floor = ~ground & ~ink
+    kind = np.zeros(256, np.uint8)  # by palette entry: 0 floor, 1 ground, 2 ink
+    kind[: len(pal)][(pal == (0, 255, 0)).all(axis=1)] = 1
+    kind[: len(pal)][(pal == 0).all(axis=1)] = 2
+    pixels = kind[np.asarray(img)]
+    ground, ink = pixels == 1, pixels == 2
+    floor = pixels == 0
     speck = s * s / 8
     parts, n = ndimage.label(floor)
     sizes = np.bincount(parts.reshape(-1), minlength=n + 1)
@@ -690,7 +692,13 @@ def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str,
     out_touch[1:] |= floor[1:] & outer[:-1]
     out_touch[:, :-1] |= floor[:, :-1] & outer[:, 1:]
     out_touch[:, 1:] |= floor[:, 1:] & outer[:, :-1]
-    spots, k = ndimage.label(ndimage.binary_dilation(touch, iterations=max(1, s // 3)))
+    # the places, at the scale of a third of a cell: touching pixels a few apart are one
+    third = max(1, s // 3)
+    h, w = touch.shape
+    padded = np.pad(touch, ((0, -h % third), (0, -w % third)))
+    blocks = padded.reshape(padded.shape[0] // third, third, -1, third).any(axis=(1, 3))
+    coarse, k = ndimage.label(blocks, structure=np.ones((3, 3), bool))
+    spots = np.repeat(np.repeat(coarse, third, axis=0), third, axis=1)[:h, :w]
     near_door = np.zeros(k + 1, bool)
     doors_open = []
     for centre, step in ends:  # the door's zone, in a window around the end

@@ -169,8 +169,7 @@ def figure_coverage(
     if threshold is None and img.mode not in ("1", "I", "F") and not img.mode.startswith("I;16"):
         pal = palette(img)
         if pal.background is not None and pal.threshold is not None:
-            lab = srgb_to_lab(np.asarray(img.convert("RGB"), dtype=np.float64) / 255.0)
-            far = np.linalg.norm(lab - pal.background, axis=2) > pal.threshold
+            far = _cached(img, ("away", pal.threshold), lambda: _away(img, pal))
             return (~far if invert else far).astype(np.float32)
     lum = _luminance(img)
     if threshold is None:
@@ -280,9 +279,6 @@ def weights_from_image(
     return weights
 
 
-_PHOTOS: dict[int, tuple[Any, bool]] = {}
-
-
 def is_photograph(image: Image) -> bool:
     """Whether a picture is continuous-tone (a photograph), not a drawing of a few flat colours.
 
@@ -299,13 +295,7 @@ def is_photograph(image: Image) -> bool:
     -------
     bool
     """
-    key = id(image)
-    hit = _PHOTOS.get(key)
-    if hit is not None and hit[0]() is image:
-        return hit[1]
-    answer = _is_photograph(image)
-    _PHOTOS[key] = (weakref.ref(image, lambda _: _PHOTOS.pop(key, None)), answer)
-    return answer
+    return bool(_cached(image, "photograph", lambda: _is_photograph(image)))
 
 
 def _is_photograph(image: Image) -> bool:
@@ -404,8 +394,39 @@ class Palette:
     threshold: float | None
 
 
-_PALETTES: dict[int, tuple[Any, Palette]] = {}
-"""Each living picture's palette, by id (computed once: several steps read it)."""
+_CACHE: dict[tuple[int, Any], tuple[Any, Any]] = {}
+"""What several steps read of a living picture (its palette, its sample in Lab, its pixels
+far from the background), by the picture's id and the question: computed once."""
+
+
+def _cached(image: Image, what: Any, compute: Any) -> Any:
+    key = (id(image), what)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is image:
+        return hit[1]
+    value = compute()
+    _CACHE[key] = (weakref.ref(image, lambda _: _CACHE.pop(key, None)), value)
+    return value
+
+
+def _away(image: Image, pal: Palette) -> NDArray[np.bool_]:
+    """Pixels farther than the palette's threshold from its background (in CIE Lab), read a
+    band of rows at a time so that a large picture costs no more than a few of its bytes."""
+    rgb = image.convert("RGB")
+    out = np.zeros((rgb.height, rgb.width), bool)
+    step = max(1, 1_000_000 // max(1, rgb.width))
+    arr = np.asarray(rgb)
+    background = np.asarray(pal.background, dtype=np.float64)
+    for top in range(0, rgb.height, step):
+        part = srgb_to_lab(arr[top : top + step].astype(np.float64) / 255.0)
+        out[top : top + step] = np.linalg.norm(part - background, axis=2) > pal.threshold
+    return out
+
+
+def _sample_lab(image: Image) -> NDArray[np.float64]:
+    """The picture reduced to about 250,000 pixels, in CIE Lab."""
+    return srgb_to_lab(np.asarray(_sample(image), dtype=np.float64) / 255.0)
+
 
 _FLAT = 4.0
 """Lab distance under which a pixel's right and lower neighbours count as the same colour."""
@@ -476,12 +497,11 @@ def palette(image: Image) -> Palette:
     >>> round(float(pal.background[0])), len(pal.colours), pal.threshold > 6
     (100, 1, True)
     """
-    key = id(image)
-    hit = _PALETTES.get(key)
-    if hit is not None and hit[0]() is image:
-        return hit[1]
-    small = _sample(image)
-    lab = srgb_to_lab(np.asarray(small, dtype=np.float64) / 255.0)
+    return _cached(image, "palette", lambda: _palette(image))  # type: ignore[no-any-return]
+
+
+def _palette(image: Image) -> Palette:
+    lab = _cached(image, "lab", lambda: _sample_lab(image))
     h, w = lab.shape[:2]
     frame = (lab[:2], lab[-2:], lab[2:-2, :2], lab[2:-2, -2:])
     border = np.concatenate([part.reshape(-1, 3) for part in frame])
@@ -512,9 +532,7 @@ def palette(image: Image) -> Palette:
         main = shares >= 0.02
         gap = float(np.linalg.norm(colours[main] - background, axis=1).min())
         threshold = float(np.clip(gap / 2, 6.0, 50.0))
-    out = Palette(background, colours, shares, threshold)
-    _PALETTES[key] = (weakref.ref(image, lambda _: _PALETTES.pop(key, None)), out)
-    return out
+    return Palette(background, colours, shares, threshold)
 
 
 def design_colours(image: Image, figure: NDArray[np.bool_]) -> NDArray[np.float64]:
@@ -536,14 +554,13 @@ def design_colours(image: Image, figure: NDArray[np.bool_]) -> NDArray[np.float6
     -------
     (K, 3) ndarray of float
     """
-    small = _sample(image)
+    lab = _cached(image, "lab", lambda: _sample_lab(image))
     fig = np.asarray(figure, bool)
-    if small.size != image.size:  # the figure at the sample's size
+    if fig.shape != lab.shape[:2]:  # the figure at the sample's size
         from PIL import Image as PILImage
 
-        mask = PILImage.fromarray(fig.astype(np.uint8) * 255).resize(small.size)
-        fig = np.asarray(mask) >= 128
-    lab = srgb_to_lab(np.asarray(small, dtype=np.float64) / 255.0)
+        size = (lab.shape[1], lab.shape[0])
+        fig = np.asarray(PILImage.fromarray(fig.astype(np.uint8) * 255).resize(size)) >= 128
     flat = fig.copy()
     h, w = fig.shape
     if w > 1:

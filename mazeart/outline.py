@@ -419,7 +419,8 @@ def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
     shapely.prepare(figure)
     edge = shapely.intersects(figure, boxes) & ~shapely.contains_properly(figure, boxes)
     rr, cc, boxes = rr[edge], cc[edge], boxes[edge]
-    cut = shapely.intersection(figure, boxes)
+    corners = zip(rr.tolist(), cc.tolist(), strict=True)
+    cut = np.array([shapely.clip_by_rect(figure, c, r, c + 1.0, r + 1.0) for r, c in corners])
     several = shapely.get_num_geometries(cut) > 1
     stray: list[Any] = []
     for r, c, piece_set in zip(rr[several], cc[several], cut[several], strict=True):

@@ -152,7 +152,7 @@ def test_every_default_maze_is_solvable_as_drawn(pictures, grid, how, cells):
     for name, picture in pictures.items():
         made = mazeart.make(picture, cells=cells, rng=1, grid=grid, **how)
         walked = flood(render(made.maze), made.maze)
-        reported = drawn(made.maze)
+        reported = drawn(made.maze, scale=SCALE)  # what `mazeart info` computes, at 8 px
         says_ok = (reported["reachable"] >= 0.999 and reported["exit"] and reported["doors"]
                    and reported["leaks"] == 0 and reported["pockets"] == 0)  # fmt: skip
         if not solvable(walked) or not says_ok:
@@ -195,9 +195,10 @@ def test_the_svg_is_as_walkable_as_the_png(pictures, tmp_path):
     is walked the same way."""
     if subprocess.run(["which", "rsvg-convert"], capture_output=True).returncode:
         pytest.skip("rsvg-convert (librsvg2-bin) not installed")
-    for name in ("word-logo", "house", "at-glyph", "gift"):
-        for how in ({}, {"outline": "smooth"}):
-            made = mazeart.make(pictures[name], cells=60, rng=2, **how)
+    for name, how in (("word-logo", {}), ("house", {}), ("word-logo", {"outline": "smooth"}),
+                      ("at-glyph", {"outline": "smooth"})):  # fmt: skip
+        if True:
+            made = mazeart.make(pictures[name], cells=50, rng=2, **how)
             svg = tmp_path / f"{name}.svg"
             mazeart.save(made, svg, size=None, margin=MARGIN, floor="#ffffff",
                          background="#00ff00", markers=False)  # fmt: skip

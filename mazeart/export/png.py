@@ -27,7 +27,7 @@ from mazeart._jit import njit
 from mazeart._limits import check_pixels
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
-from mazeart.export.scene import Fill, Label, Scene, Stroke, build_scene, label_font
+from mazeart.export.scene import Fill, Label, Lines, Scene, Stroke, build_scene, label_font
 from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
@@ -162,29 +162,30 @@ class _Canvas:
 def _fill(canvas: _Canvas, fill: Fill) -> None:
     canvas.paint(fill.rects, fill.colour)
     if len(fill.rings):
-        _fill_rings(canvas, list(fill.rings), canvas.index(fill.colour))
+        _fill_rings(canvas, fill.rings, canvas.index(fill.colour))
 
 
-def _fill_rings(canvas: _Canvas, rings: list[NDArray[np.float64]], idx: int) -> None:
+def _fill_rings(canvas: _Canvas, rings: Lines, idx: int) -> None:
     """Paint the area the rings enclose by the even-odd rule, as the SVG's ``fill-rule`` and
     the PDF do: a ring inside another is a hole (the counter of a letter), not more floor.
-    A pixel is painted when its centre is inside or within half a pixel of a ring, so rings
-    that share an edge (the cells of a grid) leave no pinhole between them."""
-    from mazeart.outline import _edges, _lattice_near, _on_lattice
+    A pixel is painted when its centre is inside or within 0.45 px of a ring, so rings that
+    share an edge (the cells of a grid) leave no pinhole between them, and a stroke along a
+    ring (at least the pixel nearest it) covers every pixel the band adds."""
+    from mazeart.outline import _lattice_inside, _lattice_near
 
     canvas.flush()
     h, w = canvas.pixels.shape
-    pts = np.vstack(rings) * canvas.cs + canvas.m
+    pts = rings.points * canvas.cs + canvas.m
     x0, y0 = (max(0, int(np.floor(v))) for v in pts.min(axis=0))
     x1 = min(w, int(np.ceil(pts[:, 0].max())) + 1)
     y1 = min(h, int(np.ceil(pts[:, 1].max())) + 1)
     if x1 <= x0 or y1 <= y0:
         return
     origin = ((x0 + 0.5 - canvas.m) / canvas.cs, (y0 + 0.5 - canvas.m) / canvas.cs)
-    step, size = 1.0 / canvas.cs, (y1 - y0, x1 - x0)
-    inside = _on_lattice(rings, origin, step, size, 0.0)
-    a, b = _edges(rings)
-    inside |= _lattice_near(a, b, origin[0], origin[1], step, size[1], size[0], 0.5 * step)
+    step, (ny, nx) = 1.0 / canvas.cs, (y1 - y0, x1 - x0)
+    a, b = rings.ring_edges()
+    inside = _lattice_inside(a, b, origin[0], origin[1], step, nx, ny)
+    inside |= _lattice_near(a, b, origin[0], origin[1], step, nx, ny, 0.45 * step)
     canvas.pixels[y0:y1, x0:x1][inside] = idx
 
 

@@ -97,6 +97,15 @@ class Lines:
         for a, b in zip(self.starts[:-1], self.starts[1:], strict=True):
             yield self.points[a:b]
 
+    def ring_edges(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The lines as closed rings: every edge's start and end points, ``(M, 2)`` each
+        (a ring's last point joins its first)."""
+        following = np.arange(1, len(self.points) + 1)
+        sizes = np.diff(self.starts)
+        last = self.starts[1:][sizes > 0] - 1
+        following[last] = self.starts[:-1][sizes > 0]
+        return self.points, self.points[following]
+
     def segments(self) -> NDArray[np.float64]:
         """Every segment of every line: ``(M, 4)`` rows ``x0, y0, x1, y1``."""
         if len(self.points) < 2:
@@ -439,7 +448,10 @@ def order_lines(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> Lin
     ends = np.empty((2 * k, 2))
     ends[0::2], ends[1::2] = first, last
     lo, hi = ends.min(axis=0), ends.max(axis=0)
-    cell = max(float(np.sqrt(np.prod(np.maximum(hi - lo, 1e-9)) / k)), 1e-6)
+    # buckets of about one end each; a thin spread (ends along a line) is not a thousand
+    # buckets across: each side is counted as at least a 4k-th of the longer one
+    span = np.maximum(hi - lo, max(float((hi - lo).max()) / (4 * k), 1e-9))
+    cell = max(float(np.sqrt(np.prod(span) / k)), 1e-6)
     nx = int((hi[0] - lo[0]) / cell) + 1
     ny = int((hi[1] - lo[1]) / cell) + 1
     gx = np.minimum(((ends[:, 0] - lo[0]) / cell).astype(np.int64), nx - 1)
@@ -823,10 +835,9 @@ def _grid_scene(
     weave = g.kind == "weave"
     layers = []
     if style.floor and weave:  # corridors inset in their cells: the floor is their area
-        from mazeart.grids.weave import weave_floor
+        from mazeart.grids.weave import weave_boxes
 
-        rings = Lines.from_list(weave_floor(maze))
-        layers.append(Layer("floor", fills=(Fill(style.floor, rings=rings),)))
+        layers.append(Layer("floor", fills=(Fill(style.floor, weave_boxes(maze)),)))
     elif style.floor:
         if square:  # whole rows of cells as rectangles, as a square maze's floor is drawn
             shape = (int(g.params["rows"]), int(g.params["cols"]))

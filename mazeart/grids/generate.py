@@ -190,20 +190,19 @@ def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
     cand = np.flatnonzero(maze.boundary)
     if cand.size == 0:
         cand = np.flatnonzero(maze.mask)
-    # the largest part along the passages
-    best, seen = None, np.zeros(maze.grid.n_cells, bool)
-    for c in cand:
-        if seen[c]:
-            continue
-        reach = _bfs(indptr, indices, int(c))[0] >= 0
-        seen |= reach
-        size = int(reach.sum())
-        if best is None or size > best[0]:
-            best = (size, reach)
-    assert best is not None
-    cand = cand[best[1][cand]]
+    # the largest part along the passages (of those holding a candidate)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = maze.grid.n_cells
+    graph = csr_matrix((np.ones(len(indices), np.int8), indices, indptr), shape=(n, n))
+    _, part = connected_components(graph, directed=False)
+    sizes = np.bincount(part, weights=maze.mask, minlength=int(part.max()) + 1)
+    held = np.unique(part[cand])
+    largest = held[np.argmax(sizes[held])]
+    cand = cand[part[cand] == largest]
     g = maze.grid
-    if g.kind == "polar" and best[1][0]:  # the classic round maze: from the rim to the middle
+    if g.kind == "polar" and part[0] == largest and maze.mask[0]:  # from the rim to the middle
         d = _bfs(indptr, indices, 0)[0]
         return int(cand[np.argmax(d[cand])]), 0
     starts = finishes = cand

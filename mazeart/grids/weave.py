@@ -199,8 +199,8 @@ def weave_maze(
     plain junction. Separate parts are then joined by bridges that avoid crossing
     cells and under nodes (:func:`~mazeart.grids.generate.connect_grid`), and the
     entrance and exit are two boundary cells far apart
-    (:func:`~mazeart.grids.generate.endpoints_on_grid`, with every under node counted
-    as maze so that none makes its neighbours boundary cells).
+    (:func:`~mazeart.grids.generate.endpoints_on_grid`; an under node is never ground,
+    so none makes its neighbours boundary cells).
 
     Parameters
     ----------
@@ -259,7 +259,7 @@ def weave_maze(
         blocked = unders.copy()
         blocked[:n] = cross > 0
         maze = connect_grid(maze, blocked=blocked)
-    entrance, exit_ = endpoints_on_grid(maze.replace(mask=maze.mask | unders))
+    entrance, exit_ = endpoints_on_grid(maze)  # under nodes are no ground: no door faces one
     meta: dict[str, Any] = {
         "algorithm": "kruskal-weave",
         "seed": None if given is None else int(given),
@@ -555,6 +555,53 @@ def weave_outline(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
     return np.concatenate(segs).astype(np.float64) if segs else np.zeros((0, 4))
 
 
+def weave_boxes(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
+    """The floor of the usual weave drawing as rectangles ``x0, y0, x1, y1`` that meet edge
+    to edge: each cell's box, the strips of its passages east and south (a passage under a
+    crossing reaches the crossing's box) and the doors of the entrance and the exit. A
+    painter fills them as they are; :func:`weave_floor` joins them into rings.
+
+    Parameters
+    ----------
+    maze : GridMaze
+        A maze on the weave grid that keeps the weave rule (:func:`check_weave`).
+    inset : float, default 0.2
+        As for :func:`weave_walls`.
+
+    Returns
+    -------
+    (K, 4) ndarray of float64
+    """
+    inset = _check_inset(inset)
+    check_weave(maze)
+    level, _, under = _sides(maze)
+    cols = int(maze.grid.params["cols"])
+    n = level.size
+    doors = _doors(maze)
+    cells = np.flatnonzero(maze.mask[:n])
+    r, c = np.divmod(cells, cols)
+    x0, y0 = c.astype(np.float64), r.astype(np.float64)
+    x1, y1 = (c + 1).astype(np.float64), (r + 1).astype(np.float64)
+    xa, xb, ya, yb = x0 + inset, x1 - inset, y0 + inset, y1 - inset
+    east = ((level | under)[cells] & _E) != 0  # to the next box east, over or under
+    south = ((level | under)[cells] & _S) != 0
+    d = doors[cells]
+    boxes = [
+        (xa, ya, xb, yb),
+        (xb[east], ya[east], x1[east] + inset, yb[east]),
+        (xa[south], yb[south], xb[south], y1[south] + inset),
+    ]
+    for bit, (left, top, right, bottom) in (
+        (_N, (xa, y0, xb, ya)),
+        (_E, (xb, ya, x1, yb)),
+        (_S, (xa, yb, xb, y1)),
+        (_W, (x0, ya, xa, yb)),
+    ):
+        k = (d & bit) != 0
+        boxes.append((left[k], top[k], right[k], bottom[k]))
+    return np.stack([np.concatenate(z) for z in zip(*boxes, strict=True)], axis=1)
+
+
 def weave_floor(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
     """The floor of the usual weave drawing (:func:`weave_walls`), as polygon rings to fill.
 
@@ -593,34 +640,7 @@ def weave_floor(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
     """
     import shapely
 
-    inset = _check_inset(inset)
-    check_weave(maze)
-    level, _, under = _sides(maze)
-    cols = int(maze.grid.params["cols"])
-    n = level.size
-    doors = _doors(maze)
-    cells = np.flatnonzero(maze.mask[:n])
-    r, c = np.divmod(cells, cols)
-    x0, y0 = c.astype(np.float64), r.astype(np.float64)
-    x1, y1 = (c + 1).astype(np.float64), (r + 1).astype(np.float64)
-    xa, xb, ya, yb = x0 + inset, x1 - inset, y0 + inset, y1 - inset
-    east = ((level | under)[cells] & _E) != 0  # to the next box east, over or under
-    south = ((level | under)[cells] & _S) != 0
-    d = doors[cells]
-    boxes = [
-        (xa, ya, xb, yb),
-        (xb[east], ya[east], x1[east] + inset, yb[east]),
-        (xa[south], yb[south], xb[south], y1[south] + inset),
-    ]
-    for bit, (left, top, right, bottom) in (
-        (_N, (xa, y0, xb, ya)),
-        (_E, (xb, ya, x1, yb)),
-        (_S, (xa, yb, xb, y1)),
-        (_W, (x0, ya, xa, yb)),
-    ):
-        k = (d & bit) != 0
-        boxes.append((left[k], top[k], right[k], bottom[k]))
-    pieces = shapely.box(*(np.concatenate(z) for z in zip(*boxes, strict=True)))
+    pieces = shapely.box(*weave_boxes(maze, inset=inset).T)
     # the pieces meet edge to edge (a coverage); a zero tolerance only drops the points
     # where one piece's side continues another's
     floor = shapely.simplify(shapely.coverage_union_all(pieces), 0.0, preserve_topology=False)
