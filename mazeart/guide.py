@@ -277,7 +277,6 @@ def edge_layout(
     """
     import shapely
     from scipy import ndimage
-    from skimage.measure import approximate_polygon
 
     labels_px, mask = _pixel_labels(image, segments=segments, figure=figure, rng=rng)
     h, w = labels_px.shape
@@ -345,12 +344,12 @@ def edge_layout(
     shapely.prepare(guard)
     curves: list[NDArray[np.float64]] = []
     for chain in chains:
-        raw = chain / f
-        smooth = approximate_polygon(_smooth(chain) / f, tolerance=0.02)
-        if len(smooth) >= 2 and not shapely.intersects(guard, shapely.linestrings(smooth)):
-            curves.append(smooth)
+        smooth = shapely.simplify(shapely.linestrings(_smooth(chain) / f), 0.02)
+        if not shapely.intersects(guard, smooth):
+            curves.append(shapely.get_coordinates(smooth))
         else:  # where smoothing would cut across a way, the raster's own border
-            curves.append(approximate_polygon(raw, tolerance=0.0))
+            raw = shapely.simplify(shapely.linestrings(chain / f), 0.0)
+            curves.append(shapely.get_coordinates(raw))
     return cell, curves
 
 

@@ -442,6 +442,34 @@ def _sample(image: Image, budget: int = 250_000) -> Image:
     return small
 
 
+def _groups(occupied: NDArray[np.bool_], dims: tuple[int, int, int]) -> NDArray[np.int64]:
+    """The connected groups (26 neighbours) of the occupied cells of a small 3-D histogram,
+    numbered from 1 (0 where empty): a walk over the few occupied cells, no image library."""
+    labels = np.zeros(occupied.size, np.int64)
+    cells = set(np.flatnonzero(occupied).tolist())
+    steps = [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+    stride = (dims[1] * dims[2], dims[2], 1)
+    group = 0
+    for first in sorted(cells):
+        if labels[first]:
+            continue
+        group += 1
+        labels[first] = group
+        todo = [first]
+        while todo:
+            cell = todo.pop()
+            i, rest = divmod(cell, stride[0])
+            j, k = divmod(rest, stride[1])
+            for a, b, c in steps:
+                ii, jj, kk = i + a, j + b, k + c
+                if 0 <= ii < dims[0] and 0 <= jj < dims[1] and 0 <= kk < dims[2]:
+                    nxt = ii * stride[0] + jj * stride[1] + kk
+                    if nxt in cells and not labels[nxt]:
+                        labels[nxt] = group
+                        todo.append(nxt)
+    return labels
+
+
 def _flat_colours(lab: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Distinct colours of ``lab`` ``(N, 3)`` pixels, most common first: their centres and
     pixel counts. A colour is a connected group of occupied cells of a 4-unit Lab histogram
@@ -450,18 +478,16 @@ def _flat_colours(lab: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArra
     between them."""
     if not len(lab):
         return np.zeros((0, 3)), np.zeros(0)
-    from scipy import ndimage
-
     lo = np.array([0.0, -128.0, -128.0])
     q = np.clip(np.floor((lab - lo) / 4.0).astype(np.int64), 0, [25, 63, 63])
     dims = (26, 64, 64)
     flat_index = np.ravel_multi_index((q[:, 0], q[:, 1], q[:, 2]), dims)
     counts = np.bincount(flat_index, minlength=26 * 64 * 64)
-    occupied = counts >= max(3, len(lab) // 5000)
-    labels, n = ndimage.label(occupied.reshape(dims), structure=np.ones((3, 3, 3), bool))
+    labels = _groups(counts >= max(3, len(lab) // 5000), dims)
+    n = int(labels.max())
     if n == 0:
         return np.zeros((0, 3)), np.zeros(0)
-    group = labels.reshape(-1)[flat_index]
+    group = labels[flat_index]
     keep = group > 0
     total = np.bincount(group[keep], minlength=n + 1)[1:].astype(np.float64)
     sums = np.stack([np.bincount(group[keep], weights=lab[keep, k], minlength=n + 1)[1:]
