@@ -347,7 +347,10 @@ class _Progress:
         sys.stderr.flush()
 
 
-_AS_FLAGS = {"mode='silhouette'": "--mode silhouette", "edges=False": "--no-edges"}
+_AS_FLAGS = {
+    "mode='silhouette'": "--mode silhouette", "mode='tone'": "--mode tone",
+    "edges=False": "--no-edges", "grid='hex' or 'square'": "--grid hex or square",
+}  # fmt: skip
 
 
 def _extras(ctx: typer.Context) -> list[str]:

@@ -151,3 +151,13 @@ def test_specks_of_a_noisy_picture_are_left_out_and_said(tmp_path):
     assert made.report.bridges <= 2
     web = make(tmp_path / "noisy.jpg", cells=200, rng=1, min_island=0)
     assert web.report.bridges > 10 * max(1, made.report.bridges)
+
+
+def test_a_wide_word_on_rings_is_said_to_read_poorly(pictures):
+    """The polar grid fits a round figure: a word four times as wide as tall gets few rings
+    across its height, and the report says so (and what reads it better)."""
+    made = make(pictures["bold word"], cells=40, rng=1, grid="polar")
+    assert any("polar grid's rings fit a round one" in note for note in made.notes)
+    assert "grid='hex'" in made.summary()
+    round_one = make(REPO / "samples" / "horse.png", cells=40, rng=1, grid="polar")
+    assert not any("rings" in note for note in round_one.notes)
