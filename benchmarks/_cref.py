@@ -131,9 +131,9 @@ def _below(state: int, k: int) -> tuple[int, int]:
 
 # Package kernels that draw like the C program; True when the C draws a start cell first.
 _SAME_STREAM = {
-    "backtracker": ("mazeart.generate.backtracker", "_backtrack", True),
-    "prim": ("mazeart.generate.prim", "_prim", True),
-    "wilson": ("mazeart.generate.wilson", "_wilson", True),
+    "backtracker": ("mazeart._kernels.carve", "backtracker", True),
+    "prim": ("mazeart._kernels.carve", "prim", True),
+    "wilson": ("mazeart._kernels.carve", "wilson", True),
     "sidewinder": ("mazeart.generate.sidewinder", "_sidewinder", False),
     "binary_tree": ("mazeart.generate.binary_tree", "_binary_tree", False),
 }
@@ -144,6 +144,18 @@ def _framed(h: int, w: int) -> tuple[np.ndarray, np.ndarray, int]:
     free[1:-1, 1:-1] = True
     stride = w + 2
     return free.reshape(-1), np.array([-stride, 1, stride, -1], dtype=np.int64), stride
+
+
+def call(kernel, module, free, offsets, stride, starts, state, passages, order=None) -> None:
+    """Run a package kernel on framed arrays: the kernels written for every grid
+    (``mazeart._kernels``) take the grid's topology, the square-only ones its steps."""
+    from mazeart._kernels.topology import square_topology
+
+    order = np.zeros(1, np.int64) if order is None else order
+    if module.startswith("mazeart._kernels"):
+        kernel(square_topology(stride), free, starts, state, passages, order)
+    else:
+        kernel(free, offsets, stride, starts, state, passages, order)
 
 
 def package_same_stream(algo: str, h: int, w: int, seed: int) -> np.ndarray | None:
@@ -163,9 +175,7 @@ def package_same_stream(algo: str, h: int, w: int, seed: int) -> np.ndarray | No
     r, c = divmod(start, w)
     starts = np.array([(r + 1) * stride + c + 1], dtype=np.int64)
     passages = np.zeros(free.size, dtype=np.uint8)
-    kernel(
-        free, offsets, stride, starts, np.array([state], np.uint64), passages, np.zeros(1, np.int64)
-    )
+    call(kernel, module, free, offsets, stride, starts, np.array([state], np.uint64), passages)
     return passages.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
 
 
@@ -208,7 +218,7 @@ def time_package_kernel(algo: str, n: int, repeat: int) -> float:
 
     g = CellGrid(np.zeros((n, n), np.int32), np.random.default_rng(1))
     state0 = g.state.copy()
-    kernel = None
+    kernel, module = None, ""
     if algo in _KERNELS:
         module, attr = _KERNELS[algo]
         kernel = getattr(importlib.import_module(module), attr)
@@ -218,7 +228,8 @@ def time_package_kernel(algo: str, n: int, repeat: int) -> float:
         g.passages = np.zeros(g.flat_free.size, np.uint8)
         g.state[:] = state0
         if kernel is not None:
-            kernel(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages, g.order)
+            call(kernel, module, g.flat_free, g.offsets, g.stride, g.starts, g.state,
+                 g.passages, g.order)  # fmt: skip
         if join:
             g.complete()
 

@@ -66,16 +66,16 @@ def bench_png(repeat: int) -> None:
 
 def bench_big(repeat: int) -> None:
     from mazeart import ALGORITHMS, generate, solve
+    from mazeart._kernels.carve import backtracker as _backtrack
     from mazeart.export.png import write_png
     from mazeart.generate._common import CellGrid
-    from mazeart.generate.backtracker import _backtrack
 
     n = 4000
     weights = np.zeros((n, n), np.int32)
 
     def kernel():
         g = CellGrid(weights, np.random.default_rng(1))
-        _backtrack(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages, g.order)
+        _backtrack(g.topology, g.flat_free, g.starts, g.state, g.passages, g.order)
 
     def whole():
         maze = generate(weights, algorithm="backtracker", rng=1)

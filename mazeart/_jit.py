@@ -104,6 +104,9 @@ class _Kernel:
         if self.dispatcher is None:
             import numba
 
+            from mazeart._kernels.topology import register
+
+            register()  # the grid topologies' functions, before any kernel is typed
             names = self.py_func.__globals__
             for name in self.py_func.__code__.co_names:  # the kernels it calls, first
                 other = names.get(name)

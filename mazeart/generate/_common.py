@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS, label_mask
 from mazeart._jit import njit
+from mazeart._kernels.topology import square_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generate._carve import (
@@ -72,6 +73,9 @@ class CellGrid:
         Row length of the framed grid, ``W + 2``.
     offsets : (4,) ndarray of int64
         Flat steps N, E, S, W.
+    topology : (4,) ndarray of int64
+        The same steps as the grid's topology for the kernels written for every grid
+        (:mod:`mazeart._kernels.topology`).
     state : (1,) ndarray of uint64
         Kernel random stream drawn from the caller's Generator.
     starts : (n_parts,) ndarray of int64
@@ -93,6 +97,7 @@ class CellGrid:
         framed[1:-1, 1:-1] = self.free
         self.flat_free = framed.reshape(-1)
         self.offsets = np.array([-self.stride, 1, self.stride, -1], dtype=np.int64)
+        self.topology = square_topology(self.stride)
         self.state = kernel_state(rng)
         starts = part_starts(self.free, self.state)
         rows, cols = np.divmod(starts, wd)
@@ -146,6 +151,7 @@ def kernel_generator(
     geometry: str = "cells",
     uniform: bool = False,
     join: bool = False,
+    topology: bool = False,
 ) -> Callable[..., Maze]:
     """Define and register a generator whose work is one compiled kernel.
 
@@ -158,6 +164,8 @@ def kernel_generator(
         flat framed arrays of a :class:`CellGrid`. A ``cells`` kernel fills
         ``passages`` (through :func:`carve`); a ``blocks`` kernel returns the
         flat path mask (and :func:`mark` s the blocks it turns into path).
+        With ``topology``, a kernel of :mod:`mazeart._kernels.carve`, written
+        for every grid: ``kernel(topo, free, starts, state, passages, order)``.
     summary : str
         First line of the generator's docstring.
     geometry : {'cells', 'blocks'}
@@ -180,7 +188,10 @@ def kernel_generator(
         g = CellGrid(weights, rng)
         if supported == "blocks":
             g.order = order_buffer(g.flat_free.size)
-        out = kernel(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages, g.order)
+        if topology:
+            out = kernel(g.topology, g.flat_free, g.starts, g.state, g.passages, g.order)
+        else:
+            out = kernel(g.flat_free, g.offsets, g.stride, g.starts, g.state, g.passages, g.order)
         if supported == "blocks":
             h, w = g.free.shape
             if g.order.size > 1:

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from mazeart._jit import njit
-from mazeart._rng import below, uniform
+from mazeart._kernels.carve import growing_tree as _grow
 from mazeart.errors import MazeartError, check_number
-from mazeart.generate._common import CellGrid, carve
+from mazeart.generate._common import CellGrid
 from mazeart.generate._registry import register
 from mazeart.maze import Maze
 
@@ -26,54 +25,6 @@ __all__ = ["SELECTIONS", "growing_tree"]
 
 SELECTIONS = ("newest", "random", "oldest", "mix")
 """Valid values of the ``select`` option."""
-
-
-@njit(cache=True)
-def _grow(free, offsets, starts, state, passages, select, bias, order):
-    n = free.size
-    visited = np.zeros(n, np.bool_)
-    active = np.empty(n, np.int64)
-    options = np.empty(4, np.int64)
-    for s in starts:
-        if visited[s]:
-            continue
-        visited[s] = True
-        head = 0
-        tail = 1
-        active[0] = s
-        while tail > head:
-            if select == 0:
-                i = tail - 1
-            elif select == 1:
-                i = head + below(state, tail - head)
-            elif select == 2:
-                i = head
-            elif uniform(state) < bias:
-                i = tail - 1
-            else:
-                i = head + below(state, tail - head)
-            cur = active[i]
-            k = 0
-            for d in range(4):
-                nb = cur + offsets[d]
-                if free[nb] and not visited[nb]:
-                    options[k] = d
-                    k += 1
-            if k == 0:
-                if i == tail - 1:
-                    tail -= 1
-                elif i == head:
-                    head += 1
-                else:
-                    tail -= 1
-                    active[i] = active[tail]
-                continue
-            d = options[0] if k == 1 else options[below(state, k)]
-            nb = cur + offsets[d]
-            carve(passages, order, cur, d, nb)
-            visited[nb] = True
-            active[tail] = nb
-            tail += 1
 
 
 @register(
@@ -109,14 +60,6 @@ def growing_tree(
         raise MazeartError(f"select must be one of {', '.join(SELECTIONS)}; got {select!r}")
     bias = check_number(bias, "bias", low=0, high=1)
     g = CellGrid(weights, rng)
-    _grow(
-        g.flat_free,
-        g.offsets,
-        g.starts,
-        g.state,
-        g.passages,
-        SELECTIONS.index(select),
-        float(bias),
-        g.order,
-    )
+    how = SELECTIONS.index(select)
+    _grow(g.topology, g.flat_free, g.starts, g.state, g.passages, g.order, how, float(bias))
     return g.maze()

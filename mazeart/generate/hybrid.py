@@ -30,11 +30,11 @@ import numpy as np
 
 from mazeart._graph import find
 from mazeart._jit import njit
+from mazeart._kernels.carve import loop_erased_fill
 from mazeart._rng import below
 from mazeart.errors import MazeartError
 from mazeart.generate._common import CellGrid, carve, label_parts
 from mazeart.generate._registry import register
-from mazeart.generate.wilson import loop_erased_fill
 from mazeart.maze import Maze
 from mazeart.rooms import Room, rooms_from_weights
 
@@ -197,7 +197,7 @@ def hybrid(
     for s in g.starts:
         if not reached[part_of[s]]:
             in_tree[s] = True
-    loop_erased_fill(g.flat_free, g.offsets, in_tree, g.state, g.passages, g.order)
+    loop_erased_fill(g.topology, g.flat_free, in_tree, g.state, g.passages, g.order)
     if doors and not loops:
         _break_loops(g.passages, g.stride, outs, room_of)
     return install_rooms(g.maze(), rooms)

@@ -19,52 +19,13 @@ from __future__ import annotations
 import numpy as np
 
 from mazeart._jit import njit
+from mazeart._kernels.carve import prim as _prim
 from mazeart._rng import below
-from mazeart.generate._common import carve, kernel_generator, mark
+from mazeart.generate._common import kernel_generator, mark
 
 __all__ = ["prim", "prim_blocks"]
 
 _EMPTY, _WALL, _PATH, _OUT = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def _prim(free, offsets, stride, starts, state, passages, order):
-    n = free.size
-    visited = np.zeros(n, np.bool_)
-    listed = np.zeros(n, np.bool_)
-    frontier = np.empty(n, np.int64)
-    choice = np.empty(4, np.int64)
-    for s in starts:
-        if visited[s]:
-            continue
-        visited[s] = True
-        m = 0
-        for d in range(4):
-            nb = s + offsets[d]
-            if free[nb] and not visited[nb] and not listed[nb]:
-                listed[nb] = True
-                frontier[m] = nb
-                m += 1
-        while m > 0:
-            i = below(state, m)
-            cur = frontier[i]
-            m -= 1
-            frontier[i] = frontier[m]
-            k = 0
-            for d in range(4):
-                if visited[cur + offsets[d]]:
-                    choice[k] = d
-                    k += 1
-            d = choice[0] if k == 1 else choice[below(state, k)]
-            nb = cur + offsets[d]
-            carve(passages, order, cur, d, nb)
-            visited[cur] = True
-            for d in range(4):
-                nb = cur + offsets[d]
-                if free[nb] and not visited[nb] and not listed[nb]:
-                    listed[nb] = True
-                    frontier[m] = nb
-                    m += 1
 
 
 @njit(cache=True)
@@ -158,6 +119,7 @@ prim = kernel_generator(
     _prim,
     description="randomized Prim's: a random frontier cell joins the maze",
     summary="Carve a perfect maze with randomized Prim's algorithm on cells.",
+    topology=True,
 )
 
 prim_blocks = kernel_generator(

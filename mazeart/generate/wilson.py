@@ -18,49 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from mazeart._jit import njit
+from mazeart._kernels.carve import wilson as _wilson
 from mazeart._rng import below
 from mazeart.generate._common import carve, kernel_generator
 
-__all__ = ["loop_erased_fill", "wilson", "wilson_nocross"]
-
-
-@njit(cache=True)
-def loop_erased_fill(free, offsets, in_tree, state, passages, order):
-    """Wilson's fill: from each free cell not in the tree, a loop-erased walk to the tree.
-
-    ``in_tree`` must hold at least one cell of every free part; it is updated.
-    """
-    n = free.size
-    leave = np.zeros(n, np.int8)
-    options = np.empty(4, np.int64)
-    for i in range(n):
-        if not free[i] or in_tree[i]:
-            continue
-        cur = i
-        while not in_tree[cur]:
-            k = 0
-            for d in range(4):
-                if free[cur + offsets[d]]:
-                    options[k] = d
-                    k += 1
-            d = options[0] if k == 1 else options[below(state, k)]
-            leave[cur] = d
-            cur = cur + offsets[d]
-        cur = i
-        while not in_tree[cur]:
-            d = leave[cur]
-            nb = cur + offsets[d]
-            carve(passages, order, cur, d, nb)
-            in_tree[cur] = True
-            cur = nb
-
-
-@njit(cache=True)
-def _wilson(free, offsets, stride, starts, state, passages, order):
-    in_tree = np.zeros(free.size, np.bool_)
-    for s in starts:
-        in_tree[s] = True
-    loop_erased_fill(free, offsets, in_tree, state, passages, order)
+__all__ = ["wilson", "wilson_nocross"]
 
 
 @njit(cache=True)
@@ -121,6 +83,7 @@ wilson = kernel_generator(
     description="Wilson's: loop-erased random walks, every spanning tree equally likely",
     summary="Carve a uniformly random perfect maze with Wilson's algorithm.",
     uniform=True,
+    topology=True,
 )
 
 wilson_nocross = kernel_generator(

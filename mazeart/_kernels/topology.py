@@ -1,0 +1,315 @@
+"""How a kernel sees a grid: a topology, and the questions it may ask of it.
+
+A kernel is written once against the functions below and receives a topology
+as its first argument; numba compiles a specialisation per kind of topology,
+so each grid gets code as tight as if the kernel had been written for it.
+
+**Square** ``[-stride, 1, stride, -1]``, an int64 array: the flat steps north,
+east, south and west on a *framed* grid (a border of cells that are not free,
+so every free cell has its four neighbours and no bound is checked). Passages
+are bits per cell (N=1, E=2, S=4, W=8), the model's own form; wall slot ``2c``
+is the east side of cell ``c`` and ``2c + 1`` its south side.
+
+**Graph** ``(nbr, wall, width, ends)``: the neighbour table padded to the
+grid's largest degree (``nbr[c * width + d]`` is the ``d``-th neighbour of
+``c``, ``-1`` past its last), the wall between them (``wall``, the same
+layout) and each wall's two cells (``ends``, ``(n_walls, 2)``, ``-1`` for the
+outside). Passages are one bool per wall.
+
+The functions (each a stub that numba replaces by the topology's own code; see
+:func:`register`). numba's cache keys a kernel by its own file: after changing
+this one, touch :mod:`mazeart._kernels.carve` so that cached kernels rebuild.
+
+- ``degree(topo)``: how many neighbour slots a cell has;
+- ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
+- ``join(topo, links, order, c, d, b)``: open the passage from ``c`` to its
+  neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
+- ``is_open(topo, links, c, d)``: whether that passage is open;
+- ``walk(topo, free, state, c, options)``: a uniformly random side ``d`` of
+  ``c`` whose neighbour is free (one must be): the random walks' step. The
+  square grid lists the free sides in ``options`` (``degree`` ints) and draws
+  one; a graph draws a slot of its padded row and draws again while it holds
+  no free cell, one draw and one read a step when the neighbours are free;
+- ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
+- ``slot_ends(topo, s)``: the two cells of wall slot ``s`` (the second ``-1``
+  for none);
+- ``open_slot(topo, links, order, s, a, b)``: open wall slot ``s`` between
+  cells ``a`` and ``b``;
+- ``slot_cell(topo, s)``: the cell a wall slot starts from (``-1`` for none);
+- ``slot_side(topo, s)``: the side ``d`` of that cell the slot is (``-1`` for none).
+
+A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
+``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
+records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "degree",
+    "graph_topology",
+    "is_open",
+    "join",
+    "open_slot",
+    "register",
+    "slot",
+    "slot_cell",
+    "slot_ends",
+    "slot_side",
+    "square_topology",
+    "step",
+    "walk",
+]
+
+
+def degree(topo: Any) -> int:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def step(topo: Any, c: int, d: int) -> int:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:  # pragma: no cover
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def is_open(topo: Any, links: Any, c: int, d: int) -> bool:  # pragma: no cover
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:  # pragma: no cover
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def slot_ends(topo: Any, s: int) -> tuple[int, int]:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def open_slot(
+    topo: Any, links: Any, order: Any, s: int, a: int, b: int
+) -> None:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def slot(topo: Any, c: int, d: int) -> int:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def slot_cell(topo: Any, s: int) -> int:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def slot_side(topo: Any, s: int) -> int:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def square_topology(stride: int) -> NDArray[np.int64]:
+    """The topology of a framed square grid ``stride`` cells wide (frame included).
+
+    An array rather than a tuple: a random walk picks its step by a run-time
+    index, which is one load from an array and a branch per case in a tuple.
+    """
+    s = int(stride)
+    return np.array([-s, 1, s, -1], np.int64)
+
+
+def graph_topology(
+    indptr: NDArray[np.integer],
+    indices: NDArray[np.integer],
+    wall_of: NDArray[np.integer],
+    wall_cells: NDArray[np.integer],
+) -> tuple[NDArray[np.int32], NDArray[np.int32], int, NDArray[np.int32]]:
+    """The topology of a grid given as a neighbour table (CSR): padded to its largest
+    degree, ``-1`` where a cell has fewer neighbours."""
+    deg = np.diff(indptr)
+    n = len(deg)
+    width = int(deg.max()) if deg.size else 1
+    nbr = np.full(n * width, -1, np.int32)
+    wall = np.full(n * width, -1, np.int32)
+    src = np.repeat(np.arange(n), deg)
+    pos = np.arange(len(indices)) - np.repeat(np.asarray(indptr[:-1]), deg)
+    nbr[src * width + pos] = indices
+    wall[src * width + pos] = wall_of
+    ends = np.ascontiguousarray(wall_cells, dtype=np.int32).reshape(-1, 2)
+    return nbr, wall, width, ends
+
+
+_REGISTERED: list[bool] = []
+
+
+def register() -> None:
+    """Teach numba the topology functions (once, before the first kernel that uses them
+    compiles; :mod:`mazeart._jit` calls this)."""
+    if _REGISTERED:
+        return
+    _REGISTERED.append(True)
+    from numba import types
+    from numba.extending import overload
+
+    from mazeart._graph import BITS, OPPOSITE_BITS
+    from mazeart._rng import below as _below
+
+    below = _below.compiled()  # the dispatcher: overloads call it from compiled code
+
+    def square(topo: Any) -> bool:
+        return isinstance(topo, types.Array)
+
+    @overload(degree, inline="always")
+    def _degree(topo):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo: 4
+        return lambda topo: topo[2]
+
+    @overload(step, inline="always")
+    def _step(topo, c, d):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo, c, d: c + topo[d]
+        return lambda topo, c, d: np.int64(topo[0][c * topo[2] + d])
+
+    @overload(join, inline="always")
+    def _join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+        if square(topo):
+
+            def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+                links[c] |= BITS[d]
+                links[b] |= OPPOSITE_BITS[d]
+                if order.size > 1:  # slots 2c (east) and 2c + 1 (south)
+                    order[0] += 1
+                    if d == 1:
+                        order[1 + 2 * c] = order[0]
+                    elif d == 2:
+                        order[2 + 2 * c] = order[0]
+                    elif d == 3:
+                        order[1 + 2 * b] = order[0]
+                    else:
+                        order[2 + 2 * b] = order[0]
+
+            return impl
+
+        def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+            w = topo[1][c * topo[2] + d]
+            links[w] = True
+            if order.size > 1:
+                order[0] += 1
+                order[1 + w] = order[0]
+
+        return impl
+
+    @overload(is_open, inline="always")
+    def _is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo, links, c, d: (links[c] & BITS[d]) != 0
+        return lambda topo, links, c, d: links[topo[1][c * topo[2] + d]]
+
+    @overload(walk, inline="always")
+    def _walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+        if square(topo):
+
+            def impl(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+                k = 0
+                for d in range(4):
+                    if free[c + topo[d]]:
+                        options[k] = d
+                        k += 1
+                return options[0] if k == 1 else options[below(state, k)]
+
+            return impl
+
+        def impl(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+            width = topo[2]
+            base = c * width
+            while True:
+                d = below(state, width)
+                nb = topo[0][base + d]
+                if nb >= 0 and free[nb]:
+                    return d
+
+        return impl
+
+    @overload(slot_ends, inline="always")
+    def _slot_ends(topo, s):  # type: ignore[no-untyped-def]
+        if square(topo):
+
+            def impl(topo, s):  # type: ignore[no-untyped-def]
+                a = s >> 1
+                return a, a + topo[1 + (s & 1)]
+
+            return impl
+        return lambda topo, s: (np.int64(topo[3][s, 0]), np.int64(topo[3][s, 1]))
+
+    @overload(open_slot, inline="always")
+    def _open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
+        if square(topo):
+
+            def impl(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
+                if s & 1:
+                    links[a] |= 4
+                    links[b] |= 1
+                else:
+                    links[a] |= 2
+                    links[b] |= 8
+                if order.size > 1:
+                    order[0] += 1
+                    order[1 + s] = order[0]
+
+            return impl
+
+        def impl(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
+            links[s] = True
+            if order.size > 1:
+                order[0] += 1
+                order[1 + s] = order[0]
+
+        return impl
+
+    @overload(slot, inline="always")
+    def _slot(topo, c, d):  # type: ignore[no-untyped-def]
+        if square(topo):
+
+            def impl(topo, c, d):  # type: ignore[no-untyped-def]
+                if d == 1:
+                    return 2 * c
+                if d == 2:
+                    return 2 * c + 1
+                if d == 3:
+                    return 2 * (c - 1)
+                return 2 * (c + topo[0]) + 1
+
+            return impl
+        return lambda topo, c, d: np.int64(topo[1][c * topo[2] + d])
+
+    @overload(slot_cell, inline="always")
+    def _slot_cell(topo, s):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo, s: s >> 1
+
+        def impl(topo, s):  # type: ignore[no-untyped-def]
+            cell = np.int64(-1)
+            if topo[3][s, 1] >= 0:
+                cell = np.int64(topo[3][s, 0])
+            return cell
+
+        return impl
+
+    @overload(slot_side, inline="always")
+    def _slot_side(topo, s):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo, s: 1 + (s & 1)  # east, then south
+
+        def impl(topo, s):  # type: ignore[no-untyped-def]
+            a, b = topo[3][s, 0], topo[3][s, 1]
+            if b < 0:
+                return np.int64(-1)
+            width = topo[2]
+            for d in range(width):
+                if topo[0][a * width + d] == b:
+                    return np.int64(d)
+            return np.int64(-1)
+
+        return impl
