@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._anygrid import check_maze
 from mazeart._graph import label_passages
 from mazeart._jit import njit
 from mazeart.errors import check_choice, check_int
@@ -181,6 +182,7 @@ def measure(maze: Maze | GridMaze) -> Metrics:
     >>> m.cells, m.loops, m.solution_length > 1
     (100, 0, True)
     """
+    check_maze(maze)
     if not isinstance(maze, Maze):
         return _measure_grid(maze)
     from mazeart.shape import degrees

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._anygrid import check_maze
 from mazeart._graph import SIDE_BIT, SIDE_LETTER
 from mazeart._io import atomic_write, check_text, load_json, read_bytes
 from mazeart._limits import check_cells, current
@@ -125,6 +126,7 @@ def dumps(maze: Maze | GridMaze) -> str:
     """
     from mazeart.grids.maze import GridMaze
 
+    check_maze(maze)
     if isinstance(maze, GridMaze):
         return grid_dumps(maze)
     rooms = [

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._anygrid import any_grid
 from mazeart._graph import find, label_passages, spanning_edges, union
 from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
@@ -43,6 +44,7 @@ from mazeart.errors import MazeartError, check_number
 from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
     from mazeart.rooms import Room
 
 __all__ = [
@@ -427,7 +429,8 @@ def _framed(a: NDArray, fill=0) -> NDArray:
     return out
 
 
-def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
+@any_grid("mazeart.grids.generate:connect_grid")
+def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
     """Join a maze's separate pieces with bridges across the ground.
 
     The bridges are those of a minimum spanning tree over the pieces, where two
@@ -440,7 +443,8 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A maze on any grid (cells are ids on a grid other than the square one).
     report : ShapeReport, optional
         Filled with the number of parts, bridges, bridge cells, and parts left
         unjoined (``unreachable``: parts after the pass, less one).
@@ -462,6 +466,7 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     >>> apart.n_passages, joined.n_passages  # two trees of 9 cells, and a bridge cell between
     (16, 18)
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     report = report if report is not None else ShapeReport()
     _h, w = maze.shape
     stride = w + 2
@@ -586,7 +591,8 @@ def _prune(p, mask, keep, stride):
     return cut
 
 
-def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
+@any_grid("mazeart.grids.generate:prune_grid")
+def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
     """Remove every dead end one cell long that branches off a junction (seed 002, step 5).
 
     A dead-end cell whose only neighbour has three or more passages is cut off
@@ -598,7 +604,8 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A maze on any grid (cells are ids on a grid other than the square one).
     report : ShapeReport, optional
         Its ``pruned`` grows by the number of cells removed.
 
@@ -615,6 +622,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     >>> pruned.n_cells < maze.n_cells and pruned.n_passages == pruned.n_cells - 1
     True
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     report = report if report is not None else ShapeReport()
     _h, w = maze.shape
     mask = maze.mask.copy()
@@ -733,9 +741,14 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
     return removed
 
 
+@any_grid("mazeart.grids.generate:braid_grid")
 def braid(
-    maze: Maze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
-) -> Maze:
+    maze: Maze | GridMaze,
+    fraction: float,
+    rng: RngLike = None,
+    *,
+    report: ShapeReport | None = None,
+) -> Maze | GridMaze:
     """Remove a share of the dead ends by opening a wall at each, creating loops.
 
     Dead ends are visited in random order; each still a dead end opens a wall to
@@ -749,7 +762,8 @@ def braid(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A maze on any grid (cells are ids on a grid other than the square one).
     fraction : float
         Share of dead ends to remove, 0 to 1: ``round(fraction * dead ends)``.
     rng : int or numpy.random.Generator, optional
@@ -770,6 +784,7 @@ def braid(
     >>> measure(braid(maze, 1.0, rng=3)).dead_ends, measure(maze).dead_ends > 0
     (0, True)
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     fraction = check_number(fraction, "braid fraction", low=0.0, high=1.0)
     report = report if report is not None else ShapeReport()
     before = int(np.count_nonzero(dead_ends(maze)))

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._anygrid import any_grid, check_maze
 from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
@@ -598,18 +599,19 @@ def _ends(maze: Maze, start, goal) -> tuple[int, int]:
     return start[0] * maze.width + start[1], goal[0] * maze.width + goal[1]
 
 
-def distances(maze: Maze, source: tuple[int, int]) -> NDArray[np.int32]:
+@any_grid("mazeart.grids.solve:distances")
+def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[np.int32]:
     """Passage distance from ``source`` to every cell.
 
     Parameters
     ----------
-    maze : Maze
-    source : (int, int)
-        A maze cell.
+    maze : Maze or GridMaze
+    source : (int, int) or int
+        A maze cell: ``(row, col)`` on the square grid, a cell id on another.
 
     Returns
     -------
-    (H, W) ndarray of int32
+    (H, W) or (n,) ndarray of int32
         Steps along passages; ``-1`` where unreachable or not maze.
 
     Examples
@@ -619,7 +621,10 @@ def distances(maze: Maze, source: tuple[int, int]) -> NDArray[np.int32]:
     >>> distances(maze, (0, 0)).tolist()
     [[0, 1]]
     """
-    if not maze.is_cell(source):
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
+    if not isinstance(source, tuple | list) or len(source) != 2:
+        raise TypeError(f"source must be a (row, col) cell, got {source!r}")
+    if not maze.is_cell((source[0], source[1])):
         raise MazeartError(f"{tuple(source)} is not a maze cell")
     r, c = source
     d = _bfs(maze.passages.reshape(-1), maze.width, r * maze.width + c)
@@ -751,13 +756,12 @@ def solve(
     True
     """
     if not isinstance(maze, Maze):  # a maze on another grid: cell ids
-        from mazeart.grids.maze import GridMaze
         from mazeart.grids.solve import solve as solve_grid
 
-        if isinstance(maze, GridMaze):
-            if method == "wall-follower":
-                raise MazeartError("the wall follower walks the square grid only")
-            return solve_grid(maze, method=method, start=start, goal=goal)  # type: ignore[arg-type]
+        check_maze(maze)
+        if method == "wall-follower":
+            raise MazeartError("the wall follower walks the square grid only")
+        return solve_grid(maze, method=method, start=start, goal=goal)  # type: ignore[arg-type]
     if method not in SOLVERS:
         raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
     a, b = _ends(maze, start, goal)
@@ -796,13 +800,14 @@ def _prune_to(passages: NDArray[np.uint8], alive: NDArray[np.bool_], width: int)
     return p
 
 
+@any_grid("mazeart.grids.solve:random_paths")
 def random_paths(
-    maze: Maze,
+    maze: Maze | GridMaze,
     count: int,
     rng: RngLike = None,
     *,
-    start: tuple[int, int] | None = None,
-    goal: tuple[int, int] | None = None,
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
     tries: int | None = None,
 ) -> list[NDArray[np.intp]]:
     """Up to ``count`` different simple paths drawn by random recursive backtracking.
@@ -813,13 +818,13 @@ def random_paths(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
     count : int
         Paths wanted (at least 1).
     rng : int or numpy.random.Generator, optional
         Seed or Generator (fresh entropy when omitted).
-    start, goal : (int, int), optional
-        Default to the entrance and exit.
+    start, goal : (int, int) or int, optional
+        Default to the entrance and exit (cell ids on another grid).
     tries : int, optional
         Searches to run before giving up on finding more (default ``20 * count``).
 
@@ -838,6 +843,7 @@ def random_paths(
     >>> len(paths) > 1, all(tuple(p[-1]) == loops.exit for p in paths)
     (True, True)
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     count = check_int(count, "the number of paths")
     if tries is not None:
         tries = check_int(tries, "tries")

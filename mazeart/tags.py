@@ -27,16 +27,20 @@ not maze, nor on the entrance or exit, and one cell holds at most one tag.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._anygrid import any_grid
 from mazeart._rng import RngLike, as_generator
 from mazeart.errors import MazeartError
 from mazeart.maze import Maze
 from mazeart.shape import dead_ends, degrees
 from mazeart.weights import MAX_TAG_KIND, TAG
+
+if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
 
 __all__ = ["TAG_KINDS", "parse_place", "place_tags", "register_tag", "tags_from_weights"]
 
@@ -248,18 +252,20 @@ def _trap(maze, count, rng, taken):
 _RULES.update(loot=_loot, spawn=_spawn, key=_key, npc=_npc, trap=_trap)
 
 
+@any_grid("mazeart.grids.tags:place_tags_on_grid")
 def place_tags(
-    maze: Maze,
+    maze: Maze | GridMaze,
     counts: Mapping[str, int] | str,
     rng: RngLike = None,
     *,
     allowed: NDArray[np.bool_] | None = None,
-) -> Maze:
+) -> Maze | GridMaze:
     """Place tags on a maze by their kinds' rules.
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A maze on any grid (cells are ids on a grid other than the square one).
     counts : mapping or str
         ``{kind: count}`` or ``"loot=5,spawn=2"``.
     rng : int or numpy.random.Generator, optional
@@ -286,6 +292,7 @@ def place_tags(
     >>> sorted(maze.tags.values())
     ['key', 'loot', 'loot', 'loot']
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     wanted = parse_place(counts)
     rng = as_generator(rng)
     tags = dict(maze.tags)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from mazeart._anygrid import any_grid
 from mazeart._graph import label_mask
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
@@ -34,6 +35,7 @@ from mazeart.solve import distances
 from mazeart.weights import FREE, ROOM, TAG, is_free, validate_weights
 
 if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
     from mazeart.rooms import Room
 
 # Algorithm modules register themselves on import; this order is the listing order.
@@ -149,7 +151,10 @@ def _door_cut_pairs(
     return cand[one], joins[one]
 
 
-def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
+@any_grid("mazeart.grids.generate:endpoints_on_grid")
+def default_endpoints(
+    maze: Maze | GridMaze,
+) -> tuple[tuple[int, int], tuple[int, int]] | tuple[int, int]:
     """Two cells on the figure's outer boundary with a long path between them.
 
     Works on the largest 4-connected part of the maze's cells. Candidates are
@@ -168,11 +173,13 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        On a grid other than the square one, the ends are cell ids
+        (:func:`mazeart.grids.generate.endpoints_on_grid`).
 
     Returns
     -------
-    entrance, exit : (int, int)
+    entrance, exit : (int, int) or int
         The entrance is the one nearer the top (then the left), or the northern
         one. On a ``blocks`` maze either may be a border block still to be cut
         (it is a wall block of ``maze``).
@@ -184,6 +191,7 @@ def default_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]]:
     >>> default_endpoints(maze) == (maze.entrance, maze.exit)
     True
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
     found = _tree_endpoints(maze)
@@ -555,7 +563,7 @@ def generate(
         if other is not None:
             entrance, exit = (fixed, other) if entrance is not None else (other, fixed)
     if auto is None and (entrance is None or exit is None):
-        auto = default_endpoints(maze)
+        auto = default_endpoints(maze)  # type: ignore[assignment]  # (a square maze: cells)
     if auto is not None:
         entrance = auto[0] if entrance is None else entrance
         exit = auto[1] if exit is None else exit
