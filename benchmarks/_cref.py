@@ -134,8 +134,8 @@ _SAME_STREAM = {
     "backtracker": ("mazeart._kernels.carve", "backtracker", True),
     "prim": ("mazeart._kernels.carve", "prim", True),
     "wilson": ("mazeart._kernels.carve", "wilson", True),
-    "sidewinder": ("mazeart.generate.sidewinder", "_sidewinder", False),
-    "binary_tree": ("mazeart.generate.binary_tree", "_binary_tree", False),
+    "sidewinder": ("mazeart.generators.sidewinder", "_sidewinder", False),
+    "binary_tree": ("mazeart.generators.binary_tree", "_binary_tree", False),
 }
 
 
@@ -201,7 +201,7 @@ def time_package(algo: str, n: int, repeat: int) -> float:
 
 _KERNELS = {
     **{k: v[:2] for k, v in _SAME_STREAM.items()},
-    "eller": ("mazeart.generate.eller", "_eller"),
+    "eller": ("mazeart.generators.eller", "_eller"),
 }
 
 
@@ -214,7 +214,7 @@ def time_package_kernel(algo: str, n: int, repeat: int) -> float:
     """
     import importlib
 
-    from mazeart.generate._common import CellGrid
+    from mazeart.generators._common import CellGrid
 
     g = CellGrid(np.zeros((n, n), np.int32), np.random.default_rng(1))
     state0 = g.state.copy()

@@ -68,7 +68,7 @@ def bench_big(repeat: int) -> None:
     from mazeart import ALGORITHMS, generate, solve
     from mazeart._kernels.carve import backtracker as _backtrack
     from mazeart.export.png import write_png
-    from mazeart.generate._common import CellGrid
+    from mazeart.generators._common import CellGrid
 
     n = 4000
     weights = np.zeros((n, n), np.int32)

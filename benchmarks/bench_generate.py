@@ -34,8 +34,8 @@ import numpy as np
 
 from mazeart import ALGORITHMS, generate
 from mazeart._rng import kernel_state
-from mazeart.generate._common import lattice_weights, part_starts
-from mazeart.generate.weighted_dfs import carve_weights
+from mazeart.generators._common import lattice_weights, part_starts
+from mazeart.generators.weighted_dfs import carve_weights
 from mazeart.weights import FORBIDDEN, FREE
 
 REPO = Path(__file__).resolve().parents[1]

@@ -21,8 +21,6 @@ Errors a user can cause are :class:`MazeartError` (a :class:`ValueError`) with
 one line that names the problem; wrong types raise :class:`TypeError`.
 """
 
-import sys
-import types
 from typing import TYPE_CHECKING
 
 from mazeart._version import __version__
@@ -34,7 +32,7 @@ if TYPE_CHECKING:
     from mazeart.analyze import Metrics, best_of, measure
     from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
     from mazeart.export import EXPORT_FORMATS
-    from mazeart.generate import ALGORITHMS, default_endpoints, generate
+    from mazeart.generators import ALGORITHMS, default_endpoints, generate
     from mazeart.grids import Grid, make_grid
     from mazeart.grids.maze import GridMaze
     from mazeart.image import weights_from_image
@@ -43,7 +41,7 @@ if TYPE_CHECKING:
     from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
     from mazeart.rooms import Door, Room, load_rooms
     from mazeart.shape import braid, connect, prune_dead_ends
-    from mazeart.solve import distances, random_paths, solve
+    from mazeart.solvers import distances, random_paths, solve
     from mazeart.tags import place_tags
     from mazeart.weights import (
         FORBIDDEN,
@@ -71,9 +69,9 @@ _HOME = {
     "MazeartError": "mazeart.errors",
     "NoPathError": "mazeart.errors",
     "EXPORT_FORMATS": "mazeart.export",
-    "ALGORITHMS": "mazeart.generate",
-    "default_endpoints": "mazeart.generate",
-    "generate": "mazeart.generate",
+    "ALGORITHMS": "mazeart.generators",
+    "default_endpoints": "mazeart.generators",
+    "generate": "mazeart.generators",
     "Grid": "mazeart.grids",
     "make_grid": "mazeart.grids",
     "GridMaze": "mazeart.grids.maze",
@@ -94,9 +92,9 @@ _HOME = {
     "braid": "mazeart.shape",
     "connect": "mazeart.shape",
     "prune_dead_ends": "mazeart.shape",
-    "distances": "mazeart.solve",
-    "random_paths": "mazeart.solve",
-    "solve": "mazeart.solve",
+    "distances": "mazeart.solvers",
+    "random_paths": "mazeart.solvers",
+    "solve": "mazeart.solvers",
     "place_tags": "mazeart.tags",
     "FORBIDDEN": "mazeart.weights",
     "FREE": "mazeart.weights",
@@ -122,19 +120,6 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """``mazeart.generate`` and ``mazeart.solve`` are functions, though modules share their
-    names: importing such a module does not bind it here (it stays in ``sys.modules``)."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in ("generate", "solve") and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

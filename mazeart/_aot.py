@@ -58,28 +58,28 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
         ((_I4, 1, False), (_I4, 1, False), (_B1, 1, False), "i8"),
         "i8[:, ::1]",
     ),
-    ("mazeart.generate._common", "_reservoir_pick"): (
+    ("mazeart.generators._common", "_reservoir_pick"): (
         ((_I4, 1, True), "i8", (_U8, 1, True)),
         "i8[::1]",
     ),
-    ("mazeart.generate._common", "_pick"): (("i8", (_U8, 1, True)), "i8"),
-    ("mazeart.generate._common", "_fill_lattice"): (((_B1, 2, True), (_I4, 2, True)), "none"),
-    ("mazeart.generate._common", "lattice_passages"): (
+    ("mazeart.generators._common", "_pick"): (("i8", (_U8, 1, True)), "i8"),
+    ("mazeart.generators._common", "_fill_lattice"): (((_B1, 2, True), (_I4, 2, True)), "none"),
+    ("mazeart.generators._common", "lattice_passages"): (
         ((_I4, 2, True), "i8"),
         "Tuple((b1[:, ::1], u1[:, ::1]))",
     ),
-    ("mazeart.generate.weighted_dfs", "_carve"): (
+    ("mazeart.generators.weighted_dfs", "_carve"): (
         ((_I4, 1, True), "i8", (_I8, 1, True), (_U8, 1, True), (_I4, 1, True), (_I8, 1, True)),
         "i8",
     ),
     ("mazeart.maze", "_check_grid"): (((_B1, 2, False), (_U1, 2, False), (_B1, 2, False)), "i8"),
-    ("mazeart.solve", "_farthest_pair"): (
+    ("mazeart.solvers", "_farthest_pair"): (
         ((_U1, 1, False), "i8", "i8", (_I8, 1, True), (_I8, 1, True)),
         "Tuple((i8, i8, i8, b1))",
     ),
-    ("mazeart.solve", "_row_tree_pair"): (((_U1, 1, False), "i8", "i8"), "UniTuple(i8, 2)"),
-    ("mazeart.solve", "_bfs"): (((_U1, 1, False), "i8", "i8"), "i4[::1]"),
-    ("mazeart.solve", "_walk_back"): (((_U1, 1, False), "i8", (_I4, 1, False), "i8"), "i8[::1]"),
+    ("mazeart.solvers", "_row_tree_pair"): (((_U1, 1, False), "i8", "i8"), "UniTuple(i8, 2)"),
+    ("mazeart.solvers", "_bfs"): (((_U1, 1, False), "i8", "i8"), "i4[::1]"),
+    ("mazeart.solvers", "_walk_back"): (((_U1, 1, False), "i8", (_I4, 1, False), "i8"), "i8[::1]"),
     ("mazeart.export.scene", "_row_runs"): (((_B1, 2, True),), "i8[:, ::1]"),
     ("mazeart.export.scene", "_walk_trails"): (
         ((_I8, 1, True), (_I8, 1, True), (_F8, 2, True), "i8"),
@@ -105,8 +105,9 @@ KERNELS: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {
 """The kernels built ahead of time: (module, name) -> (argument kinds, result type)."""
 
 _SOURCES = (
-    "_aot.py", "_jit.py", "_graph.py", "_rng.py", "weights.py", "maze.py", "solve.py",
-    "generate/_common.py", "generate/_carve.py", "generate/weighted_dfs.py", "export/scene.py",
+    "_aot.py", "_jit.py", "_graph.py", "_rng.py", "weights.py", "maze.py", "solvers.py",
+    "generators/_common.py", "generators/_carve.py", "generators/weighted_dfs.py",
+    "export/scene.py", "_kernels/topology.py", "_kernels/carve.py",
     "export/png.py", "shape.py",
 )  # fmt: skip
 """The package's files the built module is made from (its name hashes them)."""

@@ -57,7 +57,7 @@ def _choose_cache() -> bool:
             return True
     else:
         here = Path(__file__).parent
-        packages = (here, here / "generate", here / "export")
+        packages = (here, *(p.parent for p in here.glob("*/__init__.py")))
         if all(_writable(p / "__pycache__") for p in packages) or _writable(_user_cache()):
             return True
     uid = os.getuid() if hasattr(os, "getuid") else "user"

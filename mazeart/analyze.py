@@ -186,7 +186,7 @@ def measure(maze: Maze | GridMaze) -> Metrics:
     if not isinstance(maze, Maze):
         return _measure_grid(maze)
     from mazeart.shape import degrees
-    from mazeart.solve import solve
+    from mazeart.solvers import solve
 
     p = maze.passages.reshape(-1)
     w = maze.width

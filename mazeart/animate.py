@@ -1,7 +1,7 @@
-"""Generation animation: the carve, frame by frame, as seed 000's generation view showed it.
+"""Generation animation: the carve, frame by frame, as the weighted-DFS game showed it.
 
 Every registered generator's kernel can record the order in which it carves
-(see :func:`mazeart.generate._common.carve`): while a :class:`Recording` is
+(see :func:`mazeart.generators._common.carve`): while a :class:`Recording` is
 active, kernels tick a clock at every passage they open (or, for recursive
 division, every wall they add; for block mazes, every block that becomes path).
 `carve_frames` turns that order into partial mazes at evenly spaced ticks, and
@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._io import atomic_write
 from mazeart._limits import current
 from mazeart.errors import MazeartError, check_int
-from mazeart.generate._carve import _RECORDING
+from mazeart.generators._carve import _RECORDING
 from mazeart.maze import Maze, passages_from_links
 
 __all__ = ["Carving", "Recording", "carve_frames", "to_gif", "write_gif"]

@@ -30,7 +30,8 @@ from mazeart._signals import guarded, stopped
 from mazeart.batch import BATCH_FORMATS, run_batch
 from mazeart.errors import MazeartError, check_int, printable
 from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
-from mazeart.generate import ALGORITHMS
+from mazeart.generators import ALGORITHMS
+from mazeart.grids.recipe import GRID_KINDS
 from mazeart.pipeline import (
     make,
     make_book,
@@ -155,7 +156,7 @@ _CHOICES = {
     "mode": ("auto", "silhouette", "tone"),
     "outline": ("cells", "smooth"),
     "geometry": ("cells", "blocks"),
-    "grid": ("square", "hex", "triangle", "polar", "upsilon"),
+    "grid": GRID_KINDS,
     "difficulty": ("easy", "medium", "hard"),
     "islands": ("connect", "separate"),
     "solver": ("bfs", "astar", "dead-end-filling", "wall-follower"),
@@ -1021,13 +1022,11 @@ def stream_command(
 @app.command("algorithms", cls=_Command)
 def algorithms_command() -> None:
     """List the maze generators, with the geometries and grids each carves."""
-    from mazeart.grids.carve import grids_of
-
     width = max(len(name) for name in ALGORITHMS)
     for algo in ALGORITHMS.values():
         uniform = "uniform" if algo.uniform else "biased"
         typer.echo(f"{algo.name:<{width}}  {algo.description}")
-        grids = ", ".join(grids_of(algo.name))
+        grids = ", ".join(algo.grids)
         typer.echo(f"{'':<{width}}  geometries: {', '.join(algo.geometries)}; grids: {grids}; "
                    f"{uniform}")  # fmt: skip
         shown = {k: v for k, v in algo.options.items() if v is not None}  # arrays: library only

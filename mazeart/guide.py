@@ -472,7 +472,7 @@ def region_textures(
     """
     from scipy import ndimage
 
-    from mazeart.generate.flow import direction_field
+    from mazeart.generators.flow import direction_field
 
     chosen = list(textures) if textures else list(TEXTURES[:6])
     bad = [t for t in chosen if t not in TEXTURES]

@@ -42,13 +42,13 @@ from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure, pick_best
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
-from mazeart.generate import DEFAULT_ALGORITHM, generate, get_algorithm
+from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import GEOMETRIES, Maze
 from mazeart.mazefile import dumps, is_maze_file, load_maze, loads
 from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
-from mazeart.solve import SOLVERS, random_paths, solve
+from mazeart.solvers import SOLVERS, random_paths, solve
 from mazeart.weights import (
     FORBIDDEN,
     FREE,

@@ -3,7 +3,7 @@
 A room is a set of grid cells that the maze treats as one open space: every
 cell inside joins its neighbours inside, the room's outline is wall, and each
 door opens one edge cell onto the maze outside. Game levels use them for
-treasuries, arenas and spawn halls; the seed 002 hybrid calls them structures.
+treasuries, arenas and spawn halls; the hybrid algorithm calls them structures.
 
 Rooms reach a maze three ways, all ending as codes in the weight matrix
 (``ROOM + i`` on the cells of room ``i``, ``DOOR + i`` on its door cells; see

@@ -17,8 +17,8 @@ These steps run after a generator, in this order, inside :func:`mazeart.generate
     the bridges of a minimum spanning tree over the islands, where an island
     pair's cost is the fewest ground cells a corridor between them crosses.
 :func:`prune_dead_ends`
-    Removes every dead end one cell long that hangs off a junction (seed 002,
-    step 5): the trivial side pockets of a puzzle.
+    Removes every dead end one cell long that hangs off a junction (the hybrid's
+    last step): the trivial side pockets of a puzzle.
 :func:`braid`
     Opens a wall at a chosen share of the dead ends, turning them into loops,
     so the left-hand rule no longer solves the maze.
@@ -593,7 +593,7 @@ def _prune(p, mask, keep, stride):
 
 @any_grid("mazeart.grids.generate:prune_grid")
 def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
-    """Remove every dead end one cell long that branches off a junction (seed 002, step 5).
+    """Remove every dead end one cell long that branches off a junction (the hybrid's last step).
 
     A dead-end cell whose only neighbour has three or more passages is cut off
     and leaves the maze (a ``cells`` maze shows it as a closed square, a

@@ -36,9 +36,9 @@ from mazeart._io import atomic_write, check_writable
 from mazeart._jit import njit
 from mazeart._rng import _GOLDEN, RngLike, as_generator, kernel_state
 from mazeart.errors import MazeartError, check_choice, check_int
-from mazeart.generate.binary_tree import binary_tree_row
-from mazeart.generate.eller import eller_row, row_state
-from mazeart.generate.sidewinder import sidewinder_row
+from mazeart.generators.binary_tree import binary_tree_row
+from mazeart.generators.eller import eller_row, row_state
+from mazeart.generators.sidewinder import sidewinder_row
 
 __all__ = ["MAX_COLUMNS", "STREAMED", "carved_rows", "stream_json", "stream_png"]
 

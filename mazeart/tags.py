@@ -141,7 +141,7 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
 
 def _far_from(maze: Maze, sources: list[tuple[int, int]]) -> NDArray[np.int32]:
     """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
-    from mazeart.solve import _bfs_from
+    from mazeart.solvers import _bfs_from
 
     flat = np.array([r * maze.width + c for r, c in sources], dtype=np.int64)
     return _bfs_from(maze.passages.reshape(-1), maze.width, flat).reshape(maze.shape)
@@ -165,7 +165,7 @@ def _spread(
         cand = cand.copy()
         cand[first] = False
         dist = _far_from(maze, [first])
-    from mazeart.solve import distances
+    from mazeart.solvers import distances
 
     while len(chosen) < count and cand.any():
         score = np.where(cand & (dist >= 0), dist, -1).astype(np.float64)
@@ -217,7 +217,7 @@ def _spawn(maze, count, rng, taken):
 
 
 def _key(maze, count, rng, taken):
-    from mazeart.solve import solve
+    from mazeart.solvers import solve
 
     cand = dead_ends(maze) & ~taken
     try:
@@ -234,7 +234,7 @@ def _npc(maze, count, rng, taken):
 
 
 def _trap(maze, count, rng, taken):
-    from mazeart.solve import solve
+    from mazeart.solvers import solve
 
     try:
         path = [tuple(int(x) for x in c) for c in solve(maze)]

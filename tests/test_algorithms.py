@@ -110,7 +110,7 @@ def test_block_rules_no_open_square_no_loop(name, weights, seed):
 
 
 def test_backtracker_is_the_weighted_dfs_walk():
-    """Two implementations of the same walk: a visited flag, and seed 000's rule on the lattice."""
+    """Two implementations of one walk: a visited flag, and the weighted DFS's lattice rule."""
     for seed in range(20):
         weights = np.where(np.random.default_rng(seed).random((17, 23)) < 0.8, FREE, 1000)
         a = ALGORITHMS["backtracker"].func(weights, np.random.default_rng(seed))

@@ -174,8 +174,8 @@ def test_endpoints_are_the_farthest_boundary_pair(weights, seed, geometry):
     tops = [c for c in cand if facing(maze, c, -1, 0)]
     bottoms = [c for c in cand if facing(maze, c, 1, 0)]
     if (geometry == "blocks" or maze.region.all()) and tops and bottoms:
-        # The entrance opens to the north and the exit to the south (seed 001), the exit as
-        # far from the entrance as a south-facing end can be.
+        # The entrance opens to the north and the exit to the south (as the block Prim's maze
+        # has them), the exit as far from the entrance as a south-facing end can be.
         assert maze.entrance in tops and maze.exit in bottoms
         assert dist(maze.entrance, maze.exit) == max(dist(maze.entrance, b) for b in bottoms)
     else:

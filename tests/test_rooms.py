@@ -1,4 +1,4 @@
-"""Rooms: files, checks, the colour key, every algorithm around them, and the seed 002 hybrid."""
+"""Rooms: files, checks, the colour key, every algorithm around them, and the hybrid."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from mazeart.rooms import (
     stamp_rooms,
 )
 from mazeart.shape import dead_ends, degrees
-from mazeart.solve import distances
+from mazeart.solvers import distances
 from mazeart.weights import DOOR, FORBIDDEN, FREE, ROOM, preset_from_text
 
 ROOMS_TOML = """

@@ -16,7 +16,7 @@ from mazeart.export import to_png_image, to_svg
 from mazeart.maze import DIRECTIONS
 from mazeart.rooms import Room
 from mazeart.shape import ShapeReport, braid, connect, dead_ends, degrees, prune_dead_ends
-from mazeart.solve import distances
+from mazeart.solvers import distances
 from mazeart.tags import TAG_COLOURS, parse_place, place_tags
 from mazeart.weights import FORBIDDEN, TAG
 

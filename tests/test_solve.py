@@ -15,7 +15,7 @@ from scipy.sparse.csgraph import shortest_path
 
 from mazeart import ALGORITHMS, Maze, braid, distances, generate
 from mazeart.maze import passages_from_links
-from mazeart.solve import SOLVERS, dead_end_filling, random_paths, solve, wall_follower
+from mazeart.solvers import SOLVERS, dead_end_filling, random_paths, solve, wall_follower
 
 CASES = [(name, geo) for name, algo in ALGORITHMS.items() for geo in algo.geometries]
 
@@ -162,7 +162,7 @@ def test_bad_solver_inputs():
 def test_one_pass_from_many_sources_is_the_nearest_single_source(weights, seed, k):
     """The one-pass distances from a set of cells (tags' rules use it) equal the minimum
     of one breadth-first search per cell."""
-    from mazeart.solve import _bfs_from
+    from mazeart.solvers import _bfs_from
 
     maze = generate(weights, rng=seed, braid=0.3)
     cells = np.argwhere(maze.mask)
@@ -208,7 +208,7 @@ def test_farthest_pair_is_the_exact_farthest_pair_on_a_tree(
     """The one-walk farthest pair (the ends' fast path) against networkx: on a tree the
     pair is a first and a second at the greatest distance of any such pair; on a maze
     with a loop, or with a part the walk cannot reach, it says so instead of answering."""
-    from mazeart.solve import _farthest_pair
+    from mazeart.solvers import _farthest_pair
 
     algo = ALGORITHMS[algorithm]
     islands = "separate" if apart else "connect"
@@ -251,7 +251,7 @@ def test_farthest_pair_both_ways_of_stepping(h, w, seed, serpentine, n_first, n_
     its cells are dead ends) is walked looking past the dead ends beside each step, a
     serpentine (two dead ends) is not. Half the firsts and seconds are dead ends, which the
     walk must enter rather than count past."""
-    from mazeart.solve import _farthest_pair
+    from mazeart.solvers import _farthest_pair
 
     if serpentine:  # along every row, down at its east end on even rows, west end on odd
         east = np.zeros((h, w), bool)
@@ -290,7 +290,7 @@ def test_row_sweep_finds_the_walks_pair_and_knows_a_row_tree(h, w, seed, algorit
     """The one-sweep ends of a full rectangle (binary tree, sidewinder) give the walk's pair,
     top row to bottom row, and answer only for a row tree: every other maze is left to the
     walk."""
-    from mazeart.solve import _farthest_pair, _row_tree_pair
+    from mazeart.solvers import _farthest_pair, _row_tree_pair
 
     algo = ALGORITHMS[algorithm]
     maze = generate(np.zeros((h, w), np.int32), algorithm=algorithm, rng=seed)

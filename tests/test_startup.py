@@ -128,9 +128,9 @@ def test_a_built_kernel_takes_only_the_types_it_was_built_for(built, monkeypatch
     assert np.array_equal(kernel(np.asfortranarray(grid)), expected)  # numba's, same answer
     ends = np.arange(4, dtype=np.int64)
     args = (np.zeros(4, np.uint8), 2, 0, ends, ends)
-    assert _aot.fits("mazeart.solve", "_farthest_pair", args)
+    assert _aot.fits("mazeart.solvers", "_farthest_pair", args)
     swapped = ends.astype(ends.dtype.newbyteorder())  # the same numbers, bytes the other way
-    assert not _aot.fits("mazeart.solve", "_farthest_pair", (*args[:3], swapped, ends))
+    assert not _aot.fits("mazeart.solvers", "_farthest_pair", (*args[:3], swapped, ends))
     frozen = grid.copy()
     frozen.flags.writeable = False
     assert not _aot.fits("mazeart.export.scene", "_row_runs", (frozen,))

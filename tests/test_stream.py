@@ -15,9 +15,9 @@ from PIL import Image
 
 import mazeart
 from mazeart.errors import MazeartError
-from mazeart.generate.binary_tree import binary_tree
-from mazeart.generate.eller import eller
-from mazeart.generate.sidewinder import sidewinder
+from mazeart.generators.binary_tree import binary_tree
+from mazeart.generators.eller import eller
+from mazeart.generators.sidewinder import sidewinder
 from mazeart.stream import stream_json, stream_png
 from mazeart.weights import FREE
 

@@ -1,8 +1,8 @@
-"""The weighted DFS against a plain-Python transcription of seed 000's steps.
+"""The weighted DFS against a plain-Python transcription of the original program's steps.
 
-The reference below follows the seed's text step by step (1-11, A1-A6), with its
+The reference below follows the original text step by step (1-11, A1-A6), with its
 increments and decrements written out, and the two readings documented in
-``mazeart.generate.weighted_dfs`` (every path cell records its look; only
+``mazeart.generators.weighted_dfs`` (every path cell records its look; only
 counters below PATH count). It draws from the same SplitMix64 stream, so the
 compiled kernel, which fuses A2 and A5, must leave exactly the same matrix.
 """
@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from mazeart import Maze
 from mazeart._rng import kernel_state
-from mazeart.generate import generate
-from mazeart.generate._common import lattice_weights, part_starts
-from mazeart.generate.weighted_dfs import carve_weights
+from mazeart.generators import generate
+from mazeart.generators._common import lattice_weights, part_starts
+from mazeart.generators.weighted_dfs import carve_weights
 from mazeart.weights import FORBIDDEN, FREE, PATH
 
 MASK64 = (1 << 64) - 1
@@ -221,7 +221,7 @@ def test_carve_weights_checks_its_frame():
 def test_reading_the_carved_lattice_matches_the_raster_reader(h, w, seed):
     """The one-pass lattice reader gives the maze Maze.from_raster reads off the same
     lattice, for any pattern of open positions (not only carved ones)."""
-    from mazeart.generate._common import lattice_passages
+    from mazeart.generators._common import lattice_passages
     from mazeart.weights import PATH
 
     raster = np.random.default_rng(seed).random((2 * h + 1, 2 * w + 1)) < 0.6

@@ -68,7 +68,7 @@ def level_data(maze: Maze) -> dict[str, Any]:
     """
     from mazeart.mazefile import _grid_rows
     from mazeart.play.game import maze_key
-    from mazeart.solve import solve
+    from mazeart.solvers import solve
 
     if maze.entrance is None or maze.exit is None:
         raise MazeartError("a game needs a maze with an entrance and an exit")

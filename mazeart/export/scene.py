@@ -649,7 +649,7 @@ def _solution_strokes(
     if solutions is None:
         if not st.solution or maze.entrance is None or maze.exit is None:
             return ()
-        from mazeart.solve import solve
+        from mazeart.solvers import solve
 
         solutions = [solve(maze)]
     colours = (st.solution_color, *PATH_COLOURS)

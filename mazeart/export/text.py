@@ -1,4 +1,4 @@
-"""ASCII export: the maze in plain characters, as seeds 002 and 003 printed theirs.
+"""ASCII export: the maze in plain characters, as console maze programs print theirs.
 
 A ``cells`` maze is drawn on its ``(2H+1, 2W+1)`` raster: ``#`` for wall, a
 space for floor and for a passage between two cells. A ``blocks`` maze is drawn

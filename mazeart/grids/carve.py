@@ -30,11 +30,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
-from mazeart._kernels import carve as kernels
 from mazeart._kernels.topology import graph_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
-from mazeart.grids import Grid
+from mazeart.generators import ALGORITHMS, get_algorithm
+from mazeart.grids import GRIDS, Grid
 
 __all__ = ["GRAPH_ALGORITHMS", "OTHER_GRIDS", "carve_graph", "grids_of", "label_parts", "topology"]
 
@@ -95,30 +95,21 @@ def topology(grid: Grid) -> tuple[Any, ...]:
     return cached
 
 
-GRAPH_ALGORITHMS = {
-    "backtracker": kernels.backtracker,
-    "prim": kernels.prim,
-    "kruskal": kernels.join_forest,
-    "wilson": kernels.wilson,
-    "aldous-broder": kernels.aldous_broder,
-    "hunt-and-kill": kernels.hunt_and_kill,
-    "growing-tree": kernels.growing_tree,
-}
-"""The generators that run on any grid, by name, and their kernels (one kernel for every
-grid: :mod:`mazeart._kernels.carve`)."""
+GRAPH_ALGORITHMS = {name: a.kernel for name, a in ALGORITHMS.items() if a.kernel is not None}
+"""The generators that run on any grid, by name, and their kernels: those registered with a
+kernel written for every grid (:mod:`mazeart._kernels.carve`)."""
 
-UNIFORM = frozenset({"wilson", "aldous-broder"})
+UNIFORM = frozenset(name for name in GRAPH_ALGORITHMS if ALGORITHMS[name].uniform)
 """Those whose every spanning tree is equally likely."""
 
-OTHER_GRIDS = ("hex", "triangle", "polar", "upsilon")
+OTHER_GRIDS = tuple(kind for kind in GRIDS if kind not in ("square", "weave"))
 """The grids beyond squares, where only the graph generators run."""
 
 
 def grids_of(algorithm: str) -> tuple[str, ...]:
-    """The grids ``algorithm`` carves: every grid for a graph generator, squares for the rest
-    (binary tree, sidewinder, Eller's, division and the block geometries are the square
-    grid's own)."""
-    return ("square", *OTHER_GRIDS) if algorithm in GRAPH_ALGORITHMS else ("square",)
+    """The grids ``algorithm`` carves (the registry's :attr:`Algorithm.grids
+    <mazeart.generators.Algorithm.grids>`)."""
+    return get_algorithm(algorithm).grids
 
 
 def carve_graph(

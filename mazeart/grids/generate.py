@@ -1,6 +1,6 @@
 """The whole generation on any grid: weights per cell in, a finished :class:`GridMaze` out.
 
-The same steps as on squares (:func:`mazeart.generate.generate`): carve every free
+The same steps as on squares (:func:`mazeart.generators.generate`): carve every free
 part (:mod:`mazeart.grids.carve`), join the parts with bridges through the ground,
 choose the entrance and exit, prune or braid dead ends, record how it was made.
 

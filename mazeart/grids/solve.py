@@ -284,7 +284,7 @@ def random_paths(
     tries: int | None = None,
 ) -> list[NDArray[np.intp]]:
     """Up to ``count`` different simple paths of cell ids, by random recursive backtracking
-    (as :func:`mazeart.solve.random_paths` on squares).
+    (as :func:`mazeart.solvers.random_paths` on squares).
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """The game of a maze: a player on the entrance, moves through passages, a clock, a win.
 
-Seed 000 is a game (arrow keys, a timer, three mazes in a row), seed 003 wished
-for high scores: every maze keeps a table of its :data:`KEEP` best times, in
+The weighted-DFS program was a game (arrow keys, a timer, three mazes in a row),
+and high scores were wished for: every maze keeps a table of its :data:`KEEP` best times, in
 the user's data directory (:func:`best_times_path`), under the maze's
 fingerprint (:func:`maze_key`), so the same maze played again shares its table
 and different levels of one size do not.

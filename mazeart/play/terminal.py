@@ -290,7 +290,7 @@ def play(
         ``i -> Maze`` for level ``i`` (from 0); called when the level starts, so
         each maze is freshly made.
     count : int or None, default 3
-        Levels to play (seed 000 plays three).
+        Levels to play (three by default, as the weighted-DFS game played).
     best_path : Path, optional
         Best-times file (default: :func:`mazeart.play.game.best_times_path`).
 

@@ -8,7 +8,7 @@ algorithm's signature bias).
 On a preset, a cell whose north and west neighbours are both outside the shape
 opens neither way and roots a tree of its own. Those trees are then joined by
 removing random walls between different trees (the union-find pass of
-Kruskal's, :func:`~mazeart.generate._forest.complete_forest`), so each free
+Kruskal's, :func:`~mazeart.generators._forest.complete_forest`), so each free
 part still ends as one perfect maze. The pass does nothing on a rectangle.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from mazeart._jit import njit
 from mazeart._rng import next_u64
-from mazeart.generate._common import carve, kernel_generator
+from mazeart.generators._common import carve, kernel_generator
 
 __all__ = ["binary_tree", "binary_tree_row"]
 

@@ -13,7 +13,7 @@ from mazeart._jit import njit
 from mazeart._kernels.topology import square_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
-from mazeart.generate._carve import (
+from mazeart.generators._carve import (
     carve,
     close,
     mark,
@@ -115,7 +115,7 @@ class CellGrid:
 
     def complete(self, pairs: NDArray[np.int64] | None = None) -> None:
         """Join the pieces of each free part into one tree (see :func:`complete_forest`)."""
-        from mazeart.generate._forest import complete_forest
+        from mazeart.generators._forest import complete_forest
 
         complete_forest(self, pairs)
 
@@ -158,7 +158,7 @@ def kernel_generator(
     Parameters
     ----------
     name, description, uniform
-        As for :func:`~mazeart.generate.register`.
+        As for :func:`~mazeart.generators.register`.
     kernel : callable
         ``kernel(free, offsets, stride, starts, state, passages, order)`` on the
         flat framed arrays of a :class:`CellGrid`. A ``cells`` kernel fills
@@ -178,7 +178,7 @@ def kernel_generator(
     callable
         The registered ``fn(weights, rng, *, geometry) -> Maze``.
     """
-    from mazeart.generate._registry import register
+    from mazeart.generators._registry import register
 
     def generator(
         weights: NDArray[np.int32], rng: np.random.Generator, *, geometry: str = geometry
@@ -205,7 +205,13 @@ def kernel_generator(
     generator.__name__ = generator.__qualname__ = name.replace("-", "_")
     generator.__module__ = kernel.__module__
     generator.__doc__ = _GENERATOR_DOC.format(summary=summary, geometry=geometry)
-    register(name, description=description, geometries=(geometry,), uniform=uniform)(generator)
+    register(
+        name,
+        description=description,
+        geometries=(geometry,),
+        uniform=uniform,
+        kernel=kernel if topology else None,
+    )(generator)
     return generator
 
 

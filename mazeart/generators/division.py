@@ -8,7 +8,7 @@ cell wide. The result has long straight walls and a visible box structure.
 A preset's shape does not follow chamber lines, so the division runs on the
 whole grid and the maze is then cut to the free cells: what remains is a
 forest (cutting a tree never closes a loop), whose trees are joined by the
-union-find pass of Kruskal's (:func:`~mazeart.generate._forest.complete_forest`)
+union-find pass of Kruskal's (:func:`~mazeart.generators._forest.complete_forest`)
 into one perfect maze per free part. On a rectangle nothing needs joining.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from mazeart._jit import njit
 from mazeart._rng import below
-from mazeart.generate._common import close, kernel_generator
+from mazeart.generators._common import close, kernel_generator
 
 __all__ = ["division"]
 

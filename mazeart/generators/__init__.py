@@ -28,10 +28,10 @@ from mazeart._anygrid import any_grid
 from mazeart._graph import label_mask
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
-from mazeart.generate._registry import ALGORITHMS, Algorithm, get_algorithm, register
+from mazeart.generators._registry import ALGORITHMS, Algorithm, get_algorithm, register
 from mazeart.maze import DIRECTIONS, GEOMETRIES, OPPOSITE, Maze
 from mazeart.shape import ShapeReport
-from mazeart.solve import distances
+from mazeart.solvers import distances
 from mazeart.weights import FREE, ROOM, TAG, is_free, validate_weights
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from mazeart.rooms import Room
 
 # Algorithm modules register themselves on import; this order is the listing order.
-from mazeart.generate import (  # noqa: F401  isort: skip
+from mazeart.generators import (  # noqa: F401  isort: skip
     weighted_dfs,
     backtracker,
     prim,
@@ -96,7 +96,7 @@ def _face_cells(
 
 
 def door_cuts(maze: Maze) -> NDArray[np.intp]:
-    """Where a ``blocks`` maze's border can be cut for a door (seed 001's way).
+    """Where a ``blocks`` maze's border can be cut for a door (as the block Prim's maze cuts them).
 
     A block maze on a rectangle keeps its outermost ring as wall, so no path
     block touches the outside; the door is cut through that ring: a wall block
@@ -162,8 +162,8 @@ def default_endpoints(
     ``blocks`` maze, the border blocks that can be cut for a door
     (:func:`door_cuts`). On a ``blocks`` maze and on a full rectangle, the
     entrance opens to the north and the exit to the south when both kinds of
-    candidate exist (seed 001's entry in the top border, exit in the bottom
-    one). When the maze is one tree (a perfect maze of one part, the common
+    candidate exist (the block Prim's maze's entry in the top border, exit in
+    the bottom one). When the maze is one tree (a perfect maze of one part, the common
     case), a single depth-first walk finds the exact farthest pair: the longest
     boundary-to-boundary path, or with the north/south preference the longest
     from the top to the bottom. Otherwise (loops, rooms, several parts) a
@@ -272,8 +272,8 @@ def _top_and_bottom(
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Where the entrance and the exit may be among the candidates ``cand`` (flat; whether
     each faces north and south beside them): on a blocks maze or a full rectangle, the
-    north-facing and the south-facing ones when both exist (seed 001); otherwise all of
-    them, the same array twice."""
+    north-facing and the south-facing ones when both exist (as the block Prim's maze has
+    them); otherwise all of them, the same array twice."""
     if maze.geometry == "blocks" or bool(maze.region.all()):
         tops = cand[north]
         bottoms = cand[south]
@@ -288,9 +288,9 @@ def _tree_endpoints(maze: Maze) -> tuple[tuple[int, int], tuple[int, int]] | Non
 
     The border blocks a ``blocks`` maze can cut for a door join the tree as leaves
     on their path block, so every candidate is a cell of the pass and the farthest
-    pair (:func:`mazeart.solve._farthest_pair`) is exact.
+    pair (:func:`mazeart.solvers._farthest_pair`) is exact.
     """
-    from mazeart.solve import _farthest_pair, _row_tree_pair
+    from mazeart.solvers import _farthest_pair, _row_tree_pair
 
     if (maze.height + 2) * (maze.width + 2) >= 2**31:  # the walk keeps cells, framed,
         return None  # as 32-bit numbers

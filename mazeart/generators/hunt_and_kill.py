@@ -16,7 +16,7 @@ kernel of every grid).
 from __future__ import annotations
 
 from mazeart._kernels.carve import hunt_and_kill as _hunt_and_kill
-from mazeart.generate._common import kernel_generator
+from mazeart.generators._common import kernel_generator
 
 __all__ = ["hunt_and_kill"]
 

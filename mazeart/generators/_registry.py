@@ -42,6 +42,18 @@ class Algorithm:
     options: dict[str, Any] = field(default_factory=dict)
     takes_rooms: bool = False
     """Whether ``func`` takes ``rooms=`` and installs them itself (the hybrid)."""
+    kernel: Callable[..., Any] | None = None
+    """Its kernel written for every grid (:mod:`mazeart._kernels.carve`), or ``None`` for a
+    generator of the square grid alone (rows and columns, blocks, the weight matrix)."""
+
+    @property
+    def grids(self) -> tuple[str, ...]:
+        """The grid kinds it carves: every kind when it has a kernel for every grid."""
+        if self.kernel is None:
+            return ("square",)
+        from mazeart.grids import GRIDS
+
+        return tuple(kind for kind in GRIDS if kind != "weave")
 
     def coerce(self, option: str, text: str) -> Any:
         """Convert a text value (from a command line) to the type of ``option``'s default.
@@ -79,7 +91,7 @@ class Algorithm:
         """Read command-line ``--name value`` (or ``--name=value``, ``--flag``,
         ``--no-flag``) pairs as options of this algorithm.
 
-        >>> from mazeart.generate import get_algorithm
+        >>> from mazeart.generators import get_algorithm
         >>> get_algorithm("growing-tree").parse_args(["--select", "newest", "--bias=0.2"])
         {'select': 'newest', 'bias': 0.2}
 
@@ -145,6 +157,7 @@ def register(
     description: str,
     geometries: tuple[str, ...] = ("cells",),
     uniform: bool = False,
+    kernel: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a generator under ``name``.
 
@@ -158,6 +171,9 @@ def register(
         Geometries the function supports.
     uniform : bool, default False
         Whether its spanning trees are uniformly distributed.
+    kernel : callable, optional
+        Its kernel written for every grid (:mod:`mazeart._kernels.carve`): given one, the
+        generator carves every grid kind, not only the square one.
 
     Returns
     -------
@@ -185,7 +201,7 @@ def register(
         }
         takes_rooms = "rooms" in sig.parameters
         ALGORITHMS[name] = Algorithm(
-            name, func, description, tuple(geometries), uniform, options, takes_rooms
+            name, func, description, tuple(geometries), uniform, options, takes_rooms, kernel
         )
         return func
 

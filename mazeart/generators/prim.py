@@ -1,10 +1,10 @@
-"""Randomized Prim's algorithm, on cells and (seed 001's way) on blocks.
+"""Randomized Prim's algorithm, on cells and on blocks.
 
 ``prim`` (cells): the maze grows from a random cell; the frontier is every
 unvisited cell beside the maze; a uniformly random frontier cell joins through
 a random visited neighbour. Many short dead ends, a "spiky" texture.
 
-``prim-blocks`` (blocks, seed 001): a wall list on the block grid, started
+``prim-blocks`` (blocks): a wall list on the block grid, started
 away from the edge of each free part (so a rectangle keeps its outer ring as
 wall, and the doors are cut through it). Picking a
 random listed wall block, it becomes path when fewer than two path blocks
@@ -21,7 +21,7 @@ import numpy as np
 from mazeart._jit import njit
 from mazeart._kernels.carve import prim as _prim
 from mazeart._rng import below
-from mazeart.generate._common import kernel_generator, mark
+from mazeart.generators._common import kernel_generator, mark
 
 __all__ = ["prim", "prim_blocks"]
 
@@ -39,7 +39,7 @@ def _free_around(free, offsets, c):
 
 @njit(cache=True)
 def _inward(free, offsets, s):
-    """A start off the part's edge, as seed 001 starts away from the border: from ``s``, step
+    """A start off the part's edge, as the block maze starts away from the border: from ``s``, step
     to the neighbour with the most free neighbours while that is more than here."""
     for _ in range(8):
         here = _free_around(free, offsets, s)
@@ -125,7 +125,7 @@ prim = kernel_generator(
 prim_blocks = kernel_generator(
     "prim-blocks",
     _prim_blocks,
-    description="seed 001's Prim's: a random listed wall block opens if one path block touches it",
-    summary="Carve a block maze (no loop, no 2 x 2 opening) with seed 001's wall list.",
+    description="block Prim's: a random listed wall block opens if one path block touches it",
+    summary="Carve a block maze (no loop, no 2 x 2 opening) with a wall list.",
     geometry="blocks",
 )

@@ -8,7 +8,7 @@ time is the grid's cover time, about ``n (log n)^2 / pi`` steps: slow but exact.
 from __future__ import annotations
 
 from mazeart._kernels.carve import aldous_broder as _aldous_broder
-from mazeart.generate._common import kernel_generator
+from mazeart.generators._common import kernel_generator
 
 __all__ = ["aldous_broder"]
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from mazeart._kernels.carve import growing_tree as _grow
 from mazeart.errors import MazeartError, check_number
-from mazeart.generate._common import CellGrid
-from mazeart.generate._registry import register
+from mazeart.generators._common import CellGrid
+from mazeart.generators._registry import register
 from mazeart.maze import Maze
 
 __all__ = ["SELECTIONS", "growing_tree"]
@@ -30,6 +30,7 @@ SELECTIONS = ("newest", "random", "oldest", "mix")
 @register(
     "growing-tree",
     description="growing tree: grow from the newest, a random, the oldest cell, or a mix",
+    kernel=_grow,
 )
 def growing_tree(
     weights: np.ndarray,

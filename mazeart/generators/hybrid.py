@@ -1,6 +1,6 @@
 """Seed 002's hybrid: structures, Wilson's walks from every door, Wilson's fill, joins.
 
-The algorithm is built for mazes walked from the inside, with rooms (the seed's
+The algorithm is built for mazes walked from the inside, with rooms (its description's
 *structures*: a fountain, a house, a spawn hall) read from the weight matrix:
 
 1. **Structures.** Rooms are the ``ROOM + i`` / ``DOOR + i`` codes of the preset.
@@ -9,7 +9,7 @@ The algorithm is built for mazes walked from the inside, with rooms (the seed's
    (in each free part, the first door's cell starts it). A room with several
    doors would close a loop when a later door's walk meets the maze the room is
    already joined to; unless ``loops`` is asked for, that walk is cut in half
-   (its middle passage left closed), as the seed proposes, so both halves end
+   (its middle passage left closed), as its description proposes, so both halves end
    blind and the room stays a single junction.
 3. **Wilson's fill** of every other free cell, so most of the maze keeps Wilson's
    uniformity; a free part with no door starts from a random cell.
@@ -33,8 +33,8 @@ from mazeart._jit import njit
 from mazeart._kernels.carve import loop_erased_fill
 from mazeart._rng import below
 from mazeart.errors import MazeartError
-from mazeart.generate._common import CellGrid, carve, label_parts
-from mazeart.generate._registry import register
+from mazeart.generators._common import CellGrid, carve, label_parts
+from mazeart.generators._registry import register
 from mazeart.maze import Maze
 from mazeart.rooms import Room, rooms_from_weights
 
@@ -131,7 +131,7 @@ def _break_loops(passages, stride, outs, room_node):
 
 @register(
     "hybrid",
-    description="seed 002's hybrid: walks from every door, Wilson's fill, no blocked door",
+    description="hybrid: walks from every door, Wilson's fill, no blocked door",
 )
 def hybrid(
     weights: np.ndarray,
@@ -142,7 +142,9 @@ def hybrid(
     door_walks: bool = True,
     loops: bool = False,
 ) -> Maze:
-    """Carve a maze around the preset's rooms with seed 002's hybrid algorithm.
+    """Carve a maze around the preset's rooms with the hybrid algorithm.
+
+    Structures (rooms), Wilson's walks from their doors, then Kruskal's joins.
 
     Parameters
     ----------

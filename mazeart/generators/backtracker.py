@@ -1,4 +1,4 @@
-"""Recursive backtracker (seed 004): a depth-first walk with an explicit stack.
+"""Recursive backtracker: a depth-first walk with an explicit stack.
 
 From the cell on top of the stack, carve into a random unvisited neighbour and
 push it; when none is left, pop. Long winding corridors, few dead ends, a
@@ -13,7 +13,7 @@ independent implementations of one walk, which the tests compare.
 from __future__ import annotations
 
 from mazeart._kernels.carve import backtracker as _backtracker
-from mazeart.generate._common import kernel_generator
+from mazeart.generators._common import kernel_generator
 
 __all__ = ["backtracker"]
 
@@ -21,7 +21,7 @@ __all__ = ["backtracker"]
 backtracker = kernel_generator(
     "backtracker",
     _backtracker,
-    description="recursive backtracker (seed 004): depth-first walk, explicit stack",
+    description="recursive backtracker: depth-first walk, explicit stack",
     summary="Carve a perfect maze with an iterative depth-first search.",
     topology=True,
 )

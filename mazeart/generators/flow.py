@@ -20,8 +20,8 @@ from mazeart._graph import union
 from mazeart._jit import njit
 from mazeart._rng import kernel_state, nth_uniform
 from mazeart.errors import MazeartError
-from mazeart.generate._common import CellGrid, carve
-from mazeart.generate._registry import register
+from mazeart.generators._common import CellGrid, carve
+from mazeart.generators._registry import register
 from mazeart.maze import Maze
 
 __all__ = ["DIRECTIONS", "direction_field", "flow"]

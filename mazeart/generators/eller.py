@@ -11,7 +11,7 @@ On a preset, a set whose cells in a row have no free cell below cannot go on;
 it is joined east or west to a neighbouring set in that row whenever one
 touches it (as on the last row). A set that nothing touches stays a separate
 tree, and those trees are joined at the end by the union-find pass of
-Kruskal's (:func:`~mazeart.generate._forest.complete_forest`), so every free
+Kruskal's (:func:`~mazeart.generators._forest.complete_forest`), so every free
 part is one perfect maze; on a rectangle that pass has nothing to do.
 """
 
@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from mazeart._graph import find
 from mazeart._jit import njit
 from mazeart._rng import below, flip
-from mazeart.generate._common import carve, kernel_generator
+from mazeart.generators._common import carve, kernel_generator
 
 __all__ = ["ROW_STATE", "eller", "eller_row", "row_state"]
 

@@ -1,8 +1,8 @@
-"""Digging, or road extension (seed 003): extend a road until it cannot, then restart.
+"""Digging, or road extension: extend a road until it cannot, then restart.
 
 Starting from a random block, the road is extended one block at a time in a
 random direction, but only into a block whose other three sides are all wall
-(seed 003's check: letting the new block touch another road would close a
+(the algorithm's own check: letting the new block touch another road would close a
 loop). When the road can go no further, the search restarts from a random
 block already on the road, until no road block can grow.
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from mazeart._jit import njit
 from mazeart._rng import below
-from mazeart.generate._common import kernel_generator, mark
+from mazeart.generators._common import kernel_generator, mark
 
 __all__ = ["digging"]
 
@@ -77,7 +77,7 @@ def _dig(free, offsets, stride, starts, state, passages, order):
 digging = kernel_generator(
     "digging",
     _dig,
-    description="seed 003's digging: extend a road while no loop forms, restart on the road",
-    summary="Carve a block maze by seed 003's road extension.",
+    description="digging: extend a road while no loop forms, restart on the road",
+    summary="Carve a block maze by road extension.",
     geometry="blocks",
 )

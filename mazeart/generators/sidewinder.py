@@ -7,7 +7,7 @@ On a preset a run is a stretch of free cells in a row. A run keeps extending
 east while none of its cells can open north yet (so it can reach one that
 can); a run that ends against the shape with no way north roots its own tree.
 Such trees are joined at the end by the union-find pass of Kruskal's
-(:func:`~mazeart.generate._forest.complete_forest`), so each free part ends as
+(:func:`~mazeart.generators._forest.complete_forest`), so each free part ends as
 one perfect maze; on a rectangle only the top row does this, and needs no join.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from mazeart._jit import njit
 from mazeart._rng import below, next_u64
-from mazeart.generate._common import carve, kernel_generator
+from mazeart.generators._common import carve, kernel_generator
 
 __all__ = ["sidewinder", "sidewinder_row"]
 

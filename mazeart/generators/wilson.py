@@ -1,4 +1,4 @@
-"""Wilson's algorithm (seed 002): loop-erased random walks, and seed 002's self-avoiding variant.
+"""Wilson's algorithm: loop-erased random walks, and the hybrid's self-avoiding variant.
 
 ``wilson``: one random cell per free part starts the tree. From each cell not
 yet in the tree (in reading order) a random walk runs until it meets the tree;
@@ -6,11 +6,11 @@ each cell remembers only the direction it was last left by, which erases the
 walk's loops, and the loop-free path is added. Every spanning tree of each
 part is equally likely (Wilson 1996), whatever the root and the order.
 
-``wilson-nocross``: seed 002's variant, whose walk may not cross itself. When
-it paints itself into a corner it backs up, and the cells it backed out of are
-closed to it for the rest of that walk, so one walk touches each cell at most
-once: a depth-first, self-avoiding search that ends when it meets the tree.
-Faster on large grids, and no longer uniform.
+``wilson-nocross``: the hybrid's variant (:mod:`~mazeart.generators.hybrid`), whose
+walk may not cross itself. When it paints itself into a corner it backs up, and
+the cells it backed out of are closed to it for the rest of that walk, so one
+walk touches each cell at most once: a depth-first, self-avoiding search that
+ends when it meets the tree. Faster on large grids, and no longer uniform.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from mazeart._jit import njit
 from mazeart._kernels.carve import wilson as _wilson
 from mazeart._rng import below
-from mazeart.generate._common import carve, kernel_generator
+from mazeart.generators._common import carve, kernel_generator
 
 __all__ = ["wilson", "wilson_nocross"]
 
@@ -89,6 +89,6 @@ wilson = kernel_generator(
 wilson_nocross = kernel_generator(
     "wilson-nocross",
     _wilson_nocross,
-    description="seed 002's Wilson's: the walk never crosses itself, backing up from corners",
-    summary="Carve a perfect maze with seed 002's self-avoiding Wilson's walks.",
+    description="self-avoiding Wilson's: the walk never crosses itself, backing up from corners",
+    summary="Carve a perfect maze with self-avoiding Wilson's walks.",
 )

@@ -10,10 +10,10 @@ only *it* had seen become choosable again, picks one if any is left, and looks
 again. A neighbour that some *other* path cell has seen stays closed, which is
 what keeps corridors from running side by side.
 
-Steps of the seed and where they are in :func:`_carve`:
+The original program's steps and where they are in :func:`_carve`:
 
 =====================  ===================================================
-seed step              here
+step                   here
 =====================  ===================================================
 1 weights, border      the caller's preset inside a non-free frame
 2 random start         one random cell of every free part (``starts``)
@@ -35,8 +35,8 @@ forgetting, a counter is ``0`` exactly when it was ``1``. The matrix is the
 same at every step as the literal sequence gives (the tests replay the literal
 sequence in plain Python and compare).
 
-Two readings make the seed's stated guarantee hold; both are forced by the
-seed's own intent ("a path never touches another corridor side by side"):
+Two readings make the original program's stated guarantee hold; both are forced
+by its own intent ("a path never touches another corridor side by side"):
 
 - *Every path cell looks* (step 9 / A5 run even when there is nothing to choose).
   Read literally, a dead-end cell never records its look and a cell whose
@@ -46,15 +46,15 @@ seed's own intent ("a path never touches another corridor side by side"):
   ``PATH``, so ``500`` keeps meaning path and ``1000`` forbidden.
 
 After the run every free cell that is not path holds the number of path cells
-beside it, as the seed's matrix promises.
+beside it, as the original program's matrix promises.
 
 Geometries
 ----------
 ``blocks``
-    The seed's own picture: the preset's cells are the blocks, path or wall.
+    The original program's own picture: the preset's cells are the blocks, path or wall.
 ``cells``
     The same search runs on the ``(2H+1, 2W+1)`` lattice of
-    :func:`~mazeart.generate._common.lattice_weights`, whose corridors
+    :func:`~mazeart.generators._common.lattice_weights`, whose corridors
     alternate cell, slot, cell; read back, it is a perfect maze with thin walls
     that fills every free cell.
 """
@@ -67,7 +67,7 @@ from numpy.typing import NDArray
 from mazeart._jit import njit
 from mazeart._rng import as_generator, below, kernel_state
 from mazeart.errors import MazeartError
-from mazeart.generate._common import (
+from mazeart.generators._common import (
     block_times,
     lattice_passages,
     lattice_weights,
@@ -78,7 +78,7 @@ from mazeart.generate._common import (
     part_starts,
     report_carving,
 )
-from mazeart.generate._registry import register
+from mazeart.generators._registry import register
 from mazeart.maze import Maze
 from mazeart.weights import FORBIDDEN, FREE, PATH, is_free, validate_weights
 
@@ -92,7 +92,7 @@ def _carve(w, width, starts, state, stack, order):
     ``w`` must have a non-free frame so the four neighbours of a free cell
     always exist. Each start that is still ``FREE`` when its turn comes begins a
     walk. ``stack`` is scratch space with room for every free cell; ``order``
-    records the carve order (see :func:`mazeart.generate._common.mark`). Returns
+    records the carve order (see :func:`mazeart.generators._common.mark`). Returns
     the number of cells carved.
     """
     offsets = np.array([-width, 1, width, -1], np.int64)  # N, E, S, W
@@ -164,7 +164,7 @@ def carve_weights(
     state : (1,) ndarray of uint64
         Kernel random state (advanced in place).
     order : ndarray of int64, optional
-        Carve-order buffer (:func:`mazeart.generate._common.order_buffer`).
+        Carve-order buffer (:func:`mazeart.generators._common.order_buffer`).
 
     Returns
     -------
@@ -186,7 +186,7 @@ def carve_weights(
 
 @register(
     "weighted-dfs",
-    description="seed 000's weighted DFS: seen-counts in the weight matrix steer the carve",
+    description="weighted DFS (Boydston): seen-counts in the weight matrix steer the carve",
     geometries=("cells", "blocks"),
 )
 def weighted_dfs(
