@@ -288,9 +288,6 @@ def build() -> Path:
 
     from numba.pycc import CC
 
-    from mazeart._kernels.topology import register
-
-    register()  # the grid topologies' functions, for any kernel that asks them
     name = module_name()
     target = folder()
     target.mkdir(parents=True, exist_ok=True)

@@ -84,6 +84,16 @@ def caching() -> bool:
 
 _UNSEEN = object()
 
+_BEFORE_COMPILE: list[Callable[[], None]] = []
+
+
+def before_compile(hook: Callable[[], None]) -> Callable[[], None]:
+    """Run ``hook`` before the first kernel compiles (it must be safe to run again): how a
+    module teaches numba functions of its own (:mod:`mazeart._kernels.topology`)
+    without this module importing it."""
+    _BEFORE_COMPILE.append(hook)
+    return hook
+
 
 class _Kernel:
     """A kernel that numba compiles when it is first called (see the module's text)."""
@@ -104,9 +114,8 @@ class _Kernel:
         if self.dispatcher is None:
             import numba
 
-            from mazeart._kernels.topology import register
-
-            register()  # the grid topologies' functions, before any kernel is typed
+            for hook in _BEFORE_COMPILE:  # e.g. the grid topologies' functions
+                hook()
             names = self.py_func.__globals__
             for name in self.py_func.__code__.co_names:  # the kernels it calls, first
                 other = names.get(name)

@@ -50,6 +50,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._jit import before_compile
+
 __all__ = [
     "degree",
     "graph_topology",
@@ -143,9 +145,10 @@ def graph_topology(
 _REGISTERED: list[bool] = []
 
 
+@before_compile
 def register() -> None:
     """Teach numba the topology functions (once, before the first kernel that uses them
-    compiles; :mod:`mazeart._jit` calls this)."""
+    compiles: :func:`mazeart._jit.before_compile` runs it)."""
     if _REGISTERED:
         return
     _REGISTERED.append(True)
