@@ -26,6 +26,7 @@ __all__ = [
     "N",
     "S",
     "W",
+    "erase_loops",
     "find",
     "label_mask",
     "label_passages",
@@ -197,3 +198,23 @@ def runs(a: NDArray[np.bool_]) -> tuple[NDArray[np.intp], NDArray[np.intp], NDAr
     r0, c0 = np.nonzero(d == 1)
     _, c1 = np.nonzero(d == -1)
     return r0, c0, c1
+
+
+@njit(cache=True)
+def erase_loops(walk, n):
+    """The simple path a walk traces: each return to a cell cuts off the loop since."""
+    pos = np.full(n, -1, np.int64)
+    out = np.empty(walk.size, np.int64)
+    length = 0
+    for i in range(walk.size):
+        c = walk[i]
+        p = pos[c]
+        if p >= 0:
+            while length > p + 1:
+                length -= 1
+                pos[out[length]] = -1
+        else:
+            pos[c] = length
+            out[length] = c
+            length += 1
+    return out[:length]

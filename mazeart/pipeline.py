@@ -882,8 +882,6 @@ def _make_on_grid(
     for name in ("entrance", "exit"):
         if opts[name] is not None:
             raise MazeartError(f"{name} is chosen automatically on the {kind} grid")
-    if k > 1:
-        raise MazeartError(f"best_of works on the square grid only, not the {kind} grid")
     cells = check_int(opts["cells"], "cells", maximum=current().max_cells)
     min_island = check_int(opts["min_island"], "min_island", minimum=0)
     coverage = check_number(opts["coverage"], "coverage", low=0, high=1, low_open=True)
@@ -917,16 +915,27 @@ def _make_on_grid(
         )  # fmt: skip
         notes = _grid_notes(kind, picture, threshold, opts["invert"])
     check_cells(1, grid.n_cells, f"the {kind} grid")
+    if k > 1:
+        check_work(k, grid.n_cells, f"best_of {k}")
     seed = _seed(rng)
-    report = ShapeReport(walls="outline walls")
-    maze = generate_on_grid(
-        weights, grid, algorithm=opts["algorithm"], rng=seed + index, islands=opts["islands"],
-        prune=opts["prune"], braid=check_number(opts["braid"], "braid", low=0, high=1),
-        place=opts["place"], report=report, **extra,
-    )  # fmt: skip
+    braid = check_number(opts["braid"], "braid", low=0, high=1)
+    reports: list[ShapeReport] = []
+
+    def candidate(i: int) -> GridMaze:
+        report = ShapeReport(walls="outline walls")
+        reports.append(report)
+        return generate_on_grid(
+            weights, grid, algorithm=opts["algorithm"], rng=seed + index * k + i,
+            islands=opts["islands"], prune=opts["prune"], braid=braid, place=opts["place"],
+            report=report, **extra,
+        )  # fmt: skip
+
+    kept, maze = _keep_best(candidate, k, opts["difficulty"])
     return Made(
         maze,
-        report=report,
+        report=reports[kept],
+        candidates=k,
+        kept=kept,
         picture=picture,
         threshold=threshold,
         invert=opts["invert"],
@@ -934,6 +943,14 @@ def _make_on_grid(
         min_island=min_island,
         notes=tuple(notes),
     )
+
+
+def _keep_best(candidate: Callable[[int], Any], k: int, difficulty: str | None) -> tuple[int, Any]:
+    """The kept one of ``k`` candidates (:func:`~mazeart.analyze.best_of`) and its number."""
+    if k == 1:
+        return 0, candidate(0)
+    best = best_of(candidate, k, target=difficulty or "hard")
+    return best.candidate, best.maze
 
 
 def _grid_notes(kind: str, picture: Image, threshold: float | None, invert: bool) -> list[str]:
@@ -986,26 +1003,36 @@ def _make_weave(
     for name in ("entrance", "exit", "prune"):
         if given.get(name) not in (None, False):
             raise MazeartError(f"{name} does not apply to a weave maze")
-    if opts["geometry"] not in (None, "cells") or k > 1 or opts["braid"]:
-        raise MazeartError("a weave maze has the cells geometry, one candidate and no braid")
+    if opts["geometry"] not in (None, "cells") or opts["braid"]:
+        raise MazeartError("a weave maze has the cells geometry and no braid")
     preset, picture = _read_source(source, opts)
     min_island = check_int(opts["min_island"], "min_island", minimum=0)
     specks = (0, 0)
     if picture is not None and min_island > 1:
         preset, specks = _drop_specks(preset, min_island)
+    if k > 1:
+        check_work(k, preset.size, f"best_of {k}")
     seed = _seed(rng)
-    maze = weave_maze(preset, seed + index, density=density, islands=opts["islands"])
-    if opts["place"]:  # on the square cells of the preset (not under a crossing, not a bridge)
-        from mazeart.grids.tags import place_tags_on_grid
 
-        allowed = np.zeros(maze.grid.n_cells, bool)
-        allowed[: preset.size] = (preset == FREE).reshape(-1)
-        maze = place_tags_on_grid(maze, opts["place"], seed + index, allowed=allowed)
+    def candidate(i: int) -> GridMaze:
+        s = seed + index * k + i
+        maze = weave_maze(preset, s, density=density, islands=opts["islands"])
+        if opts["place"]:  # on the preset's square cells (not under a crossing, not a bridge)
+            from mazeart.grids.tags import place_tags_on_grid
+
+            allowed = np.zeros(maze.grid.n_cells, bool)
+            allowed[: preset.size] = (preset == FREE).reshape(-1)
+            maze = place_tags_on_grid(maze, opts["place"], s, allowed=allowed)
+        return maze
+
+    kept, maze = _keep_best(candidate, k, opts["difficulty"])
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
     return Made(
         maze,
         preset=preset,
+        candidates=k,
+        kept=kept,
         picture=picture,
         threshold=opts["threshold"],
         invert=opts["invert"],

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._anygrid import any_grid, check_maze
+from mazeart._graph import erase_loops
 from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
@@ -529,26 +530,6 @@ def _follow_wall(passages, width, source, target, heading, turns):
 
 
 @njit(cache=True)
-def _erase_loops(walk, n):
-    """The simple path a walk traces: each return to a cell cuts off the loop since."""
-    pos = np.full(n, -1, np.int64)
-    out = np.empty(walk.size, np.int64)
-    length = 0
-    for i in range(walk.size):
-        c = walk[i]
-        p = pos[c]
-        if p >= 0:
-            while length > p + 1:
-                length -= 1
-                pos[out[length]] = -1
-        else:
-            pos[c] = length
-            out[length] = c
-            length += 1
-    return out[:length]
-
-
-@njit(cache=True)
 def _random_dfs(passages, width, source, target, state):
     """One randomised depth-first search; returns the stack when it reaches ``target``."""
     n = passages.size
@@ -655,12 +636,13 @@ def dead_end_filling(
     return alive.reshape(maze.shape) & maze.mask
 
 
+@any_grid("mazeart.grids.solve:wall_follower")
 def wall_follower(
-    maze: Maze,
+    maze: Maze | GridMaze,
     *,
     hand: str = "left",
-    start: tuple[int, int] | None = None,
-    goal: tuple[int, int] | None = None,
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Follow one wall from ``start`` until ``goal``.
 
@@ -670,9 +652,11 @@ def wall_follower(
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        On another grid, cells are ids and the walker turns through each cell's
+        neighbours in their order on the page (:func:`mazeart.grids.solve.wall_follower`).
     hand : {'left', 'right'}, default 'left'
-    start, goal : (int, int), optional
+    start, goal : (int, int) or int, optional
         Default to the entrance and exit.
 
     Returns
@@ -688,6 +672,7 @@ def wall_follower(
         When the walker comes back to a cell it stood on facing the same way
         without having reached the goal: the goal is not on its wall.
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     if hand not in ("left", "right"):
         raise MazeartError(f"hand must be 'left' or 'right', got {hand!r}")
     a, b = _ends(maze, start, goal)
@@ -703,7 +688,7 @@ def wall_follower(
             f"{divmod(b, maze.width)}: the goal is not on the wall it follows "
             f"(the maze has loops or the goal lies inside)"
         )
-    path = _erase_loops(walk, flat.size)
+    path = erase_loops(walk, flat.size)
     return _to_cells(path, maze.width), _to_cells(walk, maze.width)
 
 
@@ -760,7 +745,7 @@ def solve(
 
         check_maze(maze)
         if method == "wall-follower":
-            raise MazeartError("the wall follower walks the square grid only")
+            return wall_follower(maze, hand=hand, start=start, goal=goal)[0]
         return solve_grid(maze, method=method, start=start, goal=goal)  # type: ignore[arg-type]
     if method not in SOLVERS:
         raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")

@@ -209,12 +209,35 @@ def test_public_functions_take_a_maze_of_every_grid(name, kind, tmp_path):
         CALLS[name](maze)
 
 
-@pytest.mark.parametrize("kind", [k for k in KINDS if k != "square"])
-def test_what_another_grid_cannot_do_is_one_line(kind):
-    maze = make("6x5", kind, rng=1)
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "weave"])
+@pytest.mark.parametrize("seed", range(6))
+def test_the_wall_follower_walks_one_side_of_the_path_on_every_grid(kind, seed):
+    """In a tree, the left hand sweeps the branches on the left of the way to the goal and
+    the right hand those on the right; branches beyond the goal stay unseen. So the two
+    walks' steps add up to twice the edges of the part the start is in once the goal is
+    taken away, plus the last step twice; a walker turning in any other order misses it."""
+    from mazeart.solvers import wall_follower
+
+    maze = make("12x9", kind, rng=seed)
+    g, entrance, exit_, _ = graph(maze)
+    rest = g.copy()
+    rest.remove_node(exit_)
+    near = rest.subgraph(nx.node_connected_component(rest, entrance))
+    steps = 0
+    for hand in ("left", "right"):
+        path, walk = wall_follower(maze, hand=hand)
+        cells = [node(c) for c in walk]
+        assert cells[0] == entrance and cells[-1] == exit_ and nx.is_path(g, cells)
+        assert [node(c) for c in path] == nx.shortest_path(g, entrance, exit_)
+        steps += len(cells) - 1
+    assert steps == 2 * near.number_of_edges() + 2
+
+
+def test_a_weave_refuses_the_wall_follower_in_one_line():
+    maze = make("6x5", "weave", rng=1)
     with pytest.raises(MazeartError) as err:
         mazeart.solve(maze, method="wall-follower")
-    assert "\n" not in str(err.value) and "square grid" in str(err.value)
+    assert "\n" not in str(err.value) and "weave" in str(err.value)
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
@@ -225,3 +248,20 @@ def test_a_non_maze_is_a_type_error_naming_it(name):
         args[name] = ("out.json",)
     with pytest.raises(TypeError, match="ndarray"):
         fn(np.zeros((3, 3), np.uint8), *args.get(name, ()))
+
+
+@pytest.mark.parametrize("kind", ["hex", "polar", "weave"])
+def test_best_of_keeps_the_hardest_candidate_on_every_grid(kind):
+    def made(**options):
+        if kind == "weave":
+            return mazeart.make("14x10", weave=True, **options)
+        return mazeart.make("14x10", grid=kind, algorithm="prim", **options)
+
+    best = made(best_of=4, difficulty="hard", rng=3)
+    assert best.candidates == 4
+    seed = best.maze.meta["seed"]
+    assert seed in range(3, 7)
+    options = {} if kind == "weave" else {"difficulty": "hard"}
+    scores = [mazeart.measure(made(rng=s, **options).maze).difficulty for s in range(3, 7)]
+    assert graph(made(rng=seed, **options).maze)[0].edges == graph(best.maze)[0].edges
+    assert mazeart.measure(best.maze).difficulty == max(scores)

@@ -16,12 +16,13 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._graph import erase_loops
 from mazeart._jit import njit
 from mazeart._rng import RngLike, below
 from mazeart.errors import MazeartError, NoPathError, check_choice
 from mazeart.grids.maze import GridMaze
 
-__all__ = ["dead_end_filling", "distances", "random_paths", "solve"]
+__all__ = ["dead_end_filling", "distances", "random_paths", "solve", "wall_follower"]
 
 
 @njit(cache=True)
@@ -335,3 +336,130 @@ def random_paths(
             if len(found) == count:
                 break
     return found
+
+
+def _rings(maze: GridMaze) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_], int]:
+    """Each cell's neighbours in counter-clockwise order around it (as seen on the page),
+    padded to the largest degree with ``-1``; for each slot, the slot of the way back in the
+    neighbour's ring; and whether a passage is open there."""
+    g = maze.grid
+    deg = np.diff(g.indptr)
+    n = g.n_cells
+    width = int(deg.max()) if deg.size else 1
+    src = np.repeat(np.arange(n), deg)
+    d = g.centres[g.indices] - g.centres[src]
+    angle = np.arctan2(-d[:, 1], d[:, 0])  # y runs down the page: turn it up
+    order = np.lexsort((angle, src))
+    src, nb, wall = src[order], g.indices[order].astype(np.int64), g.wall_of[order]
+    pos = np.arange(src.size) - np.repeat(g.indptr[:-1], deg)
+    slot = src * width + pos
+    ring = np.full(n * width, -1, np.int64)
+    ring[slot] = nb
+    opened = np.zeros(n * width, np.bool_)
+    opened[slot] = maze.passages[wall]
+    where = {(int(a), int(b)): int(p) for a, b, p in zip(src, nb, pos, strict=True)}
+    back = np.full(n * width, -1, np.int64)
+    back[slot] = [where[(int(b), int(a))] for a, b in zip(src, nb, strict=True)]
+    return ring, back, opened, width
+
+
+@njit(cache=True)
+def _follow(ring, back, opened, width, source, came, target, clockwise):
+    """Walk with a hand on the wall from ``source``, come in at slot ``came`` of its ring;
+    at each cell try the slots from the way in, turning towards the hand (clockwise for
+    the left hand), the way back last. Returns the walk and whether it reached ``target``;
+    it stops when a (cell, way in) state repeats."""
+    n = ring.size // width
+    seen = np.zeros(n * width, np.bool_)
+    walk = np.empty(n * width + 1, np.int64)
+    cur = source
+    walk[0] = cur
+    length = 1
+    while cur != target:
+        state = cur * width + came
+        if seen[state]:
+            return walk[:length], False
+        seen[state] = True
+        k = 0
+        while k < width and ring[cur * width + k] >= 0:
+            k += 1  # the cell's degree
+        moved = False
+        for t in range(1, k + 1):
+            j = (came - t) % k if clockwise else (came + t) % k
+            e = cur * width + j
+            if opened[e]:
+                came = back[e]
+                cur = ring[e]
+                walk[length] = cur
+                length += 1
+                moved = True
+                break
+        if not moved:
+            return walk[:length], False
+    return walk[:length], True
+
+
+def wall_follower(
+    maze: GridMaze,
+    *,
+    hand: str = "left",
+    start: int | None = None,
+    goal: int | None = None,
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Follow one wall from ``start`` until ``goal`` (as :func:`mazeart.solvers.wall_follower`
+    on squares), on any flat grid.
+
+    The walker comes in through the start's door (or from the side farthest from the
+    maze's middle) and at every cell takes the first open way turning towards its hand
+    from the way it came in: around a cell, its neighbours are in their order on the page.
+
+    Parameters
+    ----------
+    maze : GridMaze
+    hand : {'left', 'right'}, default 'left'
+    start, goal : int, optional
+        Default to the entrance and exit.
+
+    Returns
+    -------
+    path : (L,) ndarray of intp
+        The simple path the walk traces (its back-and-forth erased).
+    walk : (K,) ndarray of intp
+        Every step taken, dead ends included.
+
+    Raises
+    ------
+    NoPathError
+        When the walker comes back to where it was without reaching the goal.
+    """
+    check_choice(hand, "hand", ("left", "right"))
+    if maze.grid.kind == "weave":
+        raise MazeartError("the wall follower walks a flat maze, not a weave's crossings")
+    s = _cell(maze, maze.entrance if start is None else start, "start")
+    t = _cell(maze, maze.exit if goal is None else goal, "goal")
+    ring, back, opened, width = _rings(maze)
+    g = maze.grid
+    door = maze.door_wall(s)
+    if door >= 0:
+        lo, hi = g.wall_ptr[door], g.wall_ptr[door + 1]
+        outside = g.wall_points[lo:hi].mean(axis=0)
+    else:
+        outside = 2 * g.centres[s] - g.centres[maze.mask].mean(axis=0)
+    d = outside - g.centres[s]
+    way_in = float(np.arctan2(-d[1], d[0]))
+    # the way in sits among the start's slots by its angle: just after the last slot below it
+    k = int(np.sum(ring[s * width : (s + 1) * width] >= 0))
+    nbs = ring[s * width : s * width + k]
+    rel = g.centres[nbs] - g.centres[s]
+    angles = np.arctan2(-rel[:, 1], rel[:, 0])
+    below = int(np.searchsorted(np.sort(angles), way_in))  # slots turned past coming in
+    # as if come in from a slot: the left hand then tries slot below - 1 first, the right
+    # hand slot below, and either tries every slot once
+    came = 0 if k == 0 else below % k if hand == "left" else (below - 1) % k
+    walk, reached = _follow(ring, back, opened, width, s, came, t, hand == "left")
+    if not reached:
+        raise NoPathError(
+            f"the {hand}-hand wall follower went round without reaching cell {t}: the goal "
+            "is not on the wall it follows (the maze has loops or the goal lies inside)"
+        )
+    return erase_loops(walk, g.n_cells).astype(np.intp), walk.astype(np.intp)
