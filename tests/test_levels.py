@@ -190,3 +190,73 @@ def test_ascii_through_the_cli(tmp_path):
     assert out.read_text() == run_cli(tmp_path / "x.npy", "--ascii", "--seed", "2", "-q").stdout
     res = run_cli(tmp_path / "x.npy")
     assert res.returncode == 2 and "-o FILE" in res.stderr
+
+
+@pytest.mark.parametrize("suffix", ["tmx", "tmj"])
+def test_a_hex_maze_is_a_hexagonal_tiled_map(tmp_path, suffix):
+    """pytmx reads the map (the TMX; the TMJ by json); every cell's tile opens exactly the
+    sides towards the neighbours the saved maze joins it to, the sides told by the
+    direction between the saved cells' centres, and the doors of the two ends."""
+    import math
+
+    import mazeart
+
+    made = mazeart.make("9x7", grid="hex", rng=4, place="loot=2")
+    maze = made.maze
+    out = save(made, tmp_path / f"level.{suffix}")
+    doc = json.loads(mazeart.mazefile.dumps(maze))
+    centres = np.array(doc["centres"])
+    rows, cols = doc["grid"]["params"]["rows"], doc["grid"]["params"]["cols"]
+    if suffix == "tmx":
+        pytmx = pytest.importorskip("pytmx")
+        tm = pytmx.TiledMap(str(out))
+        assert (tm.orientation, tm.staggeraxis, tm.staggerindex) == ("hexagonal", "y", "odd")
+        assert (tm.width, tm.height) == (cols, rows)
+
+        def opened(cell: int) -> set[str]:
+            gid = tm.get_tile_gid(cell % cols, cell // cols, 0)
+            return set(filter(None, tm.get_tile_properties_by_gid(gid)["open"].split(",")))
+
+        objects = [(o.type, o.properties["cell"]) for o in tm.objects]
+    else:
+        tmj = json.loads(out.read_text())
+        assert (tmj["orientation"], tmj["staggeraxis"], tmj["staggerindex"]) == (
+            "hexagonal",
+            "y",
+            "odd",
+        )
+        names = {t["id"]: t["properties"][0]["value"] for t in tmj["tilesets"][0]["tiles"]}
+        data = tmj["layers"][0]["data"]
+
+        def opened(cell: int) -> set[str]:
+            return set(filter(None, names[data[cell] - 1].split(",")))
+
+        objects = [
+            (o["type"], {p["name"]: p["value"] for p in o["properties"]}["cell"])
+            for o in tmj["layers"][1]["objects"]
+        ]
+
+    def side(a: int, b: int) -> str:
+        dx, dy = centres[b] - centres[a]
+        angle = math.degrees(math.atan2(dy, dx)) % 360  # y down: clockwise from east
+        return {0: "E", 60: "SE", 120: "SW", 180: "W", 240: "NW", 300: "NE"}[round(angle) % 360]
+
+    ways = {c: set() for c in doc["cells"]}
+    for a, b in doc["passages"]:
+        ways[a].add(side(a, b))
+        ways[b].add(side(b, a))
+    for cell, expected in ways.items():
+        got = opened(cell)
+        extra = got - expected
+        assert expected <= got, (cell, expected, got)
+        assert not extra or (cell in (doc["entrance"], doc["exit"]) and len(extra) == 1)
+    assert sorted(objects) == sorted(
+        [("entrance", doc["entrance"]), ("exit", doc["exit"])]
+        + [(kind, cell) for cell, kind in doc["tags"]]
+    )
+
+
+def test_grids_without_a_tiled_kind_refuse_in_one_line(tmp_path):
+    run = run_cli("10x8", "--grid", "polar", "-o", str(tmp_path / "m.tmj"), cwd=tmp_path)
+    assert run.returncode == 2 and "no Tiled map kind" in run.stderr
+    assert len(run.stderr.splitlines()) == 1 and not list(tmp_path.iterdir())

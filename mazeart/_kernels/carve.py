@@ -25,12 +25,13 @@ from mazeart._graph import find, union
 from mazeart._jit import njit
 from mazeart._kernels.topology import (
     degree,
+    edge_record,
     is_open,
     join,
     open_slot,
+    record_carries_wall,
+    record_cells,
     slot,
-    slot_cell,
-    slot_ends,
     step,
     walk,
 )
@@ -52,13 +53,13 @@ def backtracker(topo, free, starts, state, links, order):
     """From the cell on top of the stack, carve into a random unvisited neighbour."""
     n = free.size
     width = degree(topo)
-    visited = np.zeros(n, np.bool_)
+    avail = free.copy()  # free and not yet visited: one read a neighbour
     stack = np.empty(n, np.int64)
     frontier = np.empty(width, np.int64)
     for s in starts:
-        if visited[s]:
+        if not avail[s]:
             continue
-        visited[s] = True
+        avail[s] = False
         top = 0
         stack[0] = s
         while top >= 0:
@@ -66,7 +67,7 @@ def backtracker(topo, free, starts, state, links, order):
             k = 0
             for d in range(width):
                 nb = step(topo, cur, d)
-                if nb >= 0 and free[nb] and not visited[nb]:
+                if nb >= 0 and avail[nb]:
                     frontier[k] = d
                     k += 1
             if k == 0:
@@ -75,7 +76,7 @@ def backtracker(topo, free, starts, state, links, order):
             d = frontier[0] if k == 1 else frontier[below(state, k)]
             nb = step(topo, cur, d)
             join(topo, links, order, cur, d, nb)
-            visited[nb] = True
+            avail[nb] = False
             top += 1
             stack[top] = nb
 
@@ -85,19 +86,22 @@ def prim(topo, free, starts, state, links, order):
     """A uniformly random frontier cell joins the maze through a random maze neighbour."""
     n = free.size
     width = degree(topo)
-    visited = np.zeros(n, np.bool_)
-    listed = np.zeros(n, np.bool_)
+    # one mark a cell, one read a neighbour: 0 free and unseen, 1 listed, 2 maze, 3 not free
+    mark = np.full(n, 3, np.int8)
+    for c in range(n):
+        if free[c]:
+            mark[c] = 0
     frontier = np.empty(n, np.int64)
     choice = np.empty(width, np.int64)
     for s in starts:
-        if visited[s]:
+        if mark[s] == 2:
             continue
-        visited[s] = True
+        mark[s] = 2
         m = 0
         for d in range(width):
             nb = step(topo, s, d)
-            if nb >= 0 and free[nb] and not visited[nb] and not listed[nb]:
-                listed[nb] = True
+            if nb >= 0 and mark[nb] == 0:
+                mark[nb] = 1
                 frontier[m] = nb
                 m += 1
         while m > 0:
@@ -108,16 +112,16 @@ def prim(topo, free, starts, state, links, order):
             k = 0
             for d in range(width):
                 nb = step(topo, cur, d)
-                if nb >= 0 and visited[nb]:
+                if nb >= 0 and mark[nb] == 2:
                     choice[k] = d
                     k += 1
             d = choice[0] if k == 1 else choice[below(state, k)]
             join(topo, links, order, cur, d, step(topo, cur, d))
-            visited[cur] = True
+            mark[cur] = 2
             for d in range(width):
                 nb = step(topo, cur, d)
-                if nb >= 0 and free[nb] and not visited[nb] and not listed[nb]:
-                    listed[nb] = True
+                if nb >= 0 and mark[nb] == 0:
+                    mark[nb] = 1
                     frontier[m] = nb
                     m += 1
 
@@ -335,7 +339,7 @@ def _bucket(salt, edge):
 
 
 @njit(cache=True)
-def join_forest(topo, free, links, state, needed, existing, edges, pairs, order):
+def join_forest(topo, free, links, state, needed, existing, edges, walls, pairs, order):
     """Kruskal's algorithm: closed walls between free cells in uniformly random order, each
     opened when it joins two different trees, until ``needed`` have been opened (or every
     wall was tried). Trees already carved (``existing`` passages) and the cell ``pairs``
@@ -345,9 +349,15 @@ def join_forest(topo, free, links, state, needed, existing, edges, pairs, order)
     hash of its slot), buckets are taken in turn, and each is shuffled on its own
     (Fisher-Yates) when its turn comes. Random buckets followed by uniform shuffles within
     them give a uniform permutation of all the walls.
+
+    Each wall is a record in ``edges`` (:func:`~mazeart._kernels.topology.edge_record`):
+    on the square grid its slot, from which its cells follow; on a graph its two cells,
+    so the hot loop reads no table at random, with the wall itself beside it in ``walls``
+    (of size 1 on the square grid, whose dtype the union-find's parents take).
     """
     n = free.size
-    parent = np.arange(n).astype(edges.dtype)
+    parent = np.arange(n).astype(walls.dtype)
+    carries = record_carries_wall(topo)
     rank = np.zeros(n, np.int8)
     for i in range(pairs.shape[0]):  # cells already joined some other way (through a room)
         union(parent, rank, pairs[i, 0], pairs[i, 1])
@@ -378,7 +388,9 @@ def join_forest(topo, free, links, state, needed, existing, edges, pairs, order)
                 if b > a and free[b] and not is_open(topo, links, a, d):
                     s = slot(topo, a, d)
                     k = _bucket(salt, s)
-                    edges[fill[k]] = s
+                    edges[fill[k]] = edge_record(topo, s, a, b)
+                    if carries:
+                        walls[fill[k]] = s
                     fill[k] += 1
     remaining = needed
     ahead = 16  # walls: how far on the cells are touched
@@ -393,15 +405,19 @@ def join_forest(topo, free, links, state, needed, existing, edges, pairs, order)
             e = edges[j]
             edges[j] = edges[m]
             edges[m] = e
+            if carries:
+                w = walls[j]
+                walls[j] = walls[m]
+                walls[m] = w
         for j in range(lo, hi):
             if remaining <= 0:
                 break
             if j + ahead < hi:
                 # Read the cell of a wall a few walls on: the lookups of the union-find
                 # miss the cache, and this way several misses are under way at once.
-                touched += parent[slot_cell(topo, edges[j + ahead])]
+                touched += parent[record_cells(topo, edges[j + ahead])[0]]
             e = np.int64(edges[j])
-            a, b = slot_ends(topo, e)
+            a, b = record_cells(topo, e)
             ra = find(parent, a)
             rb = find(parent, b)
             if ra == rb:
@@ -411,6 +427,6 @@ def join_forest(topo, free, links, state, needed, existing, edges, pairs, order)
             parent[rb] = ra
             if rank[ra] == rank[rb]:
                 rank[ra] += 1
-            open_slot(topo, links, order, e, a, b)
+            open_slot(topo, links, order, np.int64(walls[j]) if carries else e, a, b)
             remaining -= 1
     return needed - remaining, touched  # (returned so that the reads stay)

@@ -35,6 +35,11 @@ this one, touch :mod:`mazeart._kernels.carve` so that cached kernels rebuild.
   for none);
 - ``open_slot(topo, links, order, s, a, b)``: open wall slot ``s`` between
   cells ``a`` and ``b``;
+- ``edge_record(topo, s, a, b)``, ``record_cells(topo, rec)`` and
+  ``record_carries_wall(topo)``: a wall as one integer a kernel can shuffle, and
+  its two cells back. The square grid's record is the slot (the cells follow by
+  arithmetic); a graph's is the two cells packed, so that nothing is read from a
+  table at random, and the wall must travel beside it;
 - ``slot_cell(topo, s)``: the cell a wall slot starts from (``-1`` for none);
 - ``slot_side(topo, s)``: the side ``d`` of that cell the slot is (``-1`` for none).
 
@@ -54,10 +59,13 @@ from mazeart._jit import before_compile
 
 __all__ = [
     "degree",
+    "edge_record",
     "graph_topology",
     "is_open",
     "join",
     "open_slot",
+    "record_carries_wall",
+    "record_cells",
     "register",
     "slot",
     "slot_cell",
@@ -96,6 +104,18 @@ def slot_ends(topo: Any, s: int) -> tuple[int, int]:  # pragma: no cover - repla
 def open_slot(
     topo: Any, links: Any, order: Any, s: int, a: int, b: int
 ) -> None:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def edge_record(topo: Any, s: int, a: int, b: int) -> int:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def record_cells(topo: Any, rec: int) -> tuple[int, int]:  # pragma: no cover - replaced by numba
+    raise NotImplementedError("a topology function runs in compiled code only")
+
+
+def record_carries_wall(topo: Any) -> bool:  # pragma: no cover - replaced by numba
     raise NotImplementedError("a topology function runs in compiled code only")
 
 
@@ -270,6 +290,29 @@ def register() -> None:
                 order[1 + s] = order[0]
 
         return impl
+
+    @overload(edge_record, inline="always")
+    def _edge_record(topo, s, a, b):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo, s, a, b: s
+        return lambda topo, s, a, b: (np.int64(a) << 32) | np.int64(b)
+
+    @overload(record_cells, inline="always")
+    def _record_cells(topo, rec):  # type: ignore[no-untyped-def]
+        if square(topo):
+
+            def impl(topo, rec):  # type: ignore[no-untyped-def]
+                a = np.int64(rec) >> 1
+                return a, a + topo[1 + (rec & 1)]
+
+            return impl
+        return lambda topo, rec: (np.int64(rec) >> 32, np.int64(rec) & 0xFFFFFFFF)
+
+    @overload(record_carries_wall, inline="always")
+    def _record_carries_wall(topo):  # type: ignore[no-untyped-def]
+        if square(topo):
+            return lambda topo: False
+        return lambda topo: True
 
     @overload(slot, inline="always")
     def _slot(topo, c, d):  # type: ignore[no-untyped-def]

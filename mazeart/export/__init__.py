@@ -176,7 +176,8 @@ def write(
     p = check_output_path(path)
     suffix = p.suffix.lower()
     writer, _ = EXPORT_FORMATS[suffix]
-    if isinstance(maze, GridMaze) and suffix not in _ANY_GRID:
+    tiled = suffix in (".tmj", ".tmx")  # the map says which grids it takes
+    if isinstance(maze, GridMaze) and suffix not in _ANY_GRID and not tiled:
         raise MazeartError(
             f"{suffix} output is drawn for the square grid only (SVG, PNG and PDF draw any grid)"
         )

@@ -15,10 +15,21 @@ maze. Two layers:
     opens, with ``room`` and ``side``), one object per tag with the tag kind as
     its type. Every object carries ``row`` and ``col`` of its maze cell.
 
+A maze on the hex grid is a *hexagonal* map (``staggeraxis`` ``y``,
+``staggerindex`` ``odd``: pointy-top hexagons, odd rows shifted right, as the
+grid lays them), one tile per cell. The tile says which of the cell's six
+sides are open: gid ``1 + bits`` with E=1, SE=2, SW=4, W=8, NW=16, NE=32 (each
+tile also carries an ``open`` property, e.g. ``"E,SW"``), so a game reads the
+passages from the tiles; the entrance's and exit's doors are open sides too.
+gid 0 is the ground. The objects are the entrance, the exit and the tags, with
+the cell's ``row``, ``col`` and ``cell`` id. The other grids (triangles, rings,
+octagons) have no Tiled map kind and are refused in one line.
+
 Map properties record the algorithm, seed, geometry and cell counts. The
-tileset is embedded in the map and points at a two-tile image written next to
-it (``<name>.tiles.png``; wall and floor, ``tile_size`` pixels each), so the map
-opens in Tiled as it is. Object types use the ``type`` field of Tiled 1.10+.
+tileset is embedded in the map and points at an image written next to it
+(``<name>.tiles.png``; wall and floor, or the 64 hexagons, ``tile_size``
+pixels wide), so the map opens in Tiled as it is. Object types use the
+``type`` field of Tiled 1.10+.
 """
 
 from __future__ import annotations
@@ -26,16 +37,23 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from mazeart._graph import SIDE_LETTER
 from mazeart._io import atomic_write, check_writable, dump_json
 from mazeart.errors import MazeartError, check_int
 from mazeart.maze import STEP, Maze
 
-__all__ = ["tiled_map", "write_tiled"]
+if TYPE_CHECKING:
+    from mazeart.grids.maze import GridMaze
+
+__all__ = ["HEX_SIDES", "tiled_map", "write_tiled"]
+
+HEX_SIDES = ("E", "SE", "SW", "W", "NW", "NE")
+"""The sides of a hex tile in the order of their bits (E=1 ... NE=32)."""
 
 TILED_VERSION = "1.10"
 
@@ -59,14 +77,17 @@ def _coord(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.png") -> dict:
+def tiled_map(
+    maze: Maze | GridMaze, *, tile_size: int = 16, tileset_image: str = "tiles.png"
+) -> dict:
     """The maze as a Tiled JSON map (a dict ready for ``json.dump``).
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A square maze, or a maze on the hex grid (a hexagonal map).
     tile_size : int, default 16
-        Tile width and height in pixels.
+        Tile width and height in pixels (a hex tile's width; its height follows).
     tileset_image : str
         Path of the tileset image, relative to the map file.
 
@@ -75,6 +96,8 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
     dict
     """
     tile_size = check_int(tile_size, "tile size")
+    if not isinstance(maze, Maze):
+        return _hex_map(maze, tile_size, tileset_image)
     gid = maze.picture().astype(np.int64)  # gid 0 ground, 1 wall, 2 floor
     scale = 2 if maze.geometry == "cells" else 1  # picture positions per cell step
     at = maze.picture_position
@@ -202,6 +225,127 @@ def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.pn
     }
 
 
+def _hex_sides(maze: GridMaze) -> NDArray[np.int64]:
+    """Each cell's open sides as bits (:data:`HEX_SIDES`), doors of the two ends included."""
+    g = maze.grid
+    n = g.n_cells
+    src = np.repeat(np.arange(n), np.diff(g.indptr))
+    d = g.centres[g.indices] - g.centres[src]
+    bits = np.zeros(n, np.int64)
+    side = _hex_side(d[:, 0], d[:, 1])
+    np.bitwise_or.at(bits, src, np.where(maze.passages[g.wall_of], 1 << side, 0))
+    for end in (maze.entrance, maze.exit):
+        wall = maze.door_wall(end)
+        if end is None or wall < 0:
+            continue
+        mid = g.wall_points[g.wall_ptr[wall] : g.wall_ptr[wall + 1]].mean(axis=0)
+        out = mid - g.centres[end]
+        bits[end] |= 1 << int(_hex_side(np.array([out[0]]), np.array([out[1]]))[0])
+    return bits
+
+
+def _hex_side(dx: NDArray[np.float64], dy: NDArray[np.float64]) -> NDArray[np.int64]:
+    """The side (index of :data:`HEX_SIDES`) a step ``(dx, dy)`` leaves by (y down)."""
+    angle = np.degrees(np.arctan2(dy, dx))  # clockwise from east on the page
+    return np.rint(angle / 60).astype(np.int64) % 6
+
+
+def _hex_map(maze: GridMaze, tile_size: int, tileset_image: str) -> dict:
+    g = maze.grid
+    if g.kind != "hex":
+        raise MazeartError(
+            f"Tiled maps are square or hexagonal; the {g.kind} grid has no Tiled map kind"
+        )
+    rows, cols = int(g.params["rows"]), int(g.params["cols"])
+    w = tile_size + tile_size % 2  # even, so odd rows shift by whole pixels
+    side = max(2, 2 * round(w / (2 * np.sqrt(3.0))))  # even, so rows step by whole pixels
+    h = 2 * side
+    gid = np.where(maze.mask, 1 + _hex_sides(maze), 0)
+    objects: list[dict[str, Any]] = []
+
+    def add(type_: str, cell: int, **props: Any) -> None:
+        r, c = divmod(cell, cols)
+        objects.append(
+            {
+                "id": len(objects) + 1, "name": type_, "type": type_,
+                "x": c * w + (w // 2 if r % 2 else 0), "y": r * (h + side) // 2,
+                "width": w, "height": h, "rotation": 0, "visible": True,
+                "properties": [_prop(k, v) for k, v in
+                               {"row": r, "col": c, "cell": cell, **props}.items()],
+            }
+        )  # fmt: skip
+
+    for cell, kind in ((maze.entrance, "entrance"), (maze.exit, "exit")):
+        if cell is not None:
+            add(kind, cell)
+    for cell, kind in sorted(maze.tags.items()):
+        add(kind, cell)
+    meta = {
+        "algorithm": str(maze.meta.get("algorithm", "")),
+        "grid": "hex",
+        "maze_rows": rows,
+        "maze_cols": cols,
+        "cells": int(maze.mask.sum()),
+        "sides": ",".join(HEX_SIDES),
+    }
+    if maze.meta.get("seed") is not None:
+        meta["seed"] = int(maze.meta["seed"])
+    tiles = [
+        {"id": bits, "type": "cell",
+         "properties": [_prop("open", ",".join(s for k, s in enumerate(HEX_SIDES)
+                                               if bits >> k & 1))]}
+        for bits in range(64)
+    ]  # fmt: skip
+    return {
+        "type": "map", "version": TILED_VERSION, "tiledversion": "1.10.2",
+        "orientation": "hexagonal", "renderorder": "right-down", "infinite": False,
+        "compressionlevel": -1, "width": cols, "height": rows, "tilewidth": w,
+        "tileheight": h, "hexsidelength": side, "staggeraxis": "y", "staggerindex": "odd",
+        "nextlayerid": 3, "nextobjectid": len(objects) + 1,
+        "properties": [_prop(k, v) for k, v in meta.items()],
+        "tilesets": [
+            {"firstgid": 1, "name": "mazeart-hex", "tilewidth": w, "tileheight": h,
+             "tilecount": 64, "columns": 8, "margin": 0, "spacing": 0,
+             "image": tileset_image, "imagewidth": 8 * w, "imageheight": 8 * h, "tiles": tiles}
+        ],
+        "layers": [
+            {"id": 1, "name": "maze", "type": "tilelayer", "x": 0, "y": 0, "width": cols,
+             "height": rows, "opacity": 1, "visible": True, "data": gid.tolist()},
+            {"id": 2, "name": "objects", "type": "objectgroup", "draworder": "topdown",
+             "x": 0, "y": 0, "opacity": 1, "visible": True, "objects": objects},
+        ],
+    }  # fmt: skip
+
+
+def _hex_tileset_png(w: int, h: int, side: int) -> bytes:
+    """The 64 hexagons, floor with a wall on every closed side, 8 to a row (gid - 1 = bits)."""
+    import io
+
+    from PIL import Image, ImageDraw, PngImagePlugin
+
+    img = Image.new("RGBA", (8 * w, 8 * h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    top = (h - side) / 2  # the slanted sides' height
+    # inside the tile's pixels: a closed side is drawn by both cells it parts, side by side
+    x1, y1, mid = w - 1, h - 1, (w - 1) / 2
+    corners = [(x1, top), (x1, y1 - top), (mid, y1), (0, y1 - top), (0, top), (mid, 0)]
+    # side k runs between corners k and k + 1: E, SE, SW, W, NW, NE
+    width = max(1, round(w / 8))
+    for bits in range(64):
+        ox, oy = (bits % 8) * w, (bits // 8) * h
+        pts = [(ox + x, oy + y) for x, y in corners]
+        draw.polygon(pts, fill=(255, 255, 255, 255))
+        for k in range(6):
+            if not bits >> k & 1:
+                a, b = pts[k], pts[(k + 1) % 6]
+                draw.line([a, b], fill=(40, 40, 48, 255), width=width)
+    info = PngImagePlugin.PngInfo()
+    info.add_text(_TILESET_MARK, "hexagons by open sides")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", pnginfo=info)
+    return buf.getvalue()
+
+
 def _tmx(doc: dict) -> bytes:
     """The same map in TMX (XML), tile data as CSV."""
 
@@ -217,8 +361,12 @@ def _tmx(doc: dict) -> bytes:
                 attrs["type"] = p["type"]
             ET.SubElement(el, "property", attrs)
 
-    keys = ("version", "tiledversion", "orientation", "renderorder", "width", "height",
-            "tilewidth", "tileheight", "infinite", "nextlayerid", "nextobjectid")  # fmt: skip
+    keys: tuple[str, ...] = (
+        "version", "tiledversion", "orientation", "renderorder", "width", "height",
+        "tilewidth", "tileheight", "infinite", "nextlayerid", "nextobjectid",
+    )  # fmt: skip
+    if doc["orientation"] == "hexagonal":
+        keys = (*keys, "hexsidelength", "staggeraxis", "staggerindex")
     root = ET.Element("map", {k: str(int(doc[k]) if k == "infinite" else doc[k]) for k in keys})
     props(root, doc["properties"])
     ts = doc["tilesets"][0]
@@ -312,7 +460,9 @@ def check_tileset(map_path: str | os.PathLike[str]) -> Path:
     return path
 
 
-def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options: Any) -> None:
+def write_tiled(
+    maze: Maze | GridMaze, fh: Any, *, path: str | os.PathLike[str], **options: Any
+) -> None:
     """Exporter entry: write a ``.tmj`` or ``.tmx`` map to ``fh`` and its tileset beside ``path``.
 
     Only ``tile_size`` (default 16) applies; drawing options are ignored.
@@ -322,7 +472,10 @@ def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options:
     tiles = check_tileset(p)
     doc = tiled_map(maze, tile_size=tile_size, tileset_image=tiles.name)
     with atomic_write(tiles) as img:
-        img.write(_tileset_png(tile_size))
+        if doc["orientation"] == "hexagonal":
+            img.write(_hex_tileset_png(doc["tilewidth"], doc["tileheight"], doc["hexsidelength"]))
+        else:
+            img.write(_tileset_png(tile_size))
     if p.suffix.lower() == ".tmx":
         fh.write(_tmx(doc))
     else:

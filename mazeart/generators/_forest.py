@@ -43,8 +43,9 @@ def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
         return 0
     dtype = np.int32 if 2 * grid.flat_free.size < 2**31 else np.int64
     edges = np.empty(2 * n_free, dtype=dtype)
+    parents = np.empty(1, dtype)  # (the records are slots: no walls carried beside them)
     added, _ = join_forest(
         grid.topology, grid.flat_free, grid.passages, grid.state, needed, existing, edges,
-        pairs, grid.order,
+        parents, pairs, grid.order,
     )  # fmt: skip
     return int(added)

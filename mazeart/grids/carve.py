@@ -171,9 +171,10 @@ def carve_graph(
     order = np.zeros(1, np.int64)
     if algorithm == "kruskal":
         needed = int(np.count_nonzero(free)) - int(parts)
-        edges = np.empty(max(1, grid.n_walls), np.int32 if grid.n_walls < 2**31 else np.int64)
+        edges = np.empty(max(1, grid.n_walls), np.int64)  # two cells a record
+        walls = np.empty(max(1, grid.n_walls), np.int32 if grid.n_walls < 2**31 else np.int64)
         pairs = np.zeros((0, 2), np.int64)
-        kernel(topo, free, opened, state, needed, 0, edges, pairs, order)
+        kernel(topo, free, opened, state, needed, 0, edges, walls, pairs, order)
     elif algorithm == "growing-tree":
         how = ("newest", "random", "oldest", "mix").index(select)
         kernel(topo, free, starts, state, opened, order, how, float(bias))
