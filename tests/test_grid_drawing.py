@@ -342,9 +342,15 @@ def test_svg_and_png_say_which_grid_and_cells(tmp_path):
     assert pdf.read_bytes().startswith(b"%PDF")
 
 
-@pytest.mark.parametrize("suffix", [".txt", ".html", ".tmj", ".tmx"])
-def test_square_only_formats_refuse_other_grids(suffix, tmp_path):
+@pytest.mark.parametrize(
+    ("suffix", "message"),
+    [(".txt", r"square grid only \(SVG, PNG and PDF draw any grid\)"),
+     (".html", r"square grid only \(SVG, PNG and PDF draw any grid\)"),
+     (".tmj", "grid has no Tiled map kind"),
+     (".tmx", "grid has no Tiled map kind")],
+)  # fmt: skip
+def test_square_only_formats_refuse_other_grids(suffix, message, tmp_path):
     maze = carved(triangles())
-    with pytest.raises(MazeartError, match=r"square grid only \(SVG, PNG and PDF draw any grid\)"):
+    with pytest.raises(MazeartError, match=message):
         write(maze, tmp_path / f"m{suffix}")
-    assert not (tmp_path / f"m{suffix}").exists()
+    assert not list(tmp_path.iterdir())  # nor the map's tileset
