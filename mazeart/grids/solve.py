@@ -27,10 +27,10 @@ __all__ = ["dead_end_filling", "distances", "random_paths", "solve", "wall_follo
 
 @njit(cache=True)
 def _bfs(indptr, indices, source):
-    """Steps from ``source`` to every cell (-1 unreached), and each cell's predecessor."""
+    """Steps from ``source`` to every cell (-1 unreached), as a tuple of one (the path is
+    walked back by the steps: :func:`_path_back`)."""
     n = indptr.size - 1
     dist = np.full(n, -1, np.int32)
-    prev = np.full(n, -1, np.int64)
     queue = np.empty(n, np.int64)
     dist[source] = 0
     queue[0] = source
@@ -42,10 +42,43 @@ def _bfs(indptr, indices, source):
             nb = indices[k]
             if dist[nb] < 0:
                 dist[nb] = dist[c] + 1
-                prev[nb] = c
                 queue[tail] = nb
                 tail += 1
-    return dist, prev
+    return (dist,)
+
+
+@njit(cache=True)
+def _path_back(indptr, indices, dist, goal):
+    """The cells from the source to ``goal`` (reached), walked back one step nearer at a time."""
+    path = np.empty(dist[goal] + 1, np.int64)
+    c = goal
+    for i in range(dist[goal], -1, -1):
+        path[i] = c
+        if i:
+            for k in range(indptr[c], indptr[c + 1]):
+                nb = indices[k]
+                if dist[nb] == i - 1:
+                    c = nb
+                    break
+    return path
+
+
+@njit(cache=True)
+def _prev_path(prev, start, goal):
+    """The cells from ``start`` to ``goal`` by the predecessors (empty if not joined)."""
+    n = 1
+    c = goal
+    while c != start:
+        c = prev[c]
+        if c < 0:
+            return np.empty(0, np.int64)
+        n += 1
+    path = np.empty(n, np.int64)
+    c = goal
+    for i in range(n - 1, -1, -1):
+        path[i] = c
+        c = prev[c] if i else c
+    return path
 
 
 @njit(cache=True)
@@ -132,13 +165,10 @@ def distances(maze: GridMaze, source: int) -> NDArray[np.int32]:
 
 
 def _walk_back(prev: NDArray[np.int64], start: int, goal: int) -> NDArray[np.intp]:
-    path = [goal]
-    while path[-1] != start:
-        p = int(prev[path[-1]])
-        if p < 0:
-            raise NoPathError(f"no path from cell {start} to cell {goal}")
-        path.append(p)
-    return np.array(path[::-1], dtype=np.intp)
+    path = _prev_path(prev, start, goal)
+    if path.size == 0:
+        raise NoPathError(f"no path from cell {start} to cell {goal}")
+    return path.astype(np.intp)
 
 
 def _longest_step(maze: GridMaze) -> float:
@@ -187,10 +217,10 @@ def solve(
         left = dead_end_filling(maze, start=s, goal=t)
         sub = maze.replace(mask=left, passages=maze.passages & _both(maze, left))
         indptr, indices = sub.open_table
-    dist, prev = _bfs(indptr, indices, s)
+    (dist,) = _bfs(indptr, indices, s)
     if dist[t] < 0:
         raise NoPathError(f"no path from cell {s} to cell {t}")
-    return _walk_back(prev, s, t)
+    return _path_back(indptr, indices, dist, t).astype(np.intp)
 
 
 def _both(maze: GridMaze, keep: NDArray[np.bool_]) -> NDArray[np.bool_]:
