@@ -746,9 +746,13 @@ def make(
     if kind != "square":
         if opts["weave"]:
             raise MazeartError(f"weave mazes are on the square grid, not the {kind} grid")
-        return _make_on_grid(source, kind, opts, options, extra, rng=rng, index=index, k=k)
+        return _make_on_grid(
+            source, kind, opts, options, extra, rng=rng, index=index, k=k, progress=progress
+        )
     if opts["weave"]:
-        return _make_weave(source, opts, options, extra, rng=rng, index=index, k=k)
+        return _make_weave(
+            source, opts, options, extra, rng=rng, index=index, k=k, progress=progress
+        )
     preset, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], preset, source, picture)
     notes = _read_as(picture, preset, opts, options)
@@ -862,6 +866,7 @@ def _make_on_grid(
     rng: RngLike,
     index: int,
     k: int,
+    progress: Callable[[int], None] | None = None,
 ) -> Made:
     """:func:`make` on another grid (see :mod:`mazeart.grids.recipe`)."""
     from PIL import Image as PILImage
@@ -930,7 +935,7 @@ def _make_on_grid(
             report=report, **extra,
         )  # fmt: skip
 
-    kept, maze = _keep_best(candidate, k, opts["difficulty"])
+    kept, maze = _keep_best(candidate, k, opts["difficulty"], progress)
     return Made(
         maze,
         report=reports[kept],
@@ -945,11 +950,17 @@ def _make_on_grid(
     )
 
 
-def _keep_best(candidate: Callable[[int], Any], k: int, difficulty: str | None) -> tuple[int, Any]:
-    """The kept one of ``k`` candidates (:func:`~mazeart.analyze.best_of`) and its number."""
+def _keep_best(
+    candidate: Callable[[int], Any],
+    k: int,
+    difficulty: str | None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[int, Any]:
+    """The kept one of ``k`` candidates (:func:`~mazeart.analyze.best_of`) and its number,
+    made one after another in this process."""
     if k == 1:
         return 0, candidate(0)
-    best = best_of(candidate, k, target=difficulty or "hard")
+    best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
     return best.candidate, best.maze
 
 
@@ -985,6 +996,7 @@ def _make_weave(
     rng: RngLike,
     index: int,
     k: int,
+    progress: Callable[[int], None] | None = None,
 ) -> Made:
     """:func:`make` for a weave maze (see :mod:`mazeart.grids.weave`): the square preset of
     the source, carved by Kruskal's algorithm with crossings placed first."""
@@ -1025,7 +1037,7 @@ def _make_weave(
             maze = place_tags_on_grid(maze, opts["place"], s, allowed=allowed)
         return maze
 
-    kept, maze = _keep_best(candidate, k, opts["difficulty"])
+    kept, maze = _keep_best(candidate, k, opts["difficulty"], progress)
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
     return Made(

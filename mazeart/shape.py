@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._anygrid import any_grid
+from mazeart._anygrid import any_grid, check_maze
 from mazeart._graph import find, label_passages, spanning_edges, union
 from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, kernel_state
@@ -101,26 +101,33 @@ class ShapeReport:
 # ----------------------------------------------------------------------------- helpers
 
 
-def degrees(maze: Maze | NDArray[np.uint8]) -> NDArray[np.int8]:
-    """Number of open passages of every cell (of a Maze, or of a passages array).
+def degrees(maze: Maze | GridMaze | NDArray[np.uint8]) -> NDArray[np.int8]:
+    """Number of open passages of every cell (of a maze on any grid, or of a square
+    passages array).
 
     Returns
     -------
-    (H, W) ndarray of int8
+    (H, W) or (n,) ndarray of int8
     """
+    if not isinstance(maze, Maze | np.ndarray):
+        check_maze(maze)
+        return maze.degree().astype(np.int8)  # type: ignore[union-attr]
     p = maze.passages if isinstance(maze, Maze) else maze
     return ((p & N != 0).astype(np.int8) + (p & E != 0) + (p & S != 0) + (p & W != 0)).astype(
         np.int8
     )
 
 
-def dead_ends(maze: Maze) -> NDArray[np.bool_]:
-    """Maze cells outside rooms with exactly one passage.
+def dead_ends(maze: Maze | GridMaze) -> NDArray[np.bool_]:
+    """Maze cells outside rooms with exactly one passage (on any grid).
 
     Returns
     -------
-    (H, W) ndarray of bool
+    (H, W) or (n,) ndarray of bool
     """
+    if not isinstance(maze, Maze):
+        check_maze(maze)
+        return maze.mask & (degrees(maze) == 1)
     return maze.mask & (degrees(maze) == 1) & ~maze.room_mask
 
 

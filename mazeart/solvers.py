@@ -1,7 +1,8 @@
 """Solvers: shortest paths, dead-end filling, wall following and random backtracking.
 
-Every solver reads a :class:`~mazeart.maze.Maze`'s passages as a graph and
-returns paths as ``(L, 2)`` arrays of ``(row, col)``, entrance first.
+Every solver reads a maze's passages as a graph and returns paths from the
+entrance: ``(L, 2)`` arrays of ``(row, col)`` for a :class:`~mazeart.maze.Maze`,
+``(L,)`` cell ids for a maze on another grid (:mod:`mazeart.grids.solve`).
 
 ``"bfs"``
     Breadth-first search: a shortest path (the default).
@@ -19,7 +20,7 @@ returns paths as ``(L, 2)`` arrays of ``(row, col)``, entrance first.
     walker returns to a state it has been in, it has gone round for good and
     the solver says so (:class:`ValueError`) instead of answering wrongly.
 :func:`random_paths`
-    Seed 002's random recursive backtracker: depth-first search that tries the
+    The hybrid's random recursive backtracker: depth-first search that tries the
     neighbours in random order; repeated runs draw different simple paths
     between entrance and exit when the maze has loops (a perfect maze has one).
 """
@@ -612,25 +613,28 @@ def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[n
     return d.reshape(maze.shape)
 
 
+@any_grid("mazeart.grids.solve:dead_end_filling")
 def dead_end_filling(
-    maze: Maze,
+    maze: Maze | GridMaze,
     *,
-    start: tuple[int, int] | None = None,
-    goal: tuple[int, int] | None = None,
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
 ) -> NDArray[np.bool_]:
     """Fill dead ends until none is left; return the cells that stay open.
 
     Parameters
     ----------
-    maze : Maze
-    start, goal : (int, int), optional
-        The two cells never filled; default to the entrance and exit.
+    maze : Maze or GridMaze
+    start, goal : (int, int) or int, optional
+        The two cells never filled; default to the entrance and exit (cell ids on a grid
+        other than the square one).
 
     Returns
     -------
-    (H, W) ndarray of bool
+    (H, W) or (n,) ndarray of bool
         On a perfect maze: exactly the cells of the solution.
     """
+    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
     a, b = _ends(maze, start, goal)
     alive = _fill_dead_ends(maze.passages.reshape(-1), maze.width, a, b)
     return alive.reshape(maze.shape) & maze.mask
@@ -740,6 +744,8 @@ def solve(
     >>> len(solve(maze, method="astar")) == len(solve(maze))
     True
     """
+    if method not in SOLVERS:
+        raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
     if not isinstance(maze, Maze):  # a maze on another grid: cell ids
         from mazeart.grids.solve import solve as solve_grid
 
@@ -747,8 +753,6 @@ def solve(
         if method == "wall-follower":
             return wall_follower(maze, hand=hand, start=start, goal=goal)[0]
         return solve_grid(maze, method=method, start=start, goal=goal)  # type: ignore[arg-type]
-    if method not in SOLVERS:
-        raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
     a, b = _ends(maze, start, goal)
     flat = maze.passages.reshape(-1)
     w = maze.width

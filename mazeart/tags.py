@@ -1,6 +1,6 @@
 """Tags: subtypes of path cells for games (spawn points, loot, keys, NPCs, traps, ...).
 
-Seed 000 proposed that the weight matrix could mark "an enemy spawn path cell, a
+The weighted-DFS program proposed that the weight matrix could mark "an enemy spawn path cell, a
 loot/chest having cell, an npc encounter cell": a tag of kind ``k`` is stored as
 ``TAG + k`` (``501..999``, see :mod:`mazeart.weights`), on a preset (a free cell
 that must carry the tag) or in a finished maze's matrix. A :class:`~mazeart.Maze`

@@ -207,6 +207,9 @@ def test_a_hex_maze_is_a_hexagonal_tiled_map(tmp_path, suffix):
     doc = json.loads(mazeart.mazefile.dumps(maze))
     centres = np.array(doc["centres"])
     rows, cols = doc["grid"]["params"]["rows"], doc["grid"]["params"]["cols"]
+    # the map's layout is the saved one: rows of `cols` cells, odd rows half a cell right
+    assert centres[cols, 0] - centres[0, 0] == pytest.approx(0.5)
+    assert centres[cols, 1] > centres[0, 1] and centres[1, 1] == pytest.approx(centres[0, 1])
     if suffix == "tmx":
         pytmx = pytest.importorskip("pytmx")
         tm = pytmx.TiledMap(str(out))

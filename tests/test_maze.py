@@ -221,8 +221,9 @@ def test_one_given_end_gets_the_farthest_other(weights, seed, geometry, give_ent
 
 
 def test_prim_blocks_rectangle_doors_cut_in_top_and_bottom_borders():
-    """Seed 001: on a rectangle the outer ring stays wall; the entry is cut through the top
-    border, the exit through the bottom one, and the maze is walked from one to the other."""
+    """The block Prim's maze: on a rectangle the outer ring stays wall; the entry is cut
+    through the top border, the exit through the bottom one, and the maze is walked from
+    one to the other."""
     for seed in range(20):
         maze = generate(np.zeros((12, 17), np.int32), algorithm="prim-blocks", rng=seed)
         (er, ec), (xr, xc) = maze.entrance, maze.exit

@@ -86,6 +86,17 @@ def test_the_hex_fixture_reads_as_its_picture():
     assert mazeart.solve(maze).tolist() == [0, 1, 4, 5]
 
 
+def test_the_wall_follower_walks_the_hex_fixture_by_hand():
+    """Worked out on the picture: from 0 to 1, the left hand takes the sharpest left at
+    each cell (the way back last), so 2's dead end, back to 1, then 4 and the exit 5; the
+    right hand turns right at 1 into 4, at 4 right into 3's dead end, then on to 5."""
+    from mazeart.solvers import wall_follower
+
+    maze = mazeart.load_maze(FIXTURES / "maze-v3-hex.json")
+    assert wall_follower(maze, hand="left")[1].tolist() == [0, 1, 2, 1, 4, 5]
+    assert wall_follower(maze, hand="right")[1].tolist() == [0, 1, 4, 3, 4, 5]
+
+
 @pytest.mark.parametrize("name", ["maze-v2-square", "maze-v3-hex"])
 def test_writing_the_fixture_again_gives_the_same_fields(name):
     path = FIXTURES / f"{name}.json"

@@ -74,7 +74,8 @@ def test_kernel_stream_matches_python_splitmix():
 
 
 def literal_seed_dfs(weights: np.ndarray, starts, rng: SplitMix64, *, literal: bool = False):
-    """Seed 000, steps 1-11 and A1-A6, on a framed weight matrix (modified in place).
+    """The original weighted DFS, steps 1-11 and A1-A6, on a framed weight matrix (changed
+    in place).
 
     ``literal=True`` reads the text word for word: a cell records its look only
     at step 9 and A5, so a dead end never records one and a cell whose A4 finds

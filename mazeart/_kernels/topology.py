@@ -29,10 +29,9 @@ this one, touch :mod:`mazeart._kernels.carve` so that cached kernels rebuild.
   ``c`` whose neighbour is free (one must be): the random walks' step. The
   square grid lists the free sides in ``options`` (``degree`` ints) and draws
   one; a graph draws a slot of its padded row and draws again while it holds
-  no free cell, one draw and one read a step when the neighbours are free;
+  no free cell (on average the row's width over the free neighbours: one draw
+  where every slot holds one);
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
-- ``slot_ends(topo, s)``: the two cells of wall slot ``s`` (the second ``-1``
-  for none);
 - ``open_slot(topo, links, order, s, a, b)``: open wall slot ``s`` between
   cells ``a`` and ``b``;
 - ``edge_record(topo, s, a, b)``, ``record_cells(topo, rec)`` and
@@ -40,8 +39,6 @@ this one, touch :mod:`mazeart._kernels.carve` so that cached kernels rebuild.
   its two cells back. The square grid's record is the slot (the cells follow by
   arithmetic); a graph's is the two cells packed, so that nothing is read from a
   table at random, and the wall must travel beside it;
-- ``slot_cell(topo, s)``: the cell a wall slot starts from (``-1`` for none);
-- ``slot_side(topo, s)``: the side ``d`` of that cell the slot is (``-1`` for none).
 
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
@@ -68,9 +65,6 @@ __all__ = [
     "record_cells",
     "register",
     "slot",
-    "slot_cell",
-    "slot_ends",
-    "slot_side",
     "square_topology",
     "step",
     "walk",
@@ -97,10 +91,6 @@ def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:  # prag
     raise NotImplementedError("a topology function runs in compiled code only")
 
 
-def slot_ends(topo: Any, s: int) -> tuple[int, int]:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
-
-
 def open_slot(
     topo: Any, links: Any, order: Any, s: int, a: int, b: int
 ) -> None:  # pragma: no cover - replaced by numba
@@ -120,14 +110,6 @@ def record_carries_wall(topo: Any) -> bool:  # pragma: no cover - replaced by nu
 
 
 def slot(topo: Any, c: int, d: int) -> int:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
-
-
-def slot_cell(topo: Any, s: int) -> int:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
-
-
-def slot_side(topo: Any, s: int) -> int:  # pragma: no cover - replaced by numba
     raise NotImplementedError("a topology function runs in compiled code only")
 
 
@@ -255,17 +237,6 @@ def register() -> None:
 
         return impl
 
-    @overload(slot_ends, inline="always")
-    def _slot_ends(topo, s):  # type: ignore[no-untyped-def]
-        if square(topo):
-
-            def impl(topo, s):  # type: ignore[no-untyped-def]
-                a = s >> 1
-                return a, a + topo[1 + (s & 1)]
-
-            return impl
-        return lambda topo, s: (np.int64(topo[3][s, 0]), np.int64(topo[3][s, 1]))
-
     @overload(open_slot, inline="always")
     def _open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
         if square(topo):
@@ -329,33 +300,3 @@ def register() -> None:
 
             return impl
         return lambda topo, c, d: np.int64(topo[1][c * topo[2] + d])
-
-    @overload(slot_cell, inline="always")
-    def _slot_cell(topo, s):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo, s: s >> 1
-
-        def impl(topo, s):  # type: ignore[no-untyped-def]
-            cell = np.int64(-1)
-            if topo[3][s, 1] >= 0:
-                cell = np.int64(topo[3][s, 0])
-            return cell
-
-        return impl
-
-    @overload(slot_side, inline="always")
-    def _slot_side(topo, s):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo, s: 1 + (s & 1)  # east, then south
-
-        def impl(topo, s):  # type: ignore[no-untyped-def]
-            a, b = topo[3][s, 0], topo[3][s, 1]
-            if b < 0:
-                return np.int64(-1)
-            width = topo[2]
-            for d in range(width):
-                if topo[0][a * width + d] == b:
-                    return np.int64(d)
-            return np.int64(-1)
-
-        return impl

@@ -173,6 +173,9 @@ def write(
     ...
     mazeart.errors.MazeartError: size: not an option of .txt output
     """
+    from mazeart._anygrid import check_maze
+
+    check_maze(maze)
     p = check_output_path(path)
     suffix = p.suffix.lower()
     writer, _ = EXPORT_FORMATS[suffix]

@@ -42,6 +42,11 @@ def to_ascii(
     str
         Lines ending in ``\\n``.
     """
+    if not isinstance(maze, Maze):
+        from mazeart._anygrid import check_maze
+
+        check_maze(maze)
+        raise MazeartError("ASCII draws the square grid only (SVG, PNG and PDF draw any grid)")
     if len(wall) != 1 or len(floor) != 1 or len(ground) != 1:
         raise MazeartError("wall, floor and ground must be one character each")
     pic = maze.picture(doors=doors)

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._anygrid import check_maze
 from mazeart._graph import SIDE_LETTER
 from mazeart._io import atomic_write, check_writable, dump_json
 from mazeart.errors import MazeartError, check_int
@@ -95,6 +96,7 @@ def tiled_map(
     -------
     dict
     """
+    check_maze(maze)
     tile_size = check_int(tile_size, "tile size")
     if not isinstance(maze, Maze):
         return _hex_map(maze, tile_size, tileset_image)

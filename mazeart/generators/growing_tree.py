@@ -21,7 +21,7 @@ from mazeart.generators._common import CellGrid
 from mazeart.generators._registry import register
 from mazeart.maze import Maze
 
-__all__ = ["SELECTIONS", "growing_tree"]
+__all__ = ["SELECTIONS", "growing_tree", "selection"]
 
 SELECTIONS = ("newest", "random", "oldest", "mix")
 """Valid values of the ``select`` option."""
@@ -57,10 +57,14 @@ def growing_tree(
     -------
     Maze
     """
+    how, bias = selection(select, bias)
+    g = CellGrid(weights, rng)
+    _grow(g.topology, g.flat_free, g.starts, g.state, g.passages, g.order, how, bias)
+    return g.maze()
+
+
+def selection(select: str, bias: float) -> tuple[int, float]:
+    """The kernel's form of ``select`` and ``bias``, checked (for every grid)."""
     if select not in SELECTIONS:
         raise MazeartError(f"select must be one of {', '.join(SELECTIONS)}; got {select!r}")
-    bias = check_number(bias, "bias", low=0, high=1)
-    g = CellGrid(weights, rng)
-    how = SELECTIONS.index(select)
-    _grow(g.topology, g.flat_free, g.starts, g.state, g.passages, g.order, how, float(bias))
-    return g.maze()
+    return SELECTIONS.index(select), float(check_number(bias, "bias", low=0, high=1))

@@ -1,4 +1,4 @@
-"""Seed 002's hybrid: structures, Wilson's walks from every door, Wilson's fill, joins.
+"""The hybrid: structures, Wilson's walks from every door, Wilson's fill, joins.
 
 The algorithm is built for mazes walked from the inside, with rooms (its description's
 *structures*: a fountain, a house, a spawn hall) read from the weight matrix:

@@ -60,7 +60,7 @@ def _inward(free, offsets, s):
 
 @njit(cache=True)
 def _prim_blocks(free, offsets, stride, starts, state, passages, order):
-    """Seed 001's wall list over EMPTY/WALL/PATH/OUT block states; returns the path blocks."""
+    """The block Prim's wall list over EMPTY/WALL/PATH/OUT block states; returns the path blocks."""
     n = free.size
     state_grid = np.full(n, _OUT, np.uint8)
     for i in range(n):

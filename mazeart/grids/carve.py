@@ -118,7 +118,7 @@ def carve_graph(
     algorithm: str,
     rng: RngLike,
     *,
-    select: str = "newest",
+    select: str = "mix",
     bias: float = 0.5,
 ) -> NDArray[np.bool_]:
     """Open walls of ``grid`` so that every part of the ``free`` cells is one spanning tree.
@@ -131,7 +131,7 @@ def carve_graph(
     algorithm : str
         A name of :data:`GRAPH_ALGORITHMS`.
     rng : int or numpy.random.Generator
-    select : {'newest', 'random', 'oldest', 'mix'}, default 'newest'
+    select : {'newest', 'random', 'oldest', 'mix'}, default 'mix'
         ``growing-tree`` only: which active cell grows (``mix``: the newest with
         probability ``bias``, else a random one).
     bias : float, default 0.5
@@ -176,8 +176,10 @@ def carve_graph(
         pairs = np.zeros((0, 2), np.int64)
         kernel(topo, free, opened, state, needed, 0, edges, walls, pairs, order)
     elif algorithm == "growing-tree":
-        how = ("newest", "random", "oldest", "mix").index(select)
-        kernel(topo, free, starts, state, opened, order, how, float(bias))
+        from mazeart.generators.growing_tree import selection
+
+        how, bias = selection(select, bias)
+        kernel(topo, free, starts, state, opened, order, how, bias)
     else:
         kernel(topo, free, starts, state, opened, order)
     return opened

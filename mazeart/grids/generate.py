@@ -31,7 +31,6 @@ from mazeart.shape import ShapeReport
 
 __all__ = ["braid_grid", "connect_grid", "endpoints_on_grid", "generate_on_grid", "prune_grid"]
 
-_OPTIONS = {"growing-tree": {"select": "newest", "bias": 0.5}}
 """Options of the graph generators (the others take none)."""
 
 
@@ -337,7 +336,9 @@ def generate_on_grid(
             f"{algorithm} does not run on the {grid.kind} grid "
             f"(these do: {', '.join(GRAPH_ALGORITHMS)})"
         )
-    allowed = _OPTIONS.get(algorithm, {})
+    from mazeart.generators import ALGORITHMS
+
+    allowed = ALGORITHMS[algorithm].options if algorithm in ALGORITHMS else {}
     unknown = set(options) - set(allowed)
     if unknown:
         valid = ", ".join(allowed) or "none"

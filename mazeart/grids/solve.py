@@ -215,7 +215,9 @@ def solve(
         return _walk_back(prev, s, t)
     if method == "dead-end-filling":
         left = dead_end_filling(maze, start=s, goal=t)
-        sub = maze.replace(mask=left, passages=maze.passages & _both(maze, left))
+        sub = maze.replace(
+            mask=left, passages=maze.passages & _both(maze, left), entrance=s, exit=t, tags={}
+        )
         indptr, indices = sub.open_table
     (dist,) = _bfs(indptr, indices, s)
     if dist[t] < 0:
@@ -387,9 +389,11 @@ def _rings(maze: GridMaze) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArra
     ring[slot] = nb
     opened = np.zeros(n * width, np.bool_)
     opened[slot] = maze.passages[wall]
-    where = {(int(a), int(b)): int(p) for a, b, p in zip(src, nb, pos, strict=True)}
+    # the way back: the other entry of the same wall (every wall here parts two cells)
+    pair = np.argsort(wall, kind="stable").reshape(-1, 2)
     back = np.full(n * width, -1, np.int64)
-    back[slot] = [where[(int(b), int(a))] for a, b in zip(src, nb, strict=True)]
+    back[slot[pair[:, 0]]] = pos[pair[:, 1]]
+    back[slot[pair[:, 1]]] = pos[pair[:, 0]]
     return ring, back, opened, width
 
 

@@ -86,6 +86,8 @@ def place_tags_on_grid(
             free[cell] = False
     deg = maze.degree()
     indptr, indices = maze.open_table
+    if not maze.mask.any():
+        raise MazeartError("the maze has no cells to put tags on")
     start = maze.entrance if maze.entrance is not None else int(np.flatnonzero(maze.mask)[0])
     from_start = _bfs(indptr, indices, start)[0].astype(np.int64)
     path = np.array([], np.intp)
