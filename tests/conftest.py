@@ -133,3 +133,13 @@ def aot_build(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
     assert done.returncode == 0, done.stderr
     assert len(list(folder.glob("mazeart_aot_*"))) == 1  # and nothing half-built beside it
     return folder
+
+
+# The longest files, first: spread over several workers (pytest-xdist, a file to a worker),
+# they then run beside the many short ones instead of alone at the end.
+_LONG_FIRST = ("test_readme.py", "test_drawn.py", "test_hostile.py", "test_cli.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(_LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
