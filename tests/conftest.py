@@ -135,7 +135,7 @@ def aot_build(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
     return folder
 
 
-# The longest files, first: spread over several workers (pytest-xdist, a file to a worker),
+# The longest files, first: spread over several workers (pytest-xdist, a run of tests each),
 # they then run beside the many short ones instead of alone at the end.
 _LONG_FIRST = ("test_readme.py", "test_drawn.py", "test_hostile.py", "test_cli.py")
 
