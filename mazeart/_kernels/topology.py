@@ -52,9 +52,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._jit import before_compile
+from mazeart._graph import BITS, OPPOSITE_BITS
+from mazeart._jit import before_compile, njit
 
 __all__ = [
+    "carve",
     "degree",
     "edge_record",
     "graph_topology",
@@ -144,6 +146,25 @@ def graph_topology(
     return nbr, wall, width, ends
 
 
+@njit(inline="always", cache=True)
+def carve(passages, order, a, d, b):  # type: ignore[no-untyped-def]
+    """Open the passage from flat cell ``a`` in direction ``d`` (N E S W) to its neighbour
+    ``b`` on the square grid (its topology's :func:`join`; the square-only kernels call it
+    directly). Slots ``2c`` and ``2c + 1`` are a cell's east and south passages."""
+    passages[a] |= BITS[d]
+    passages[b] |= OPPOSITE_BITS[d]
+    if order.size > 1:
+        order[0] += 1
+        if d == 1:
+            order[1 + 2 * a] = order[0]
+        elif d == 2:
+            order[2 + 2 * a] = order[0]
+        elif d == 3:
+            order[1 + 2 * b] = order[0]
+        else:
+            order[2 + 2 * b] = order[0]
+
+
 _REGISTERED: list[bool] = []
 
 
@@ -157,10 +178,10 @@ def register() -> None:
     from numba import types
     from numba.extending import overload
 
-    from mazeart._graph import BITS, OPPOSITE_BITS
     from mazeart._rng import below as _below
 
-    below = _below.compiled()  # the dispatcher: overloads call it from compiled code
+    below = _below.compiled()  # the dispatchers: overloads call them from compiled code
+    carve_square = carve.compiled()
 
     def square(topo: Any) -> bool:
         return isinstance(topo, types.Array)
@@ -180,31 +201,10 @@ def register() -> None:
     @overload(join, inline="always")
     def _join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
         if square(topo):
-
-            def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-                links[c] |= BITS[d]
-                links[b] |= OPPOSITE_BITS[d]
-                if order.size > 1:  # slots 2c (east) and 2c + 1 (south)
-                    order[0] += 1
-                    if d == 1:
-                        order[1 + 2 * c] = order[0]
-                    elif d == 2:
-                        order[2 + 2 * c] = order[0]
-                    elif d == 3:
-                        order[1 + 2 * b] = order[0]
-                    else:
-                        order[2 + 2 * b] = order[0]
-
-            return impl
-
-        def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-            w = topo[1][c * topo[2] + d]
-            links[w] = True
-            if order.size > 1:
-                order[0] += 1
-                order[1 + w] = order[0]
-
-        return impl
+            return lambda topo, links, order, c, d, b: carve_square(links, order, c, d, b)
+        return lambda topo, links, order, c, d, b: open_slot(
+            topo, links, order, np.int64(topo[1][c * topo[2] + d]), c, b
+        )
 
     @overload(is_open, inline="always")
     def _is_open(topo, links, c, d):  # type: ignore[no-untyped-def]

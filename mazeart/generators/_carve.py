@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS
 from mazeart._jit import njit
+from mazeart._kernels.topology import carve  # the square grid's join, for its own kernels
 
 __all__ = ["carve", "close", "mark", "order_buffer", "report_carving"]
 
@@ -38,23 +39,6 @@ def report_carving(kind: str, times: dict[str, NDArray[np.int64]]) -> None:
     sink = _RECORDING.get()
     if sink is not None:
         sink.append((kind, times))
-
-
-@njit(inline="always", cache=True)
-def carve(passages, order, a, d, b):
-    """Open the passage from flat cell ``a`` in direction ``d`` (N E S W) to its neighbour ``b``."""
-    passages[a] |= BITS[d]
-    passages[b] |= OPPOSITE_BITS[d]
-    if order.size > 1:
-        order[0] += 1
-        if d == 1:
-            order[1 + 2 * a] = order[0]
-        elif d == 2:
-            order[2 + 2 * a] = order[0]
-        elif d == 3:
-            order[1 + 2 * b] = order[0]
-        else:
-            order[2 + 2 * b] = order[0]
 
 
 @njit(inline="always", cache=True)
