@@ -201,10 +201,17 @@ def register() -> None:
     @overload(join, inline="always")
     def _join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
         if square(topo):
-            return lambda topo, links, order, c, d, b: carve_square(links, order, c, d, b)
-        return lambda topo, links, order, c, d, b: open_slot(
-            topo, links, order, np.int64(topo[1][c * topo[2] + d]), c, b
-        )
+
+            def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+                carve_square(links, order, c, d, b)
+
+            return impl
+
+        def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+            w = np.int64(topo[1][c * topo[2] + d])
+            open_slot(topo, links, order, w, c, b)
+
+        return impl
 
     @overload(is_open, inline="always")
     def _is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
