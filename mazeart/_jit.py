@@ -1,15 +1,22 @@
-"""numba's ``njit``, compiled on first use, with a kernel cache that works wherever mazeart runs.
+"""numba's ``njit``, run by Python for small work and compiled for the rest.
 
-Decorating a kernel imports nothing: numba (about a third of a second to
-import) is loaded, the cache chosen and the kernel compiled or read from the
-cache when the kernel is first called. So ``mazeart --help``, ``mazeart
-algorithms`` and a mistyped option answer without numba. When a kernel is
-compiled, the kernels it calls by their global names are compiled first and
-put in its globals, as numba needs.
+Decorating a kernel imports nothing. A kernel is one Python function that runs
+two ways, with the same results:
 
-The kernels of the main job are also built ahead of time, once, into a module
-that loads without numba (see :mod:`mazeart._aot`); a kernel calls its built
-function when there is one and the arguments are of the types it was built for.
+- **as Python**, while the work it has been given in this process is small
+  (:data:`BUDGET`: its largest array argument, summed over its calls, at most
+  100,000 elements). A maze of a
+  few thousand cells takes Python a few tenths of a second, less than loading
+  numba (a third of a second to import, as much again to set up its compiler
+  and read a cached kernel): so the main job on a picture starts and finishes
+  without numba, on the first run after installing as on every other;
+- **compiled by numba** (``cache=True``: read from numba's cache after the first
+  time) once the work is larger. A compiled kernel calls the kernels it names as
+  compiled code, whichever way they ran before.
+
+``MAZEART_JIT=always`` compiles every call and ``MAZEART_JIT=never`` runs every
+call as Python (:func:`jit_mode` sets either within a block): the tests run the
+package both ways and compare.
 
 numba caches compiled kernels beside the source (``__pycache__``) or in the
 user's cache directory, and refuses to decorate a ``cache=True`` function
@@ -22,14 +29,18 @@ stderr.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["caching", "njit"]
+import numpy as np
+
+__all__ = ["BUDGET", "caching", "jit_mode", "njit"]
 
 
 def _writable(folder: Path) -> bool:
@@ -82,7 +93,44 @@ def caching() -> bool:
     return _CACHING[0]
 
 
-_UNSEEN = object()
+BUDGET = 100_000
+"""How much work a kernel may be given as Python in one process: the size of its largest
+array argument, summed over its calls; beyond it the kernel is compiled."""
+
+_MODES = ("auto", "always", "never")
+_MODE: list[str] = []
+
+
+def _mode() -> str:
+    if not _MODE:
+        chosen = os.environ.get("MAZEART_JIT", "auto").strip().lower() or "auto"
+        if chosen not in _MODES:
+            sys.stderr.write(f"mazeart: warning: MAZEART_JIT={chosen!r} is not one of "
+                             f"{', '.join(_MODES)}; using auto\n")  # fmt: skip
+            chosen = "auto"
+        _MODE.append(chosen)
+    return _MODE[0]
+
+
+@contextlib.contextmanager
+def jit_mode(mode: str) -> Iterator[None]:
+    """Within the block, run every kernel call as ``'never'`` (Python), ``'always'``
+    (compiled) or ``'auto'`` (see the module's text)."""
+    if mode not in _MODES:
+        raise ValueError(f"jit mode must be one of {', '.join(_MODES)}, got {mode!r}")
+    before = _mode()
+    _MODE[0] = mode
+    try:
+        yield
+    finally:
+        _MODE[0] = before
+
+
+class _Local(threading.local):
+    inside = False  # a kernel runs as Python on this thread: the kernels it calls do too
+
+
+_LOCAL = _Local()
 
 _BEFORE_COMPILE: list[Callable[[], None]] = []
 
@@ -95,32 +143,61 @@ def before_compile(hook: Callable[[], None]) -> Callable[[], None]:
     return hook
 
 
+def _work(args: tuple[Any, ...]) -> int:
+    """A call's size: its largest array argument (one level of tuples looked into)."""
+    most = 1
+    for a in args:
+        if isinstance(a, np.ndarray):
+            most = max(most, a.size)
+        elif isinstance(a, tuple):
+            for x in a:
+                if isinstance(x, np.ndarray):
+                    most = max(most, x.size)
+    return most
+
+
+_TYPED: list[bool] = []
+
+
+def _teach_numba() -> None:
+    """Let numba type a kernel named by another as its compiled dispatcher (once)."""
+    if _TYPED:
+        return
+    from numba import typeof
+    from numba.extending import typeof_impl
+
+    @typeof_impl.register(_Kernel)
+    def _typeof_kernel(value: _Kernel, context: Any) -> Any:
+        return typeof(value.compiled(), context)
+
+    _TYPED.append(True)
+
+
 class _Kernel:
-    """A kernel that numba compiles when it is first called (see the module's text)."""
+    """A kernel: run as Python or compiled by numba (see the module's text)."""
 
     def __init__(self, func: Callable[..., Any], options: dict[str, Any]) -> None:
         self.py_func = func
+        options = dict(options)
+        measure = options.pop("work", None)  # the argument whose size is the work, if not all
+        self.measure = None if measure is None else func.__code__.co_varnames.index(measure)
         self.options = options
         self.dispatcher: Any = None
+        self.work = 0  # array elements run as Python so far
         self.__name__ = func.__name__
         self.__qualname__ = func.__qualname__
         self.__module__ = func.__module__
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
-        self.built: Any = _UNSEEN  # the function built ahead of time (see mazeart._aot)
 
     def compiled(self) -> Any:
         """The numba dispatcher (compiling, or loading from the cache, the first time)."""
         if self.dispatcher is None:
             import numba
 
+            _teach_numba()
             for hook in _BEFORE_COMPILE:  # e.g. the grid topologies' functions
                 hook()
-            names = self.py_func.__globals__
-            for name in self.py_func.__code__.co_names:  # the kernels it calls, first
-                other = names.get(name)
-                if isinstance(other, _Kernel):
-                    names[name] = other.compiled()
             options = dict(self.options)
             if not caching():
                 options.pop("cache", None)
@@ -128,17 +205,27 @@ class _Kernel:
         return self.dispatcher
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        built = self.built
-        if built is _UNSEEN:
-            from mazeart import _aot
-
-            built = self.built = _aot.function(self.__module__, self.__qualname__)
-        if built is not None and not kwargs:
-            from mazeart._aot import fits
-
-            if fits(self.__module__, self.__qualname__, args):
-                return built(*args)
+        if _LOCAL.inside:
+            return self.py_func(*args, **kwargs)
+        mode = _MODE[0] if _MODE else _mode()
+        if mode == "auto":
+            if self.dispatcher is not None:
+                return self.dispatcher(*args, **kwargs)
+            work = _work(args if self.measure is None else (args[self.measure],))
+            if self.work + work <= BUDGET:
+                self.work += work
+                return self._as_python(args, kwargs)
+        elif mode == "never":
+            return self._as_python(args, kwargs)
         return (self.dispatcher or self.compiled())(*args, **kwargs)
+
+    def _as_python(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        _LOCAL.inside = True
+        try:
+            with np.errstate(over="ignore"):  # numba's integers wrap silently; numpy's warn
+                return self.py_func(*args, **kwargs)
+        finally:
+            _LOCAL.inside = False
 
     def __repr__(self) -> str:
         return f"<kernel {self.__qualname__}>"
@@ -147,7 +234,9 @@ class _Kernel:
 def njit(*args: Any, **options: Any) -> Any:
     """:func:`numba.njit`, compiled on first call, caching only where a folder can be written.
 
-    Used as ``@njit(cache=True)`` (or bare ``@njit``) on a kernel.
+    Used as ``@njit(cache=True)`` (or bare ``@njit``) on a kernel. ``work="name"``
+    says which argument's size measures the kernel's work as Python, when the largest
+    array is not it (a canvas a few boxes are painted on).
     """
     if args and callable(args[0]):
         return _Kernel(args[0], options)

@@ -1059,15 +1059,8 @@ def main(argv: list[str] | None = None) -> int:
 
     Ctrl-C exits with status 130 (``mazeart: interrupted``), SIGTERM with 143;
     either way no temporary file is left behind and no output is half-written.
-    A job that needed numba starts building the kernels ahead of time in the
-    background, once (see :mod:`mazeart._aot`), so later runs start without it.
     """
-    status = guarded(lambda: _run(argv))
-    if status == 0 and "numba" in sys.modules:
-        from mazeart._aot import build_later
-
-        build_later()
-    return status
+    return guarded(lambda: _run(argv))
 
 
 def _run(argv: list[str] | None) -> int:

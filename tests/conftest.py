@@ -33,11 +33,6 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-# The suite (and every command it runs) uses numba's kernels and builds nothing in the
-# background; the kernels built ahead of time are tested on their own (test_startup.py),
-# and the README's commands run with them, as a user's second run has them.
-os.environ["MAZEART_AOT"] = "0"
-
 SKIMAGE_DATA = Path(__import__("skimage.data", fromlist=["x"]).__file__).parent
 REPO = Path(__file__).resolve().parents[1]
 
@@ -113,26 +108,6 @@ def run_cli(*args: str | os.PathLike[str], cwd: Path | None = None) -> subproces
 @pytest.fixture
 def horse_png() -> Path:
     return SKIMAGE_DATA / "horse.png"
-
-
-@pytest.fixture(scope="session")
-def aot_build(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
-    """The main job's kernels built ahead of time, once, into a folder of their own (pass
-    it as ``MAZEART_AOT_DIR``); None when this machine cannot build them (no C compiler or
-    setuptools), which fails instead where the tools are required."""
-    from mazeart import _aot
-
-    if _aot.compiler() is None:
-        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
-            pytest.fail("no C compiler or setuptools: the kernels cannot be built ahead of time")
-        return None
-    folder = tmp_path_factory.mktemp("aot")
-    env = {**os.environ, "MAZEART_AOT": "1", "MAZEART_AOT_DIR": str(folder)}
-    done = subprocess.run([sys.executable, "-m", "mazeart._aot"], env=env, capture_output=True,
-                          text=True, timeout=600)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert len(list(folder.glob("mazeart_aot_*"))) == 1  # and nothing half-built beside it
-    return folder
 
 
 # The longest files, first: spread over several workers (pytest-xdist, a run of tests each),

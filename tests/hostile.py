@@ -1104,7 +1104,6 @@ def _child_env(data: Path) -> dict[str, str]:
         if not k.startswith("MAZEART_") and k not in ("PYTHONWARNINGS", "PYTHONDEVMODE")
     }
     env["MAZEART_DATA_DIR"] = str(data)
-    env["MAZEART_AOT"] = "0"  # no kernels built in the background by the cases
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     return env
 

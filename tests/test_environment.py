@@ -21,12 +21,14 @@ MAKE = "import mazeart; print(mazeart.make('....\\n....', rng=1).maze.n_cells)"
 
 
 def _python(code: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh interpreter, every kernel compiled (a small job would run them as
+    Python and never reach the cache)."""
     return subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "TMPDIR": str(tmp_path), **env},
+        env={**os.environ, "TMPDIR": str(tmp_path), "MAZEART_JIT": "always", **env},
         timeout=300,
     )
 

@@ -176,16 +176,12 @@ def _long(command: str, root: Path, env: dict[str, str]) -> None:
     assert proc.returncode == 0, f"{command}: exit {proc.returncode}\n{err}"
 
 
-def test_every_readme_command_runs_verbatim(repo_copy, aot_build):
+def test_every_readme_command_runs_verbatim(repo_copy):
     """The README's shell commands, its ``$`` examples (with the output shown) and its inline
-    ``mazeart ... -o ...`` commands, run as written, in order, in a copy of the repository,
-    with the kernels built ahead of time where this machine can build them (as a user's
-    runs after the first have them)."""
+    ``mazeart ... -o ...`` commands, run as written, in order, in a copy of the repository."""
     import subprocess
 
     env = _environment(repo_copy)
-    if aot_build is not None:
-        env.update(MAZEART_AOT="1", MAZEART_AOT_DIR=str(aot_build))
     ran = 0
     for kind, command, expected in commands(README.read_text(encoding="utf-8")):
         cmd = runnable(command)

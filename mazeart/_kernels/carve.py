@@ -143,7 +143,7 @@ def loop_erased_fill(topo, free, in_tree, state, links, order):
             cur = step(topo, cur, d)
         cur = i
         while not in_tree[cur]:
-            d = leave[cur]
+            d = np.int64(leave[cur])  # a wide int, as numba makes it (numpy keeps int8)
             nb = step(topo, cur, d)
             join(topo, links, order, cur, d, nb)
             in_tree[cur] = True

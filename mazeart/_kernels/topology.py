@@ -16,9 +16,11 @@ grid's largest degree (``nbr[c * width + d]`` is the ``d``-th neighbour of
 layout) and each wall's two cells (``ends``, ``(n_walls, 2)``, ``-1`` for the
 outside). Passages are one bool per wall.
 
-The functions (each a stub that numba replaces by the topology's own code; see
-:func:`register`). numba's cache keys a kernel by its own file: after changing
-this one, touch :mod:`mazeart._kernels.carve` so that cached kernels rebuild.
+The functions (each runs the square grid's or a graph's implementation, ``_sq_*``
+or ``_gr_*``, chosen by the topology's type: by Python when a kernel runs as
+Python, by numba at compile time, see :func:`register`). numba's cache keys a
+kernel by its own file: after changing this one, touch
+:mod:`mazeart._kernels.carve` so that cached kernels rebuild.
 
 - ``degree(topo)``: how many neighbour slots a cell has;
 - ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
@@ -47,6 +49,7 @@ records.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -54,6 +57,7 @@ from numpy.typing import NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS
 from mazeart._jit import before_compile, njit
+from mazeart._rng import below
 
 __all__ = [
     "carve",
@@ -73,46 +77,48 @@ __all__ = [
 ]
 
 
-def degree(topo: Any) -> int:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def _square(topo: Any) -> bool:
+    return isinstance(topo, np.ndarray)
 
 
-def step(topo: Any, c: int, d: int) -> int:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def degree(topo: Any) -> int:
+    return _sq_degree(topo) if _square(topo) else _gr_degree(topo)
 
 
-def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:  # pragma: no cover
-    raise NotImplementedError("a topology function runs in compiled code only")
+def step(topo: Any, c: int, d: int) -> int:
+    return _sq_step(topo, c, d) if _square(topo) else _gr_step(topo, c, d)
 
 
-def is_open(topo: Any, links: Any, c: int, d: int) -> bool:  # pragma: no cover
-    raise NotImplementedError("a topology function runs in compiled code only")
+def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
+    (_sq_join if _square(topo) else _gr_join)(topo, links, order, c, d, b)
 
 
-def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:  # pragma: no cover
-    raise NotImplementedError("a topology function runs in compiled code only")
+def is_open(topo: Any, links: Any, c: int, d: int) -> bool:
+    return _sq_is_open(topo, links, c, d) if _square(topo) else _gr_is_open(topo, links, c, d)
 
 
-def open_slot(
-    topo: Any, links: Any, order: Any, s: int, a: int, b: int
-) -> None:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:
+    return (_sq_walk if _square(topo) else _gr_walk)(topo, free, state, c, options)
 
 
-def edge_record(topo: Any, s: int, a: int, b: int) -> int:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def open_slot(topo: Any, links: Any, order: Any, s: int, a: int, b: int) -> None:
+    (_sq_open_slot if _square(topo) else _gr_open_slot)(topo, links, order, s, a, b)
 
 
-def record_cells(topo: Any, rec: int) -> tuple[int, int]:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def edge_record(topo: Any, s: int, a: int, b: int) -> int:
+    return _sq_edge_record(topo, s, a, b) if _square(topo) else _gr_edge_record(topo, s, a, b)
 
 
-def record_carries_wall(topo: Any) -> bool:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def record_cells(topo: Any, rec: int) -> tuple[int, int]:
+    return _sq_record_cells(topo, rec) if _square(topo) else _gr_record_cells(topo, rec)
 
 
-def slot(topo: Any, c: int, d: int) -> int:  # pragma: no cover - replaced by numba
-    raise NotImplementedError("a topology function runs in compiled code only")
+def record_carries_wall(topo: Any) -> bool:
+    return _sq_record_carries_wall(topo) if _square(topo) else _gr_record_carries_wall(topo)
+
+
+def slot(topo: Any, c: int, d: int) -> int:
+    return _sq_slot(topo, c, d) if _square(topo) else _gr_slot(topo, c, d)
 
 
 def square_topology(stride: int) -> NDArray[np.int64]:
@@ -165,145 +171,145 @@ def carve(passages, order, a, d, b):  # type: ignore[no-untyped-def]
             order[2 + 2 * b] = order[0]
 
 
+# ----------------------------------------------------------------------------- the square grid
+# (numba compiles these where a kernel calls the functions above; Python runs them as they are)
+
+
+def _sq_degree(topo):  # type: ignore[no-untyped-def]
+    return 4
+
+
+def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
+    return c + topo[d]
+
+
+def _sq_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+    carve(links, order, c, d, b)
+
+
+def _sq_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
+    return (links[c] & BITS[d]) != 0
+
+
+def _sq_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+    k = 0
+    for d in range(4):
+        if free[c + topo[d]]:
+            options[k] = d
+            k += 1
+    return options[0] if k == 1 else options[below(state, k)]
+
+
+def _sq_open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
+    if s & 1:
+        links[a] |= 4
+        links[b] |= 1
+    else:
+        links[a] |= 2
+        links[b] |= 8
+    if order.size > 1:
+        order[0] += 1
+        order[1 + s] = order[0]
+
+
+def _sq_edge_record(topo, s, a, b):  # type: ignore[no-untyped-def]
+    return s
+
+
+def _sq_record_cells(topo, rec):  # type: ignore[no-untyped-def]
+    a = np.int64(rec) >> 1
+    return a, a + topo[1 + (rec & 1)]
+
+
+def _sq_record_carries_wall(topo):  # type: ignore[no-untyped-def]
+    return False
+
+
+def _sq_slot(topo, c, d):  # type: ignore[no-untyped-def]
+    if d == 1:
+        return 2 * c
+    if d == 2:
+        return 2 * c + 1
+    if d == 3:
+        return 2 * (c - 1)
+    return 2 * (c + topo[0]) + 1
+
+
+# ----------------------------------------------------------------------------- a graph
+
+
+def _gr_degree(topo):  # type: ignore[no-untyped-def]
+    return topo[2]
+
+
+def _gr_step(topo, c, d):  # type: ignore[no-untyped-def]
+    return np.int64(topo[0][c * topo[2] + d])
+
+
+def _gr_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+    w = np.int64(topo[1][c * topo[2] + d])
+    open_slot(topo, links, order, w, c, b)
+
+
+def _gr_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
+    return links[topo[1][c * topo[2] + d]]
+
+
+def _gr_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+    width = topo[2]
+    base = c * width
+    while True:
+        d = below(state, width)
+        nb = topo[0][base + d]
+        if nb >= 0 and free[nb]:
+            return d
+
+
+def _gr_open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
+    links[s] = True
+    if order.size > 1:
+        order[0] += 1
+        order[1 + s] = order[0]
+
+
+def _gr_edge_record(topo, s, a, b):  # type: ignore[no-untyped-def]
+    return (np.int64(a) << 32) | np.int64(b)
+
+
+def _gr_record_cells(topo, rec):  # type: ignore[no-untyped-def]
+    return np.int64(rec) >> 32, np.int64(rec) & 0xFFFFFFFF
+
+
+def _gr_record_carries_wall(topo):  # type: ignore[no-untyped-def]
+    return True
+
+
+def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
+    return np.int64(topo[1][c * topo[2] + d])
+
+
 _REGISTERED: list[bool] = []
 
 
 @before_compile
 def register() -> None:
     """Teach numba the topology functions (once, before the first kernel that uses them
-    compiles: :func:`mazeart._jit.before_compile` runs it)."""
+    compiles: :func:`mazeart._jit.before_compile` runs it): each compiles to the square
+    grid's or a graph's implementation, chosen by the topology's type."""
     if _REGISTERED:
         return
     _REGISTERED.append(True)
     from numba import types
     from numba.extending import overload
 
-    from mazeart._rng import below as _below
+    def typed(square: Any, graph: Any) -> Any:
+        def choose(*args):  # type: ignore[no-untyped-def]
+            return square if isinstance(args[0], types.Array) else graph
 
-    below = _below.compiled()  # the dispatchers: overloads call them from compiled code
-    carve_square = carve.compiled()
+        choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
+        return choose
 
-    def square(topo: Any) -> bool:
-        return isinstance(topo, types.Array)
-
-    @overload(degree, inline="always")
-    def _degree(topo):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo: 4
-        return lambda topo: topo[2]
-
-    @overload(step, inline="always")
-    def _step(topo, c, d):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo, c, d: c + topo[d]
-        return lambda topo, c, d: np.int64(topo[0][c * topo[2] + d])
-
-    @overload(join, inline="always")
-    def _join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-        if square(topo):
-
-            def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-                carve_square(links, order, c, d, b)
-
-            return impl
-
-        def impl(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-            w = np.int64(topo[1][c * topo[2] + d])
-            open_slot(topo, links, order, w, c, b)
-
-        return impl
-
-    @overload(is_open, inline="always")
-    def _is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo, links, c, d: (links[c] & BITS[d]) != 0
-        return lambda topo, links, c, d: links[topo[1][c * topo[2] + d]]
-
-    @overload(walk, inline="always")
-    def _walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
-        if square(topo):
-
-            def impl(topo, free, state, c, options):  # type: ignore[no-untyped-def]
-                k = 0
-                for d in range(4):
-                    if free[c + topo[d]]:
-                        options[k] = d
-                        k += 1
-                return options[0] if k == 1 else options[below(state, k)]
-
-            return impl
-
-        def impl(topo, free, state, c, options):  # type: ignore[no-untyped-def]
-            width = topo[2]
-            base = c * width
-            while True:
-                d = below(state, width)
-                nb = topo[0][base + d]
-                if nb >= 0 and free[nb]:
-                    return d
-
-        return impl
-
-    @overload(open_slot, inline="always")
-    def _open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
-        if square(topo):
-
-            def impl(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
-                if s & 1:
-                    links[a] |= 4
-                    links[b] |= 1
-                else:
-                    links[a] |= 2
-                    links[b] |= 8
-                if order.size > 1:
-                    order[0] += 1
-                    order[1 + s] = order[0]
-
-            return impl
-
-        def impl(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
-            links[s] = True
-            if order.size > 1:
-                order[0] += 1
-                order[1 + s] = order[0]
-
-        return impl
-
-    @overload(edge_record, inline="always")
-    def _edge_record(topo, s, a, b):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo, s, a, b: s
-        return lambda topo, s, a, b: (np.int64(a) << 32) | np.int64(b)
-
-    @overload(record_cells, inline="always")
-    def _record_cells(topo, rec):  # type: ignore[no-untyped-def]
-        if square(topo):
-
-            def impl(topo, rec):  # type: ignore[no-untyped-def]
-                a = np.int64(rec) >> 1
-                return a, a + topo[1 + (rec & 1)]
-
-            return impl
-        return lambda topo, rec: (np.int64(rec) >> 32, np.int64(rec) & 0xFFFFFFFF)
-
-    @overload(record_carries_wall, inline="always")
-    def _record_carries_wall(topo):  # type: ignore[no-untyped-def]
-        if square(topo):
-            return lambda topo: False
-        return lambda topo: True
-
-    @overload(slot, inline="always")
-    def _slot(topo, c, d):  # type: ignore[no-untyped-def]
-        if square(topo):
-
-            def impl(topo, c, d):  # type: ignore[no-untyped-def]
-                if d == 1:
-                    return 2 * c
-                if d == 2:
-                    return 2 * c + 1
-                if d == 3:
-                    return 2 * (c - 1)
-                return 2 * (c + topo[0]) + 1
-
-            return impl
-        return lambda topo, c, d: np.int64(topo[1][c * topo[2] + d])
+    here = globals()
+    for name in __all__:
+        if f"_sq_{name}" in here:
+            overload(here[name], inline="always")(typed(here[f"_sq_{name}"], here[f"_gr_{name}"]))

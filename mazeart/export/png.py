@@ -47,7 +47,7 @@ def _rgba(colour: str | None) -> tuple[int, int, int, int]:
         raise MazeartError(f"unknown colour {colour!r}") from None
 
 
-@njit(cache=True)
+@njit(cache=True, work="boxes")
 def _paint(canvas, boxes, cs, m, n, value, lines):
     """Paint boxes ``x0, y0, x1, y1`` (maze units): every pixel whose centre lies in one.
 
@@ -72,13 +72,11 @@ def _paint(canvas, boxes, cs, m, n, value, lines):
         else:  # pixels whose centre is inside
             px0, px1 = int(np.ceil(lo_x - 0.5)), int(np.floor(hi_x - 0.5))
             py0, py1 = int(np.ceil(lo_y - 0.5)), int(np.floor(hi_y - 0.5))
-        for y in range(max(py0, 0), min(py1 + 1, h)):
-            for x in range(max(px0, 0), min(px1 + 1, w)):
-                canvas[y, x] = value
+        canvas[max(py0, 0) : max(min(py1 + 1, h), 0), max(px0, 0) : max(min(px1 + 1, w), 0)] = value
     return skipped
 
 
-@njit(cache=True)
+@njit(cache=True, work="segs")
 def _paint_segments(canvas, segs, cs, m, radius, value):
     """Paint every pixel whose centre lies within ``radius`` px of a segment
     ``x0, y0, x1, y1`` (maze units): strokes with round ends and joins, exact at any angle.
