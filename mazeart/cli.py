@@ -899,8 +899,16 @@ def play_command(
         import numpy as np
 
         columns, lines = shutil.get_terminal_size((80, 24))
-        wide, tall = max(4, (columns // 2 - 1) // 2), max(3, (lines - 3) // 2)
-        level = play_levels(np.zeros((tall, wide), np.int32), args=_extras(ctx), **gen)
+        kind = gen.get("grid") or ("weave" if gen.get("weave") else "square")
+        if kind == "square":
+            wide, tall = max(4, (columns // 2 - 1) // 2), max(3, (lines - 3) // 2)
+            level = play_levels(np.zeros((tall, wide), np.int32), args=_extras(ctx), **gen)
+        else:  # painted at a few blocks a cell (mazeart.play.terminal.grid_picture)
+            from mazeart.play.terminal import BLOCKS_PER_CELL
+
+            per = BLOCKS_PER_CELL.get(kind, 4)
+            wide, tall = max(4, (columns // 2 - 2) // per), max(3, (lines - 4) // per)
+            level = play_levels(f"{wide}x{tall}", args=_extras(ctx), **gen)
     else:
         level = play_levels(source, args=_extras(ctx), **gen)
     from mazeart.play.terminal import play

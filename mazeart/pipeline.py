@@ -1196,13 +1196,13 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
 
 def play_levels(
     source: Source | None, *, rng: RngLike = None, **options: Any
-) -> Callable[[int], Maze]:
+) -> Callable[[int], Maze | GridMaze]:
     """The levels of a game: a function ``i -> Maze`` for ``i = 0, 1, ...``.
 
     From a picture or preset, level ``i`` is ``make(source, index=i)``. From a
     saved maze, level 0 is that maze and later levels are new mazes of its
-    shape, by its algorithm unless ``algorithm`` is given. The options are
-    checked (level 0 is made) before this returns.
+    shape (on its grid), by its algorithm unless ``algorithm`` is given. The
+    options are checked (level 0 is made) before this returns.
 
     Parameters
     ----------
@@ -1218,21 +1218,33 @@ def play_levels(
     saved = _saved(source)
     if saved is not None:
         algorithm = options.pop("algorithm", None)
-        first = square_only(make(saved, **options).maze, "a game")
+        first = make(saved, **options).maze
+        if not isinstance(first, Maze):
+            from mazeart.grids.carve import GRAPH_ALGORITHMS
+            from mazeart.grids.generate import generate_on_grid
+
+            cells = np.where(first.mask, FREE, FORBIDDEN).astype(np.int32)
+            grid = first.grid
+            kind = str(first.meta.get("algorithm"))
+            on_grid = algorithm or (kind if kind in GRAPH_ALGORITHMS else "backtracker")
+
+            def grid_level(i: int) -> Maze | GridMaze:
+                if i == 0:
+                    return first
+                return generate_on_grid(cells, grid, algorithm=on_grid, rng=seed + i)
+
+            return grid_level
         base = np.where(first.region, FREE, FORBIDDEN).astype(np.int32)
         algorithm = algorithm or str(first.meta.get("algorithm") or DEFAULT_ALGORITHM)
 
-        def level(i: int) -> Maze:
+        def level(i: int) -> Maze | GridMaze:
             if i == 0:
                 return first
-            made = make(base, rng=seed, index=i, algorithm=algorithm, geometry=first.geometry)
-            return square_only(made.maze, "a game")
+            return make(base, rng=seed, index=i, algorithm=algorithm, geometry=first.geometry).maze
 
         return level
-    first = square_only(make(source, rng=seed, **options).maze, "a game")
-    return lambda i: (
-        first if i == 0 else square_only(make(source, rng=seed, index=i, **options).maze, "a game")
-    )
+    first = make(source, rng=seed, **options).maze
+    return lambda i: first if i == 0 else make(source, rng=seed, index=i, **options).maze
 
 
 def make_book(

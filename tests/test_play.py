@@ -16,6 +16,7 @@ from conftest import run_cli
 from mazeart import Maze, generate, solve
 from mazeart.mazefile import load_maze, save_maze
 from mazeart.play.game import (
+    REACH,
     Game,
     load_best_times,
     load_scores,
@@ -347,3 +348,123 @@ def test_the_exit_is_green_and_the_table_lists_the_best_times():
 def test_play_needs_a_terminal():
     res = run_cli("play")
     assert res.returncode == 2 and "needs a terminal" in res.stderr
+
+
+# ----------------------------------------------------------------------------- other grids
+
+HEADING_KEYS = {0: "6", 45: "3", 90: "2", 135: "1", 180: "4", 225: "7", 270: "8", 315: "9"}
+"""The number keys by their heading, degrees clockwise from east (y down), as on a keypad."""
+KEY_NAMES = {"6": "right", "3": "down-right", "2": "down", "1": "down-left", "4": "left",
+             "7": "up-left", "8": "up", "9": "up-right"}  # fmt: skip
+
+
+def saved_graph(maze):
+    """The saved maze read by json alone: networkx graph, centres, entrance, exit."""
+    import networkx as nx
+
+    from mazeart.mazefile import dumps
+
+    doc = json.loads(dumps(maze))
+    g = nx.Graph()
+    g.add_nodes_from(doc["cells"])
+    g.add_edges_from(map(tuple, doc["passages"]))
+    return g, np.asarray(doc["centres"], float), doc["entrance"], doc["exit"]
+
+
+def key_towards(centres, a: int, b: int) -> str:
+    """The keypad key whose heading is nearest the step from ``a``'s centre to ``b``'s."""
+    dx, dy = centres[b] - centres[a]
+    heading = np.degrees(np.arctan2(dy, dx)) % 360
+    best = min(HEADING_KEYS, key=lambda h: abs((heading - h + 180) % 360 - 180))
+    return HEADING_KEYS[best]
+
+
+def grid_maze(kind: str, size: str = "9x7", seed: int = 3):
+    import mazeart
+
+    options = {"weave": True} if kind == "weave" else {"grid": kind}
+    return mazeart.make(size, rng=seed, **options).maze
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "polar", "upsilon", "weave"])
+def test_a_maze_on_any_grid_is_walked_by_its_directions(kind):
+    """Every step of the shortest path (networkx, on the saved file) is the key nearest its
+    heading; walls stop the player; a click moves only to a joined neighbour."""
+    import networkx as nx
+
+    maze = grid_maze(kind)
+    g, centres, entrance, exit_ = saved_graph(maze)
+    path = nx.shortest_path(g, entrance, exit_)
+    game = Game(maze)
+    assert game.position == entrance
+    for a, b in itertools.pairwise(path):
+        far = next((c for c in g.nodes if c not in g[a] and c != a), None)
+        assert not game.move_to(far)  # not a neighbour through a passage
+        assert game.move(KEY_NAMES[key_towards(centres, a, b)]), (a, b)
+        assert game.position == b
+    assert game.won and game.moves == len(path) - 1
+    fresh = Game(maze)
+    for key, name in KEY_NAMES.items():  # a key with no open neighbour near it: no step
+        heading = next(h for h, k in HEADING_KEYS.items() if k == key)
+        near = [
+            c for c in g[entrance]
+            if abs((np.degrees(np.arctan2(*(centres[c] - centres[entrance])[::-1])) % 360
+                    - heading + 180) % 360 - 180) <= REACH
+        ]  # fmt: skip
+        moved = fresh.move(name)
+        assert moved == bool(near)
+        if moved:
+            assert fresh.position in near
+            fresh = Game(maze)
+
+
+def test_best_times_of_other_grids_are_kept_by_their_kind(tmp_path):
+    hexes, triangles = grid_maze("hex"), grid_maze("triangle")
+    assert maze_key(hexes).split()[1] == "hex" and maze_key(triangles).split()[1] == "triangle"
+    record_score(hexes, 12.5, tmp_path / "best.json")
+    assert top_times(hexes, tmp_path / "best.json") == [12.5]
+    assert top_times(triangles, tmp_path / "best.json") == []
+
+
+@pytest.mark.parametrize("kind", ["hex", "polar"])
+def test_terminal_game_on_another_grid_through_a_pty(tmp_path, kind):
+    pexpect = pytest.importorskip("pexpect")
+    import networkx as nx
+
+    maze = grid_maze(kind, "8x6", 5)
+    saved = tmp_path / "maze.json"
+    save_maze(maze, saved)
+    g, centres, entrance, exit_ = saved_graph(maze)
+    child = spawn_play(pexpect, saved, tmp_path, levels=1, size=(50, 120))
+    child.expect("7 9 1 3 diagonally")
+    for a, b in itertools.pairwise(nx.shortest_path(g, entrance, exit_)):
+        child.send(key_towards(centres, a, b))
+    child.expect("Solved in")
+    child.expect(f"Best{GAP}times,{GAP}this{GAP}maze:")
+    child.send(" ")
+    child.expect(pexpect.EOF)
+    best = json.loads((tmp_path / "data" / "best-times.json").read_text())
+    assert list(best) == [maze_key(maze)]
+
+
+def test_a_grid_picture_has_floor_under_every_cell_and_walls_between_closed_cells():
+    """The terminal's picture of a hex maze: each maze cell's block is floor, and the blocks
+    on the straight line between two neighbours are all floor exactly when a passage joins
+    them (the line crosses their shared wall at its middle)."""
+    from mazeart.play.terminal import grid_picture
+
+    maze = grid_maze("hex", "10x8", 9)
+    picture, at = grid_picture(maze)
+    g, *_ = saved_graph(maze)
+    cells = [c for c in range(maze.grid.n_cells) if maze.mask[c]]
+    assert all(picture[at(c)] == 2 for c in cells)  # floor
+    for a in cells:
+        for b in maze.grid.neighbours(a):
+            if b < a or not maze.mask[b]:
+                continue
+            (ra, ca), (rb, cb) = at(a), at(int(b))
+            steps = max(abs(rb - ra), abs(cb - ca))
+            line = {(round(ra + (rb - ra) * t / steps), round(ca + (cb - ca) * t / steps))
+                    for t in range(steps + 1)}  # fmt: skip
+            walled = any(picture[p] == 1 for p in line)
+            assert walled != g.has_edge(a, int(b)), (a, int(b))

@@ -31,11 +31,14 @@ import numpy as np
 
 from mazeart._io import atomic_write, dump_json, load_json, read_bytes
 from mazeart.errors import MazeartError
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import DIRECTIONS, Maze
 
 __all__ = [
+    "HEADINGS",
     "KEEP",
     "MOVES",
+    "REACH",
     "Game",
     "Score",
     "best_times_path",
@@ -45,6 +48,7 @@ __all__ = [
     "record_score",
     "record_time",
     "size_key",
+    "step_towards",
     "top_times",
 ]
 
@@ -52,25 +56,73 @@ KEEP = 5
 """Times kept per maze."""
 
 MOVES = {"up": DIRECTIONS[0], "right": DIRECTIONS[1], "down": DIRECTIONS[2], "left": DIRECTIONS[3]}
-"""Direction name → ``(bit, d_row, d_col)``."""
+"""Direction name → ``(bit, d_row, d_col)`` on the square grid."""
+
+HEADINGS = {
+    "right": 0.0, "down-right": 45.0, "down": 90.0, "down-left": 135.0,
+    "left": 180.0, "up-left": 225.0, "up": 270.0, "up-right": 315.0,
+}  # fmt: skip
+"""Direction name → its heading in degrees, clockwise from east (``y`` grows down): a step
+on any grid goes to the open neighbour whose centre lies nearest that heading."""
+
+REACH = 50.0
+"""How far (degrees) a neighbour's heading may lie from a direction and still be its step:
+every neighbour on every grid is within reach of an arrow key (a hexagon's six at 30
+degrees from one; a triangle's three too), and a neighbour well off to the side (60
+degrees) is not taken."""
+
+
+def step_towards(maze: GridMaze, cell: int, direction: str) -> int | None:
+    """The cell a step ``direction`` leads to from ``cell`` of a maze on any grid: of the
+    neighbours a passage joins to ``cell``, the one whose centre's heading is nearest the
+    direction's (within :data:`REACH` degrees; the lower id on a tie), or None.
+
+    Examples
+    --------
+    >>> import mazeart
+    >>> m = mazeart.make("6x5", grid="hex", rng=2).maze
+    >>> start = m.entrance
+    >>> [d for d in HEADINGS if step_towards(m, start, d) is not None] != []
+    True
+    """
+    if direction not in HEADINGS:
+        raise MazeartError(f"direction must be one of {', '.join(HEADINGS)}, got {direction!r}")
+    joined = maze.neighbours(cell)
+    if not joined:
+        return None
+    centres = maze.grid.centres
+    delta = centres[joined] - centres[cell]
+    heading = np.degrees(np.arctan2(delta[:, 1], delta[:, 0]))
+    off = np.abs((heading - HEADINGS[direction] + 180.0) % 360.0 - 180.0)
+    best = int(np.argmin(off))  # the first of equals: neighbours come in id order
+    return int(joined[best]) if off[best] <= REACH else None
 
 
 class Game:
-    """One maze being played.
+    """One maze being played, on any grid.
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
         Needs an entrance and an exit.
     clock : callable, default time.monotonic
         Seconds; tests pass a fake.
+
+    Attributes
+    ----------
+    position : (int, int) or int
+        The player's cell: ``(row, col)`` on the square grid, a cell id on the others.
     """
 
-    def __init__(self, maze: Maze, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, maze: Maze | GridMaze, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        if not isinstance(maze, Maze | GridMaze):
+            raise TypeError(f"a game needs a Maze or a GridMaze, got {type(maze).__name__}")
         if maze.entrance is None or maze.exit is None:
             raise MazeartError("a game needs a maze with an entrance and an exit")
         self.maze = maze
-        self.position: tuple[int, int] = maze.entrance
+        self.position: Any = maze.entrance
         self.moves = 0
         self._clock = clock
         self._started: float | None = None
@@ -90,37 +142,64 @@ class Game:
         return end - self._started
 
     def move(self, direction: str) -> bool:
-        """Step ``'up'``, ``'down'``, ``'left'`` or ``'right'``; False when a wall is in the way.
+        """Step ``'up'``, ``'down'``, ``'left'``, ``'right'`` or a diagonal (``'up-left'``,
+        ...); False when a wall is in the way (or, on the square grid, for a diagonal).
 
-        The clock starts at the first step; reaching the exit stops it.
+        On another grid the step goes to the open neighbour nearest the direction
+        (:func:`step_towards`). The clock starts at the first step; reaching the exit
+        stops it.
         """
+        maze = self.maze
+        if isinstance(maze, GridMaze):
+            target = step_towards(maze, self.position, direction)
+            return target is not None and self.move_to(target)
+        if direction not in HEADINGS:
+            raise MazeartError(f"direction must be one of {', '.join(HEADINGS)}, got {direction!r}")
         if direction not in MOVES:
-            raise MazeartError(f"direction must be one of {', '.join(MOVES)}, got {direction!r}")
-        if self.won:
             return False
         bit, dr, dc = MOVES[direction]
         r, c = self.position
-        if not self.maze.passages[r, c] & bit:
+        if not maze.passages[r, c] & bit:
             return False
+        return self.move_to((r + dr, c + dc))
+
+    def move_to(self, cell: Any) -> bool:
+        """Step onto ``cell`` (a click on it): True when a passage joins it to the player's."""
+        if self.won:
+            return False
+        maze = self.maze
+        if isinstance(maze, GridMaze):
+            if not maze.is_cell(cell) or int(cell) not in maze.neighbours(self.position):
+                return False
+            cell = int(cell)
+        else:
+            try:
+                cell = (int(cell[0]), int(cell[1]))
+            except (TypeError, ValueError, IndexError):
+                return False
+            if cell not in maze.neighbours(self.position):
+                return False
         if self._started is None:
             self._started = self._clock()
-        self.position = (r + dr, c + dc)
+        self.position = cell
         self.moves += 1
-        if self.position == self.maze.exit:
+        if self.position == maze.exit:
             self._finished = self._clock()
         return True
 
 
-def size_key(maze: Maze) -> str:
-    """The key best times had before they were kept per maze: ``"40x30 cells"``.
+def size_key(maze: Maze | GridMaze) -> str:
+    """The key best times had before they were kept per maze: ``"40x30 cells"`` (the
+    drawing's size and the geometry; on another grid its kind, ``"12x10 hex"``).
 
     Files of that kind still load (:func:`load_scores`); new times go under
     :func:`maze_key`.
     """
-    return f"{maze.width}x{maze.height} {maze.geometry}"
+    kind = maze.grid.kind if isinstance(maze, GridMaze) else maze.geometry
+    return f"{maze.width}x{maze.height} {kind}"
 
 
-def maze_key(maze: Maze) -> str:
+def maze_key(maze: Maze | GridMaze) -> str:
     """A maze's fingerprint, the key of its best times: size, geometry and a hash.
 
     The hash (SHA-256, 16 hex digits kept) covers the grid's shape and
@@ -130,7 +209,7 @@ def maze_key(maze: Maze) -> str:
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
 
     Returns
     -------
@@ -221,12 +300,12 @@ def load_best_times(path: Path | None = None) -> dict[str, float]:
     return {key: times[0] for key, times in load_scores(path).items()}
 
 
-def top_times(maze: Maze, path: Path | None = None) -> list[float]:
+def top_times(maze: Maze | GridMaze, path: Path | None = None) -> list[float]:
     """The best times of ``maze``, fastest first (empty when it was never solved).
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
     path : Path, optional
         The best-times file (default: :func:`best_times_path`).
 
@@ -267,7 +346,7 @@ class Score:
         return self.times[0]
 
 
-def record_score(maze: Maze, seconds: float, path: Path | None = None) -> Score:
+def record_score(maze: Maze | GridMaze, seconds: float, path: Path | None = None) -> Score:
     """Enter a finished time in the maze's table of :data:`KEEP` best times.
 
     A time equal to one already in the table goes after it. The file is
@@ -276,7 +355,7 @@ def record_score(maze: Maze, seconds: float, path: Path | None = None) -> Score:
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
         The maze solved; its table is :func:`maze_key`'s.
     seconds : float
         The time (0 or more; kept to the millisecond).
@@ -311,14 +390,16 @@ def record_score(maze: Maze, seconds: float, path: Path | None = None) -> Score:
     return Score(t, tuple(times), at + 1)
 
 
-def record_time(maze: Maze, seconds: float, path: Path | None = None) -> tuple[bool, float]:
+def record_time(
+    maze: Maze | GridMaze, seconds: float, path: Path | None = None
+) -> tuple[bool, float]:
     """Record a finished time; return whether it is the maze's new best, and the best.
 
     :func:`record_score` with its answer cut to those two.
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
     seconds : float
     path : Path, optional
         The best-times file (default: :func:`best_times_path`).

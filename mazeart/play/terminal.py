@@ -2,7 +2,12 @@
 
 The maze is drawn on its block picture (the raster of a ``cells`` maze, the
 blocks of a ``blocks`` maze), two terminal columns per block so it looks square;
-walls are reverse-video blanks, so no special characters are needed. The exit
+walls are reverse-video blanks, so no special characters are needed. A maze on
+another grid (hexagons, triangles, rings, the upsilon tiling, a weave) is its
+drawing's walls painted at a few blocks a cell (:func:`grid_picture`), the
+player on its cell's centre; a key steps to the open neighbour nearest its
+direction (:func:`mazeart.play.game.step_towards`), and 7, 9, 1 and 3 (or Home,
+PgUp, End, PgDn) are the diagonals a hexagon's six sides need. The exit
 is green (black ``EE`` on green where the terminal has colours, bold ``EE``
 where it has none).
 
@@ -22,7 +27,7 @@ from __future__ import annotations
 
 import curses
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +35,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart.errors import check_int
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 from mazeart.play.game import Game, Score, record_score
 
-__all__ = ["Board", "PlayResult", "play"]
+__all__ = ["Board", "PlayResult", "grid_picture", "play"]
 
 _KEYS = {
     curses.KEY_UP: "up",
@@ -48,6 +54,18 @@ _KEYS = {
     ord("S"): "down",
     ord("A"): "left",
     ord("D"): "right",
+    ord("8"): "up",
+    ord("2"): "down",
+    ord("4"): "left",
+    ord("6"): "right",
+    ord("7"): "up-left",
+    ord("9"): "up-right",
+    ord("1"): "down-left",
+    ord("3"): "down-right",
+    curses.KEY_HOME: "up-left",
+    curses.KEY_PPAGE: "up-right",
+    curses.KEY_END: "down-left",
+    curses.KEY_NPAGE: "down-right",
 }
 _QUIT = (ord("q"), ord("Q"))
 EXIT_PAIR = 1
@@ -77,6 +95,66 @@ def _colours() -> int:
     except curses.error:  # a terminal that claims colours it cannot set
         pass
     return curses.A_BOLD
+
+
+BLOCKS_PER_CELL = {"triangle": 5, "weave": 3}
+"""Blocks a maze unit is painted at on grids other than the square (4 where not named): a
+triangle needs five for a floor block inside it."""
+
+
+def grid_picture(maze: GridMaze) -> tuple[NDArray[np.int8], Callable[[int], tuple[int, int]]]:
+    """A maze on another grid as a block picture (0 ground, 1 wall, 2 floor, as
+    :meth:`mazeart.maze.Maze.picture`), and where each cell is.
+
+    The drawing's walls (:func:`mazeart.export.scene.build_scene`) are painted at
+    :data:`BLOCKS_PER_CELL` blocks a maze unit, a block a side of margin; a cell is the
+    block under its centre.
+
+    Parameters
+    ----------
+    maze : GridMaze
+
+    Returns
+    -------
+    picture : (h, w) ndarray of int8
+    position : callable
+        Cell id → ``(row, col)`` in the picture.
+    """
+    from mazeart.export._style import style_from
+    from mazeart.export.png import render
+    from mazeart.export.scene import Scene, build_scene
+
+    cs = BLOCKS_PER_CELL.get(maze.grid.kind, 4)
+    scene = build_scene(maze, style_from({}))
+
+    def painted(layer: str) -> NDArray[np.bool_]:
+        """The blocks the layer covers: its shapes painted black on white."""
+        found = scene.layer(layer)
+        shapes = () if found is None else (
+            replace(found, fills=tuple(replace(f, colour="black") for f in found.fills),
+                    strokes=tuple(replace(k, colour="black") for k in found.strokes)),
+        )  # fmt: skip
+        alone = Scene(scene.width, scene.height, shapes, background="white")
+        return np.asarray(render(alone, cell_size=cs, margin=1).convert("L")) < 128
+
+    wall = painted("walls")
+    picture = np.where(wall, 1, np.where(painted("floor"), 2, 0)).astype(np.int8)
+    centres = np.floor(1 + maze.grid.centres * cs).astype(np.int64)
+    rows, cols = picture.shape
+    centres[:, 0] = np.clip(centres[:, 0], 0, cols - 1)
+    centres[:, 1] = np.clip(centres[:, 1], 0, rows - 1)
+    picture[centres[maze.mask, 1], centres[maze.mask, 0]] = 2  # a cell's block is floor
+
+    def position(cell: int) -> tuple[int, int]:
+        return int(centres[cell, 1]), int(centres[cell, 0])
+
+    return picture, position
+
+
+def _picture(maze: Maze | GridMaze) -> tuple[NDArray[np.int8], Callable[[Any], tuple[int, int]]]:
+    if isinstance(maze, GridMaze):
+        return grid_picture(maze)
+    return maze.picture(), maze.picture_position
 
 
 def _centred(player: int, size: int, view: int) -> int:
@@ -113,9 +191,9 @@ class Board:
         self.scr = scr
         self.game = game
         maze = game.maze
-        self.pic: NDArray[np.int8] = maze.picture()
+        self.pic, at = _picture(maze)
+        self.at = at
         self.exit_attr = exit_attr
-        at = maze.picture_position
         self.marks: dict[tuple[int, int], tuple[str, int]] = {
             at(cell): (kind[:1].lower() * 2, curses.A_BOLD) for cell, kind in maze.tags.items()
         }
@@ -173,7 +251,7 @@ class Board:
 
     def draw(self, status: str, note: str) -> None:
         """Show the game: in full when needed, else only the player's move and the lines."""
-        player = self.game.maze.picture_position(self.game.position)
+        player = self.at(self.game.position)
         height, width, view_h, view_w = self._view()
         rows, cols = self.pic.shape
         full = self.size != (height, width) or not (
@@ -228,7 +306,11 @@ class Board:
 
 
 def _run(
-    scr: Any, levels: Iterator[Maze], count: int | None, result: PlayResult, best_path: Any
+    scr: Any,
+    levels: Iterator[Maze | GridMaze],
+    count: int | None,
+    result: PlayResult,
+    best_path: Any,
 ) -> None:
     try:
         curses.curs_set(0)
@@ -242,6 +324,8 @@ def _run(
         board = Board(scr, game, exit_attr=exit_attr)
         total = f"/{count}" if count else ""
         help_line = "arrows or WASD move to the green EE, q quits"
+        if isinstance(maze, GridMaze):
+            help_line = "arrows or WASD, 7 9 1 3 diagonally, to the green EE; q quits"
         while not game.won:
             status = (
                 f"mazeart  level {number}{total}  {game.elapsed:6.1f} s  "
@@ -277,7 +361,7 @@ def _run(
 
 
 def play(
-    levels: Callable[[int], Maze],
+    levels: Callable[[int], Maze | GridMaze],
     *,
     count: int | None = 3,
     best_path: Path | None = None,
@@ -287,7 +371,8 @@ def play(
     Parameters
     ----------
     levels : callable
-        ``i -> Maze`` for level ``i`` (from 0); called when the level starts, so
+        ``i -> Maze`` (or a :class:`~mazeart.grids.maze.GridMaze`) for level ``i``
+        (from 0); called when the level starts, so
         each maze is freshly made.
     count : int or None, default 3
         Levels to play (three by default, as the weighted-DFS game played).
@@ -301,7 +386,7 @@ def play(
     if count is not None:
         count = check_int(count, "the number of levels")
 
-    def stream() -> Iterator[Maze]:
+    def stream() -> Iterator[Maze | GridMaze]:
         i = 0
         while count is None or i < count:
             yield levels(i)
