@@ -51,8 +51,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._anygrid import check_maze
-from mazeart._graph import label_passages
 from mazeart._jit import njit
+from mazeart._kernels.parts import label_links, label_passages
 from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze
 
@@ -356,34 +356,6 @@ def pick_best(difficulties: Sequence[float], target: str = "hard") -> int:
 
 
 @njit(cache=True)
-def _graph_components(indptr, indices, keep):
-    """Parts of the cells ``keep`` along the table: labels (-1 elsewhere) and sizes."""
-    n = keep.size
-    labels = np.full(n, -1, np.int64)
-    queue = np.empty(n, np.int64)
-    sizes = np.zeros(n, np.int64)
-    parts = 0
-    for s in range(n):
-        if not keep[s] or labels[s] >= 0:
-            continue
-        labels[s] = parts
-        head, tail = 0, 1
-        queue[0] = s
-        while head < tail:
-            c = queue[head]
-            head += 1
-            sizes[parts] += 1
-            for k in range(indptr[c], indptr[c + 1]):
-                nb = indices[k]
-                if keep[nb] and labels[nb] < 0:
-                    labels[nb] = parts
-                    queue[tail] = nb
-                    tail += 1
-        parts += 1
-    return labels, sizes[:parts]
-
-
-@njit(cache=True)
 def _graph_dead_end_lengths(indptr, indices, deg, stop, dead):
     out = np.zeros(dead.size, np.int64)
     for i in range(dead.size):
@@ -470,6 +442,7 @@ def _measure_grid(maze: GridMaze) -> Metrics:
         (rounded up), ``geometry`` the grid's kind.
     """
     from mazeart.errors import NoPathError
+    from mazeart.grids.carve import topology
     from mazeart.grids.solve import solve
 
     g = maze.grid
@@ -477,8 +450,8 @@ def _measure_grid(maze: GridMaze) -> Metrics:
     mask = maze.mask
     deg = maze.degree()
     cells, n_pass = maze.n_cells, maze.n_passages
-    _, sizes = _graph_components(indptr, indices, mask)
-    parts = int(sizes.size)
+    topo = topology(g)
+    parts = int(label_links(topo, mask, maze.passages)[1])
     ends = np.zeros(g.n_cells, bool)
     for cell in (maze.entrance, maze.exit):
         if cell is not None:
@@ -486,7 +459,8 @@ def _measure_grid(maze: GridMaze) -> Metrics:
     dead = np.flatnonzero(mask & (deg == 1) & ~ends)
     lengths = _graph_dead_end_lengths(indptr, indices, deg, ends, dead)
     straight = _graph_straight(maze, deg)
-    _, corridor_sizes = _graph_components(indptr, indices, mask & (deg <= 2))
+    corridors, n_corridors = label_links(topo, mask & (deg <= 2), maze.passages)
+    corridor_sizes = np.bincount(corridors, minlength=n_corridors + 1)[1:]
     sol_len, tort, decisions, difficulty = 0, 0.0, 0, 0.0
     if maze.entrance is not None and maze.exit is not None:
         try:

@@ -47,7 +47,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W, label_mask
+from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W
 from mazeart._io import check_text
 from mazeart._jit import njit
 from mazeart.errors import InvalidMazeError
@@ -546,6 +546,8 @@ class Maze:
         -------
         (H, W) ndarray of bool
         """
+
+        from mazeart._kernels.parts import label_mask
 
         if self.region.all():  # no ground inside the grid
             return np.zeros(self.shape, dtype=bool)

@@ -473,7 +473,7 @@ def _drop_specks(
     """The preset without the free islands smaller than ``min_island`` cells (noise, JPEG
     artefacts: each would cost a bridge), and how many were dropped, with their cells.
     The largest island always stays."""
-    from mazeart._graph import label_mask
+    from mazeart._kernels.parts import label_mask
 
     free = weights == FREE
     labels, n = label_mask(free)

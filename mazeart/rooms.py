@@ -892,7 +892,7 @@ def colour_rooms(
     """
     from scipy import ndimage
 
-    from mazeart._graph import label_mask
+    from mazeart._kernels.parts import label_mask
 
     px = rgb.astype(np.int16)
     red = (px[..., 0] >= 200) & (px[..., 1] <= 70) & (px[..., 2] <= 70)

@@ -37,8 +37,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._anygrid import any_grid, check_maze
-from mazeart._graph import find, label_passages, spanning_edges, union
+from mazeart._graph import find, spanning_edges, union
 from mazeart._jit import njit
+from mazeart._kernels.parts import label_passages
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, check_number
 from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links

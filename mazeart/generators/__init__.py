@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart._anygrid import any_grid
-from mazeart._graph import label_mask
+from mazeart._kernels.parts import label_mask
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.generators._registry import ALGORITHMS, Algorithm, get_algorithm, register
@@ -361,7 +361,7 @@ def _cut_door(maze: Maze, cell: tuple[int, int], what: str) -> Maze:
 def _drop_unreached(maze: Maze, report: ShapeReport) -> Maze:
     """The maze without the parts the blocks connectivity pass could not reach (they become
     wall blocks), or a refusal when those hold more than the part that is kept."""
-    from mazeart._graph import label_passages
+    from mazeart._kernels.parts import label_passages
 
     pad = np.pad(maze.passages, 1)
     labels, _ = label_passages(pad.reshape(-1), np.pad(maze.mask, 1).reshape(-1), pad.shape[1])

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._graph import BITS, OPPOSITE_BITS, label_mask
+from mazeart._graph import BITS, OPPOSITE_BITS
 from mazeart._jit import njit
+from mazeart._kernels.parts import label_mask
 from mazeart._kernels.topology import square_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError

@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
+from mazeart._kernels.parts import label_cells
 from mazeart._kernels.topology import graph_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
@@ -39,35 +40,11 @@ from mazeart.grids import GRIDS, Grid
 __all__ = ["GRAPH_ALGORITHMS", "OTHER_GRIDS", "carve_graph", "grids_of", "label_parts", "topology"]
 
 
-@njit(cache=True)
-def _label(indptr, indices, free):
-    """Free parts by breadth-first search: label per cell (-1 not free) and part count."""
-    n = free.size
-    labels = np.full(n, -1, np.int64)
-    queue = np.empty(n, np.int64)
-    parts = 0
-    for s in range(n):
-        if not free[s] or labels[s] >= 0:
-            continue
-        labels[s] = parts
-        head, tail = 0, 1
-        queue[0] = s
-        while head < tail:
-            c = queue[head]
-            head += 1
-            for k in range(indptr[c], indptr[c + 1]):
-                nb = indices[k]
-                if free[nb] and labels[nb] < 0:
-                    labels[nb] = parts
-                    queue[tail] = nb
-                    tail += 1
-        parts += 1
-    return labels, parts
-
-
 def label_parts(grid: Grid, free: NDArray[np.bool_]) -> tuple[NDArray[np.int64], int]:
-    """The free parts of ``grid``: a label per cell (``-1`` where not free) and their count."""
-    return _label(grid.indptr, grid.indices, np.ascontiguousarray(free, dtype=np.bool_))
+    """The free parts of ``grid``: a label per cell (``-1`` where not free, parts from 0)
+    and their count."""
+    labels, n = label_cells(topology(grid), np.ascontiguousarray(free, dtype=np.bool_))
+    return labels.astype(np.int64) - 1, int(n)
 
 
 @njit(cache=True)
