@@ -1,8 +1,9 @@
 """Metrics: how big, how long, how branchy and how hard a maze is.
 
-:func:`measure` reads a :class:`~mazeart.maze.Maze` as a graph (cells joined
-by passages; a ``blocks`` maze at block resolution) and returns
-:class:`Metrics`. Room cells are open floor, not corridors, so the local
+:func:`measure` reads a maze on any grid as a graph (cells joined by
+passages; a ``blocks`` maze at block resolution) and returns :class:`Metrics`:
+one function, its kernels written once against the grid's topology
+(:mod:`mazeart._kernels.topology`). Room cells are open floor, not corridors, so the local
 counts (dead ends, junctions, straightness, corridors) skip them; the solution
 and the loop count do not.
 
@@ -13,17 +14,19 @@ dead end
     is the number of cells from it to the first junction (or end) along its
     corridor, the junction not counted: a one-cell stub has length 1.
 junction
-    A cell with three (``junctions_3``) or four (``junctions_4``) passages.
+    A cell with three (``junctions_3``) or four or more (``junctions_4``) passages.
 straightness
     Share of cells whose two passages are opposite (the corridor goes straight
-    on). Recursive backtrackers score high (long rivers), Prim's low.
+    on: the neighbours' centres more than 155 degrees apart, seen from the cell's). Recursive backtrackers score high (long rivers), Prim's low.
 corridor
     A maximal run of cells with at most two passages each; ``longest_corridor``
     counts its cells.
 solution
     A shortest entrance → exit path; ``solution_length`` counts its cells,
     ``solution_share`` divides by the maze's cells, ``tortuosity`` is its steps
-    over the Manhattan distance between the ends (1 is a straight line).
+    over the steps between the ends on the open grid (the Manhattan distance on
+    the square grid; elsewhere their distance over a mean step; 1 is a straight
+    line).
 decisions
     Solution cells where the solver can take a wrong turn (three or more
     passages).
@@ -45,14 +48,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._anygrid import check_maze
 from mazeart._jit import njit
-from mazeart._kernels.parts import label_links, label_passages
+from mazeart._kernels.parts import label_links
+from mazeart._kernels.topology import degree, is_open, square_topology, step
 from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze
 
@@ -92,23 +96,21 @@ class Metrics:
 
 
 @njit(cache=True)
-def _dead_end_lengths(passages, width, deg, stop, starts):
+def _dead_end_lengths(topo, links, deg, stop, starts):  # type: ignore[no-untyped-def]
     """Cells from each dead end in ``starts`` to the first cell that is a junction or ``stop``."""
-    steps = (-width, 1, width, -1)
+    width = degree(topo)
     out = np.empty(starts.size, np.int64)
     for i in range(starts.size):
         prev = -1
         cur = starts[i]
         length = 1
         while True:
-            bits = passages[cur]
             nxt = -1
-            for k in range(4):
-                if bits & (1 << k):
-                    nb = cur + steps[k]
-                    if nb != prev:
-                        nxt = nb
-                        break
+            for d in range(width):
+                nb = step(topo, cur, d)
+                if nb >= 0 and nb != prev and is_open(topo, links, cur, d):
+                    nxt = nb
+                    break
             if nxt < 0 or deg[nxt] != 2 or stop[nxt]:
                 if nxt >= 0 and deg[nxt] == 1 and not stop[nxt]:
                     length += 1  # a lone corridor, dead at both ends
@@ -121,23 +123,22 @@ def _dead_end_lengths(passages, width, deg, stop, starts):
 
 
 @njit(cache=True)
-def _branch_depths(passages, width, on_path, path):
+def _branch_depths(topo, links, on_path, path):  # type: ignore[no-untyped-def]
     """For each off-path passage at a path cell, the farthest cell it leads to (in steps)."""
-    n = passages.size
-    steps = (-width, 1, width, -1)
+    n = on_path.size
+    width = degree(topo)
     dist = np.full(n, -1, np.int64)
     for i in range(path.size):
         dist[path[i]] = 0
     queue = np.empty(n, np.int64)
-    out = np.empty(4 * path.size, np.int64)
+    out = np.empty(width * path.size, np.int64)
     m = 0
     for i in range(path.size):
         cur = path[i]
-        bits = passages[cur]
-        for k in range(4):
-            if not bits & (1 << k):
+        for k in range(width):
+            root = step(topo, cur, k)
+            if root < 0 or not is_open(topo, links, cur, k):
                 continue
-            root = cur + steps[k]
             if on_path[root] or dist[root] >= 0:
                 continue
             dist[root] = 1
@@ -148,17 +149,120 @@ def _branch_depths(passages, width, on_path, path):
                 head += 1
                 if dist[c] > deepest:
                     deepest = dist[c]
-                b = passages[c]
-                for j in range(4):
-                    if b & (1 << j):
-                        nb = c + steps[j]
-                        if dist[nb] < 0:
-                            dist[nb] = dist[c] + 1
-                            queue[tail] = nb
-                            tail += 1
+                for j in range(width):
+                    nb = step(topo, c, j)
+                    if nb >= 0 and is_open(topo, links, c, j) and dist[nb] < 0:
+                        dist[nb] = dist[c] + 1
+                        queue[tail] = nb
+                        tail += 1
             out[m] = deepest
             m += 1
     return out[:m]
+
+
+@njit(cache=True)
+def _straight(topo, links, keep, deg, centres, limit):  # type: ignore[no-untyped-def]
+    """Cells of ``keep`` with two passages whose neighbours lie on opposite sides: the
+    cosine of the angle between them below ``limit``."""
+    n = keep.size
+    width = degree(topo)
+    out = np.zeros(n, np.bool_)
+    for c in range(n):
+        if not keep[c] or deg[c] != 2:
+            continue
+        a, b = -1, -1
+        for d in range(width):
+            nb = step(topo, c, d)
+            if nb >= 0 and is_open(topo, links, c, d):
+                if a < 0:
+                    a = nb
+                else:
+                    b = nb
+        ux, uy = centres[a, 0] - centres[c, 0], centres[a, 1] - centres[c, 1]
+        vx, vy = centres[b, 0] - centres[c, 0], centres[b, 1] - centres[c, 1]
+        cos = (ux * vx + uy * vy) / (np.hypot(ux, uy) * np.hypot(vx, vy))
+        out[c] = cos < limit
+    return out
+
+
+class _Graph(NamedTuple):
+    """What :func:`measure` reads of a maze, the same for every grid: flat arrays over
+    its cells and the topology its kernels walk."""
+
+    topo: Any
+    links: NDArray[Any]
+    mask: NDArray[np.bool_]
+    local: NDArray[np.bool_]  # maze cells outside rooms
+    deg: NDArray[np.int64]
+    centres: NDArray[np.float64]
+    ends: tuple[int | None, int | None]  # flat cells
+    path: NDArray[np.int64] | None  # the solution, flat cells
+    span: float  # the ends apart, in steps of an open grid
+    rows: int
+    cols: int
+    geometry: str
+
+
+def _graph(maze: Maze | GridMaze) -> _Graph:
+    """The maze as :func:`measure` reads it (the one place the grids differ)."""
+    from mazeart.errors import NoPathError
+    from mazeart.shape import degrees
+    from mazeart.solvers import solve
+
+    try:
+        solution = solve(maze) if maze.entrance is not None and maze.exit is not None else None
+    except NoPathError:
+        solution = None
+    if isinstance(maze, Maze):
+        h, w = maze.shape
+        rows, cols = np.divmod(np.arange(h * w), w)
+        flat = None if solution is None else (solution[:, 0] * w + solution[:, 1]).astype(np.int64)
+        span = 0.0
+        if maze.entrance is not None and maze.exit is not None:
+            (r0, c0), (r1, c1) = maze.entrance, maze.exit
+            span = float(abs(r1 - r0) + abs(c1 - c0))
+        mask = maze.mask.reshape(-1)
+
+        def flat_of(cell: tuple[int, int] | None) -> int | None:
+            return None if cell is None else cell[0] * w + cell[1]
+
+        return _Graph(
+            topo=square_topology(w),
+            links=maze.passages.reshape(-1),
+            mask=mask,
+            local=mask & ~maze.room_mask.reshape(-1),
+            deg=degrees(maze).reshape(-1).astype(np.int64),
+            centres=np.stack([cols + 0.5, rows + 0.5], axis=1),
+            ends=(flat_of(maze.entrance), flat_of(maze.exit)),
+            path=flat,
+            span=span,
+            rows=maze.height,
+            cols=maze.width,
+            geometry=maze.geometry,
+        )
+    from mazeart.grids.carve import topology
+
+    g = maze.grid
+    span = 0.0
+    if maze.entrance is not None and maze.exit is not None:
+        src = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
+        unit = float(np.hypot(*(g.centres[src] - g.centres[g.indices]).T).mean())
+        span = float(np.hypot(*(g.centres[maze.exit] - g.centres[maze.entrance]))) / unit
+    width, height = g.size
+    return _Graph(
+        topo=topology(g),
+        links=maze.passages,
+        mask=maze.mask,
+        local=maze.mask,
+        deg=maze.degree().astype(np.int64),
+        centres=g.centres,
+        ends=(maze.entrance, maze.exit),
+        path=None if solution is None else np.asarray(solution, np.int64),
+        span=span,
+        rows=math.ceil(height),
+        cols=math.ceil(width),
+        geometry=g.kind,
+    )
 
 
 def measure(maze: Maze | GridMaze) -> Metrics:
@@ -183,53 +287,34 @@ def measure(maze: Maze | GridMaze) -> Metrics:
     (100, 0, True)
     """
     check_maze(maze)
-    if not isinstance(maze, Maze):
-        return _measure_grid(maze)
-    from mazeart.shape import degrees
-    from mazeart.solvers import solve
-
-    p = maze.passages.reshape(-1)
-    w = maze.width
-    mask = maze.mask.reshape(-1)
-    deg = degrees(maze).reshape(-1)
+    g = _graph(maze)
+    mask, local, deg = g.mask, g.local, g.deg
     cells = int(mask.sum())
     n_pass = maze.n_passages
-    parts = int(label_passages(p, mask, w)[1])
-    local = mask & ~maze.room_mask.reshape(-1)
+    parts = int(label_links(g.topo, mask, g.links)[1])
     ends = np.zeros(mask.size, dtype=bool)
-    for cell in (maze.entrance, maze.exit):
-        if cell is not None:
-            ends[cell[0] * w + cell[1]] = True
-
+    ends[[e for e in g.ends if e is not None]] = True
     dead = np.flatnonzero(local & (deg == 1) & ~ends)
     stop = ends | ~local
-    lengths = _dead_end_lengths(p, w, deg, stop, dead) if dead.size else np.zeros(0, np.int64)
-    straight = local & (deg == 2) & ((p == 5) | (p == 10))
-    corridors, n_corridors = label_passages(p, local & (deg <= 2), w)
+    lengths = _dead_end_lengths(g.topo, g.links, deg, stop, dead)
+    straight = _straight(g.topo, g.links, local, deg, g.centres, -math.cos(math.radians(25)))
+    corridors, n_corridors = label_links(g.topo, local & (deg <= 2), g.links)
     corridor_sizes = np.bincount(corridors, minlength=n_corridors + 1)[1:]
-
     sol_len, tort, decisions, difficulty = 0, 0.0, 0, 0.0
-    if maze.entrance is not None and maze.exit is not None:
-        try:
-            path = solve(maze)
-        except ValueError:
-            path = None
-        if path is not None:
-            sol_len = len(path)
-            (r0, c0), (r1, c1) = maze.entrance, maze.exit
-            tort = (sol_len - 1) / max(1, abs(r1 - r0) + abs(c1 - c0))
-            flat = (path[:, 0] * w + path[:, 1]).astype(np.int64)
-            on_path = np.zeros(mask.size, dtype=bool)
-            on_path[flat] = True
-            decisions = int(np.count_nonzero(deg[flat] >= 3))
-            depths = _branch_depths(p, w, on_path, flat)
-            if depths.size:
-                difficulty = decisions * float(depths.mean()) / math.sqrt(max(cells, 1))
+    if g.path is not None:
+        sol_len = len(g.path)
+        tort = (sol_len - 1) / max(1.0, g.span)
+        on_path = np.zeros(mask.size, dtype=bool)
+        on_path[g.path] = True
+        decisions = int(np.count_nonzero(deg[g.path] >= 3))
+        depths = _branch_depths(g.topo, g.links, on_path, g.path)
+        if depths.size:
+            difficulty = decisions * float(depths.mean()) / math.sqrt(max(cells, 1))
     n_local = max(int(local.sum()), 1)
     return Metrics(
-        rows=maze.height,
-        cols=maze.width,
-        geometry=maze.geometry,
+        rows=g.rows,
+        cols=g.cols,
+        geometry=g.geometry,
         cells=cells,
         passages=n_pass,
         parts=parts,
@@ -242,7 +327,7 @@ def measure(maze: Maze | GridMaze) -> Metrics:
         dead_end_mean=round(float(lengths.mean()), 4) if lengths.size else 0.0,
         dead_end_max=int(lengths.max()) if lengths.size else 0,
         junctions_3=int(np.count_nonzero(local & (deg == 3))),
-        junctions_4=int(np.count_nonzero(local & (deg == 4))),
+        junctions_4=int(np.count_nonzero(local & (deg >= 4))),
         straightness=round(int(straight.sum()) / n_local, 4),
         longest_corridor=int(corridor_sizes.max()) if corridor_sizes.size else 0,
         difficulty=round(difficulty, 4),
@@ -350,154 +435,3 @@ def pick_best(difficulties: Sequence[float], target: str = "hard") -> int:
     if target == "easy":
         return int(np.argmin(scores))
     return int(np.argmin(np.abs(scores - scores.mean())))
-
-
-# ----------------------------------------------------------------------------- other grids
-
-
-@njit(cache=True)
-def _graph_dead_end_lengths(indptr, indices, deg, stop, dead):
-    out = np.zeros(dead.size, np.int64)
-    for i in range(dead.size):
-        prev, c, length = -1, dead[i], 0
-        while True:
-            length += 1
-            nxt = -1
-            for k in range(indptr[c], indptr[c + 1]):
-                if indices[k] != prev:
-                    nxt = indices[k]
-                    break
-            if nxt < 0:
-                break
-            if deg[nxt] != 2 or stop[nxt]:
-                break
-            prev, c = c, nxt
-        out[i] = length
-    return out
-
-
-@njit(cache=True)
-def _graph_branch_depths(indptr, indices, on_path, path):
-    """The depth of every branch off the path (BFS from the path; loops shorten them)."""
-    n = on_path.size
-    dist = np.full(n, -1, np.int64)
-    branch = np.full(n, -1, np.int64)
-    queue = np.empty(n, np.int64)
-    tail = 0
-    for c in path:
-        dist[c] = 0
-    n_branch = 0
-    for c in path:
-        for k in range(indptr[c], indptr[c + 1]):
-            nb = indices[k]
-            if dist[nb] < 0:
-                dist[nb] = 1
-                branch[nb] = n_branch
-                n_branch += 1
-                queue[tail] = nb
-                tail += 1
-    depth = np.zeros(n_branch, np.int64)
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        b = branch[c]
-        if dist[c] > depth[b]:
-            depth[b] = dist[c]
-        for k in range(indptr[c], indptr[c + 1]):
-            nb = indices[k]
-            if dist[nb] < 0:
-                dist[nb] = dist[c] + 1
-                branch[nb] = b
-                queue[tail] = nb
-                tail += 1
-    return depth
-
-
-def _graph_straight(maze: GridMaze, deg: NDArray[np.int64]) -> NDArray[np.bool_]:
-    indptr, indices = maze.open_table
-    two = np.flatnonzero(maze.mask & (deg == 2))
-    if not two.size:
-        return np.zeros(maze.grid.n_cells, bool)
-    c = maze.grid.centres
-    a, b = indices[indptr[two]], indices[indptr[two] + 1]
-    u, v = c[a] - c[two], c[b] - c[two]
-    cos = (u * v).sum(axis=1) / (np.hypot(*u.T) * np.hypot(*v.T))
-    out = np.zeros(maze.grid.n_cells, bool)
-    out[two[cos < -math.cos(math.radians(25))]] = True
-    return out
-
-
-def _measure_grid(maze: GridMaze) -> Metrics:
-    """The :class:`Metrics` of a maze on another grid (see :func:`measure`).
-
-    Parameters
-    ----------
-    maze : GridMaze
-
-    Returns
-    -------
-    Metrics
-        ``rows`` and ``cols`` are the drawing's height and width in cells
-        (rounded up), ``geometry`` the grid's kind.
-    """
-    from mazeart.errors import NoPathError
-    from mazeart.grids.carve import topology
-    from mazeart.grids.solve import solve
-
-    g = maze.grid
-    indptr, indices = maze.open_table
-    mask = maze.mask
-    deg = maze.degree()
-    cells, n_pass = maze.n_cells, maze.n_passages
-    topo = topology(g)
-    parts = int(label_links(topo, mask, maze.passages)[1])
-    ends = np.zeros(g.n_cells, bool)
-    for cell in (maze.entrance, maze.exit):
-        if cell is not None:
-            ends[cell] = True
-    dead = np.flatnonzero(mask & (deg == 1) & ~ends)
-    lengths = _graph_dead_end_lengths(indptr, indices, deg, ends, dead)
-    straight = _graph_straight(maze, deg)
-    corridors, n_corridors = label_links(topo, mask & (deg <= 2), maze.passages)
-    corridor_sizes = np.bincount(corridors, minlength=n_corridors + 1)[1:]
-    sol_len, tort, decisions, difficulty = 0, 0.0, 0, 0.0
-    if maze.entrance is not None and maze.exit is not None:
-        try:
-            path = solve(maze)
-        except NoPathError:
-            path = None
-        if path is not None:
-            sol_len = len(path)
-            src = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
-            step = float(np.hypot(*(g.centres[src] - g.centres[g.indices]).T).mean())
-            span = float(np.hypot(*(g.centres[maze.exit] - g.centres[maze.entrance])))
-            tort = (sol_len - 1) / max(1.0, span / step)
-            on_path = np.zeros(g.n_cells, bool)
-            on_path[path] = True
-            decisions = int(np.count_nonzero(deg[path] >= 3))
-            depths = _graph_branch_depths(indptr, indices, on_path, path.astype(np.int64))
-            if depths.size:
-                difficulty = decisions * float(depths.mean()) / math.sqrt(max(cells, 1))
-    width, height = g.size
-    return Metrics(
-        rows=math.ceil(height),
-        cols=math.ceil(width),
-        geometry=g.kind,
-        cells=cells,
-        passages=n_pass,
-        parts=parts,
-        loops=n_pass - cells + parts,
-        solution_length=sol_len,
-        solution_share=round(sol_len / max(cells, 1), 4),
-        tortuosity=round(tort, 4),
-        decisions=decisions,
-        dead_ends=int(dead.size),
-        dead_end_mean=round(float(lengths.mean()), 4) if lengths.size else 0.0,
-        dead_end_max=int(lengths.max()) if lengths.size else 0,
-        junctions_3=int(np.count_nonzero(mask & (deg == 3))),
-        junctions_4=int(np.count_nonzero(mask & (deg >= 4))),
-        straightness=round(float(straight.sum()) / max(cells, 1), 4),
-        longest_corridor=int(corridor_sizes.max()) if corridor_sizes.size else 0,
-        difficulty=round(difficulty, 4),
-    )
