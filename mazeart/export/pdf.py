@@ -1,4 +1,4 @@
-"""Printable PDF with fpdf2: vector walls, marked ends, an answer key, and puzzle books.
+"""Printable PDF: vector walls, marked ends, an answer key, and puzzle books.
 
 A maze page has an optional title at the top, the maze scaled to fit the
 space between the margins (walls are stroked vector lines with square caps,
@@ -12,13 +12,16 @@ solution drawn in.
 :func:`write_pdf` writes one maze; :func:`write_book` writes many, puzzles
 first and answer keys at the back, four to a page.
 
-The drawing is the scene every renderer shares (:mod:`mazeart.export.scene`),
-written straight into the page's content stream as compact path operators in
-maze units under one transformation, so a million walls cost a few megabytes
-and a second, not a call each. Text is set in DejaVu Sans, shipped with the
-package (``mazeart/fonts``, Bitstream Vera licence) and embedded as a subset in
-every PDF, as print-on-demand services require; a character the font lacks is
-a one-line error rather than a missing glyph.
+The file is written by mazeart's own small PDF writer
+(:mod:`mazeart.export._pdfdoc`). The drawing is the scene every renderer shares
+(:mod:`mazeart.export.scene`), written straight into the page's content stream as
+compact path operators in maze units under one transformation, so a million walls
+cost a few megabytes and a second, not a call each. Text is set in DejaVu Sans,
+shipped with the package (``mazeart/fonts``, Bitstream Vera licence) and embedded
+as a subset (fontTools) in every PDF, as print-on-demand services require, with a
+ToUnicode map so the words can be searched and copied; a character the font lacks
+is a one-line error rather than a missing glyph. With ``SOURCE_DATE_EPOCH`` set, the
+same maze gives the same bytes.
 """
 
 from __future__ import annotations
@@ -79,16 +82,15 @@ def page_size(page: str, *, landscape: bool = False) -> tuple[float, float]:
 
 
 _FONTS = files("mazeart").joinpath("fonts")
-_FONT = "DejaVuSans"
+_FONT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 
 
 @functools.cache
 def _glyphs() -> frozenset[int]:
-    """Code points the shipped font can print."""
-    from fontTools.ttLib import TTFont
+    """Code points the shipped font can print (its cmap, read by fontTools)."""
+    from mazeart.export._pdfdoc import font_file
 
-    with _FONTS.joinpath("DejaVuSans.ttf").open("rb") as fh:
-        return frozenset(TTFont(fh)["cmap"].getBestCmap())
+    return frozenset(font_file(_FONTS.joinpath(_FONT_FILES["regular"])).cmap)
 
 
 def _printable(text: str, what: str) -> str:
@@ -202,12 +204,11 @@ def _source_date() -> Any:
 
 
 class _Document:
-    """An fpdf2 document with page numbers and the maze-drawing primitive."""
+    """A PDF (:class:`~mazeart.export._pdfdoc.PdfDoc`) with page numbers and the maze drawing."""
 
     def __init__(self, size: tuple[float, float], margin: float, footer: str, title: str):
-        from fpdf import FPDF
-
         from mazeart._version import __version__
+        from mazeart.export._pdfdoc import PdfDoc
 
         self.width, self.height = size
         if not 0 <= margin < min(size) / 3:
@@ -215,27 +216,23 @@ class _Document:
                 f"page margin must be between 0 and a third of the page, got {margin}"
             )
         self.margin = margin
-        self.drawn = 0  # bytes of drawing written
         self.footer = _printable(footer, "footer")
-        self.pdf = FPDF(unit="mm", format=size)
-        stamp = _source_date()
-        if stamp is not None:  # reproducible builds: the same input, the same bytes
-            self.pdf.set_creation_date(stamp)
-        self.pdf.set_auto_page_break(False)
-        self.pdf.set_margins(margin, margin, margin)
-        for style, name in (("", "DejaVuSans.ttf"), ("B", "DejaVuSans-Bold.ttf")):
-            self.pdf.add_font(_FONT, style, fname=str(_FONTS.joinpath(name)))
-        self.pdf.set_creator(f"mazeart {__version__}")
-        self.pdf.set_title(_printable(title, "title") or "mazeart maze")
+        self.pdf = PdfDoc(
+            title=_printable(title, "title") or "mazeart maze",
+            creator=f"mazeart {__version__}",
+            producer=f"mazeart {__version__} (mazeart.export._pdfdoc)",
+            created=_source_date(),  # reproducible builds: the same input, the same bytes
+            fonts={style: _FONTS.joinpath(name) for style, name in _FONT_FILES.items()},
+        )
 
     def new_page(self) -> None:
         pdf = self.pdf
-        pdf.add_page()
-        pdf.set_font(_FONT, size=8)
+        pdf.add_page(self.width, self.height)
+        pdf.set_font("regular", 8)
         pdf.set_text_color(90, 90, 90)
         y = self.height - self.margin / 2
-        number = str(pdf.page_no())
-        pdf.text(self.width - self.margin - pdf.get_string_width(number), y, number)
+        number = str(pdf.page_count)
+        pdf.text(self.width - self.margin - pdf.string_width(number), y, number)
         if self.footer:
             pdf.text(self.margin, y, self.footer)
         pdf.set_text_color(0, 0, 0)
@@ -246,24 +243,24 @@ class _Document:
             return 0.0
         pdf = self.pdf
         room = self.width - 2 * self.margin
-        pdf.set_font(_FONT, style="B", size=size)
-        w = pdf.get_string_width(text)
+        pdf.set_font("bold", size)
+        w = pdf.string_width(text)
         if w > room:  # a long title: smaller type, down to 7 pt, then cut with an ellipsis
             size = max(7.0, size * room / w)
-            pdf.set_font(_FONT, style="B", size=size)
-            while pdf.get_string_width(text) > room and len(text) > 1:
-                text = text[: max(1, int(len(text) * room / pdf.get_string_width(text)) - 1)]
+            pdf.set_font("bold", size)
+            while pdf.string_width(text) > room + 1e-6 and len(text) > 1:  # 1e-6: rounding
+                text = text[: max(1, int(len(text) * room / pdf.string_width(text)) - 1)]
                 text = text.rstrip() + "…"
-            w = pdf.get_string_width(text)
+            w = pdf.string_width(text)
         line = size * 0.3528  # points to mm
         pdf.text((self.width - w) / 2, self.margin + line, text)
         return line * 1.8
 
     def caption(self, text: str, x: float, y: float, w: float) -> None:
         pdf = self.pdf
-        pdf.set_font(_FONT, size=6.5)
+        pdf.set_font("regular", 6.5)
         pdf.set_text_color(110, 110, 110)
-        pdf.text(x + (w - pdf.get_string_width(text)) / 2, y, text)
+        pdf.text(x + (w - pdf.string_width(text)) / 2, y, text)
         pdf.set_text_color(0, 0, 0)
 
     def legend(self, maze: Maze | GridMaze, style: Style, x: float, y: float, w: float) -> None:
@@ -271,20 +268,20 @@ class _Document:
         if not (style.tags and maze.tags):
             return
         pdf = self.pdf
-        pdf.set_font(_FONT, size=7)
+        pdf.set_font("regular", 7)
         entries = [(_legend_name(kind), colour) for kind, colour in tag_legend(maze.tags.values())]
         r, gap, between = 0.9, 1.0, 3.5  # mm
-        total = sum(2 * r + gap + pdf.get_string_width(name) for name, _ in entries)
+        total = sum(2 * r + gap + pdf.string_width(name) for name, _ in entries)
         total += between * (len(entries) - 1)
         at = max(self.margin, x + (w - total) / 2)
         base = y + 3.6
         pdf.set_text_color(51, 51, 51)
         for name, colour in entries:
             pdf.set_fill_color(*_rgb(colour))
-            pdf.ellipse(at, base - 0.85 - r, 2 * r, 2 * r, style="F")
+            pdf.ellipse(at, base - 0.85 - r, 2 * r, 2 * r)
             at += 2 * r + gap
             pdf.text(at, base, name)
-            at += pdf.get_string_width(name) + between
+            at += pdf.string_width(name) + between
         pdf.set_text_color(0, 0, 0)
 
     def maze(
@@ -296,6 +293,8 @@ class _Document:
     ) -> tuple[float, float, float, float]:
         """Draw ``ops`` (of a scene ``size`` wide and high) centred in ``box`` (x, y, w, h);
         return where."""
+        from mazeart.export._pdfdoc import PT_PER_MM as k
+
         bx, by, bw, bh = box
         width, height = size
         pad = max(pad, 1.0)  # room for the arrows at the doors
@@ -304,23 +303,14 @@ class _Document:
             raise MazeartError("the page leaves no room for the maze")
         mw, mh = width * cell, height * cell
         ox, oy = bx + (bw - mw) / 2, by + (bh - mh) / 2
-        k, h = self.pdf.k, self.pdf.h  # points per mm; the page's height in mm
+        h = self.height
         # one transformation: maze units, y down, the maze's corner at (ox, oy)
         head = f"q {cell * k:.5f} 0 0 {-cell * k:.5f} {ox * k:.4f} {(h - oy) * k:.4f} cm"
-        self.pdf._out("\n".join([head, *ops, "Q"]))
-        self.drawn += sum(len(op) for op in ops)
+        self.pdf.raw(head, *ops, "Q")  # big mazes: zlib's fastest level, see _pdfdoc
         return ox, oy, mw, mh
 
     def output(self) -> bytes:
-        from fpdf.syntax import PDFContentStream
-
-        level = PDFContentStream._COMPRESSION_LEVEL
-        big = self.drawn > 2_000_000
-        PDFContentStream._COMPRESSION_LEVEL = 1 if big else level  # zlib's fastest for big mazes
-        try:
-            return bytes(self.pdf.output())
-        finally:
-            PDFContentStream._COMPRESSION_LEVEL = level
+        return self.pdf.output()
 
 
 def _legend_name(kind: str) -> str:
@@ -467,7 +457,7 @@ def write_book(
         if answer:
             if scene.layer("solution") is None:
                 raise MazeartError(f"{name} has no entrance or exit for its answer key")
-            keys.append((maze, drawing, name, doc.pdf.page_no()))
+            keys.append((maze, drawing, name, doc.pdf.page_count))
         if progress is not None:
             progress(i + 1)
     per_page = 4
