@@ -17,7 +17,8 @@ junction
     A cell with three (``junctions_3``) or four or more (``junctions_4``) passages.
 straightness
     Share of cells whose two passages are opposite (the corridor goes straight
-    on: the neighbours' centres more than 155 degrees apart, seen from the cell's). Recursive backtrackers score high (long rivers), Prim's low.
+    on: the neighbours' centres more than 155 degrees apart, seen from the cell's).
+    Recursive backtrackers score high (long rivers), Prim's low.
 corridor
     A maximal run of cells with at most two passages each; ``longest_corridor``
     counts its cells.
@@ -56,7 +57,7 @@ from numpy.typing import NDArray
 from mazeart._anygrid import check_maze
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_links
-from mazeart._kernels.topology import degree, is_open, square_topology, step
+from mazeart._kernels.topology import degree, grid_topology, is_open, square_topology, step
 from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze
 
@@ -240,8 +241,6 @@ def _graph(maze: Maze | GridMaze) -> _Graph:
             cols=maze.width,
             geometry=maze.geometry,
         )
-    from mazeart.grids.carve import topology
-
     g = maze.grid
     span = 0.0
     if maze.entrance is not None and maze.exit is not None:
@@ -250,7 +249,7 @@ def _graph(maze: Maze | GridMaze) -> _Graph:
         span = float(np.hypot(*(g.centres[maze.exit] - g.centres[maze.entrance]))) / unit
     width, height = g.size
     return _Graph(
-        topo=topology(g),
+        topo=grid_topology(g),
         links=maze.passages,
         mask=maze.mask,
         local=maze.mask,

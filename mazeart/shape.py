@@ -30,8 +30,9 @@ steps, and nothing is ever carved on a room cell except by its doors.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -40,12 +41,21 @@ from mazeart._anygrid import any_grid, check_maze
 from mazeart._graph import find, spanning_edges, union
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_passages
+from mazeart._kernels.topology import (
+    degree,
+    grid_topology,
+    is_open,
+    join,
+    shut,
+    square_topology,
+    step,
+)
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, check_number
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
     from mazeart.rooms import Room
 
 __all__ = [
@@ -565,41 +575,113 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
 
 
 @njit(cache=True)
-def _prune(p, mask, keep, stride):
-    """Cut the one-cell dead ends hanging off junctions, on flat row-major arrays.
+def _prune(topo, links, mask, keep, order):  # type: ignore[no-untyped-def]
+    """Cut the one-cell dead ends hanging off junctions, on flat arrays of any grid.
 
     A cut never makes a new dead end (its junction keeps two passages or more),
     so the rounds of :func:`prune_dead_ends` come down to: at every junction,
-    cut its stubs in reading order (north, west, east, south) while it still
-    has three passages or more. ``p`` and ``mask`` are changed in place;
-    returns the number of cells cut.
+    cut its stubs in ``order`` (the square grid's reading order: north, west,
+    east, south; a graph's neighbours by id) while it still has three passages
+    or more. ``links`` and ``mask`` are changed in place; returns the number of
+    cells cut.
     """
-    steps = (-stride, -1, 1, stride)  # reading order of the neighbours
-    bits = (1, 8, 2, 4)  # N, W, E, S
-    back = (4, 2, 8, 1)
+    n = mask.size
+    width = degree(topo)
+    deg = np.zeros(n, np.int64)
+    for x in range(n):
+        if mask[x]:
+            for d in range(width):
+                if step(topo, x, d) >= 0 and is_open(topo, links, x, d):
+                    deg[x] += 1
     cut = 0
-    for j in range(p.size):
-        bj = p[j]
-        deg = (bj & 1) + ((bj >> 1) & 1) + ((bj >> 2) & 1) + ((bj >> 3) & 1)
-        if deg < 3:
+    for j in range(n):
+        if deg[j] < 3:
             continue
-        for k in range(4):
-            if deg < 3:
+        for k in range(width):
+            if deg[j] < 3:
                 break
-            if not bj & bits[k]:
+            d = order[k]
+            s = step(topo, j, d)
+            if s < 0 or not is_open(topo, links, j, d):
                 continue
-            s = j + steps[k]
-            if p[s] == back[k] and mask[s] and not keep[s]:
-                p[s] = 0
+            if deg[s] == 1 and mask[s] and not keep[s]:
+                shut(topo, links, j, d, s)
                 mask[s] = False
-                bj &= ~np.uint8(bits[k])
-                deg -= 1
+                deg[s] = 0
+                deg[j] -= 1
                 cut += 1
-        p[j] = bj
     return cut
 
 
-@any_grid("mazeart.grids.generate:prune_grid")
+_READING = np.array([0, 3, 1, 2], np.int64)
+"""The square grid's directions (N E S W in the topology) in reading order: N, W, E, S."""
+
+
+class _Flat(NamedTuple):
+    """A maze as the shaping kernels take it: flat arrays and a topology, and the way back.
+
+    The square grid's arrays are framed by a ring of cells that are not maze (so the
+    blocks rules never step off the grid)."""
+
+    topo: Any
+    links: NDArray[Any]
+    mask: NDArray[np.bool_]
+    keep: NDArray[np.bool_]
+    room: NDArray[np.bool_]
+    region: NDArray[np.bool_]
+    order: NDArray[np.int64]
+    stride: int
+    back: Callable[[NDArray[np.bool_], NDArray[Any]], Maze | GridMaze]
+
+
+def _flat(maze: Maze | GridMaze) -> _Flat:
+    """The one place the shaping steps see which grid a maze is on."""
+    if isinstance(maze, Maze):
+        h, w = maze.shape
+        stride = w + 2
+
+        def square(mask: NDArray[np.bool_], links: NDArray[Any]) -> Maze:
+            inner = (slice(1, -1), slice(1, -1))
+            return maze.replace(
+                mask=mask.reshape(h + 2, stride)[inner].copy(),
+                passages=links.reshape(h + 2, stride)[inner].copy(),
+            )
+
+        return _Flat(
+            topo=square_topology(stride),
+            links=_framed(maze.passages, np.uint8(0)).reshape(-1),
+            mask=_framed(maze.mask, False).reshape(-1),
+            keep=_framed(_protected(maze), False).reshape(-1),
+            room=_framed(maze.room_mask, False).reshape(-1),
+            region=_framed(maze.region, False).reshape(-1),
+            order=_READING,
+            stride=stride,
+            back=square,
+        )
+    topo = grid_topology(maze.grid)
+    keep = np.zeros(maze.grid.n_cells, bool)
+    keep[[c for c in (maze.entrance, maze.exit, *maze.tags) if c is not None]] = True
+
+    def other(mask: NDArray[np.bool_], links: NDArray[Any]) -> GridMaze:
+        return maze.replace(mask=mask, passages=links)
+
+    return _Flat(
+        topo=topo,
+        links=maze.passages.copy(),
+        mask=maze.mask.copy(),
+        keep=keep,
+        room=np.zeros(maze.grid.n_cells, bool),
+        region=maze.mask.copy(),
+        order=np.arange(topo[2], dtype=np.int64),
+        stride=0,
+        back=other,
+    )
+
+
+@overload
+def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze: ...
+@overload
+def prune_dead_ends(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze: ...
 def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
     """Remove every dead end one cell long that branches off a junction (the hybrid's last step).
 
@@ -619,7 +701,8 @@ def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None)
 
     Returns
     -------
-    Maze
+    Maze or GridMaze
+        The same kind as ``maze``.
 
     Examples
     --------
@@ -630,14 +713,11 @@ def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None)
     >>> pruned.n_cells < maze.n_cells and pruned.n_passages == pruned.n_cells - 1
     True
     """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
+    check_maze(maze)
     report = report if report is not None else ShapeReport()
-    _h, w = maze.shape
-    mask = maze.mask.copy()
-    p = maze.passages.copy()
-    keep = _protected(maze)
-    report.pruned += int(_prune(p.reshape(-1), mask.reshape(-1), keep.reshape(-1), w))
-    return maze.replace(mask=mask, passages=p)
+    f = _flat(maze)
+    report.pruned += int(_prune(f.topo, f.links, f.mask, f.keep, f.order))
+    return f.back(f.mask, f.links)
 
 
 @njit(inline="always", cache=True)
@@ -651,21 +731,25 @@ def _squares(mask, x, stride):
 
 
 @njit(cache=True)
-def _braid(p, mask, room, region, stride, blocks, target, state):
+def _braid(topo, links, mask, room, region, stride, blocks, target, state):  # type: ignore[no-untyped-def]
     """Open walls at dead ends in random order until ``target`` dead ends are gone.
 
-    Flat arrays of a grid framed by one ring of non-maze cells (no bounds
-    checks); ``p`` and ``mask`` are changed in place. ``blocks`` selects the
-    blocks rules (open a wall block that touches two path blocks or more, in
-    the region, closing no 2 x 2 square) over the cells rule (open the wall to
-    a neighbouring maze cell). Returns the number of dead ends removed.
+    Flat arrays of any grid (the square grid's framed by one ring of non-maze
+    cells); ``links`` and ``mask`` are changed in place. ``blocks`` selects the
+    square grid's blocks rules (open a wall block that touches two path blocks or
+    more, in the region, closing no 2 x 2 square) over the cells rule (open the
+    wall to a neighbouring maze cell). Returns the number of dead ends removed.
     """
-    n = p.size
-    deg = np.zeros(n, np.int8)
+    n = mask.size
+    width = degree(topo)
+    order = np.zeros(1, np.int64)  # no carve order kept
+    deg = np.zeros(n, np.int64)
     count = 0
     for x in range(n):
-        b = p[x]
-        deg[x] = (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
+        if mask[x]:
+            for d in range(width):
+                if step(topo, x, d) >= 0 and is_open(topo, links, x, d):
+                    deg[x] += 1
         if deg[x] == 1 and mask[x] and not room[x]:
             count += 1
     ends = np.empty(count, np.int64)
@@ -674,11 +758,8 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
         if deg[x] == 1 and mask[x] and not room[x]:
             ends[count] = x
             count += 1
-    steps = (-stride, 1, stride, -1)  # N, E, S, W
-    bits = (1, 2, 4, 8)
-    back = (4, 8, 1, 2)
-    side = np.empty(4, np.int64)
-    liked = np.empty(4, np.bool_)
+    side = np.empty(width, np.int64)
+    liked = np.empty(width, np.bool_)
     removed = 0
     for i in range(count):
         if removed >= target:
@@ -691,10 +772,10 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
             continue
         options = 0
         preferred = 0
-        for d in range(4):
-            if p[x] & bits[d]:
+        for d in range(width):
+            y = step(topo, x, d)
+            if y < 0 or is_open(topo, links, x, d):
                 continue
-            y = x + steps[d]
             like = False
             if not blocks:
                 if not mask[y] or room[y]:
@@ -705,8 +786,8 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
                     continue
                 touching = 0
                 roomy = False
-                for e in range(4):
-                    z = y + steps[e]
+                for e in range(width):
+                    z = step(topo, y, e)
                     if mask[z]:
                         touching += 1
                         roomy = roomy or room[z]
@@ -720,6 +801,7 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
         if options == 0:
             continue
         pick = below(state, preferred if preferred else options)
+        d = -1
         for k in range(options):
             if preferred and not liked[k]:
                 continue
@@ -727,9 +809,8 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
                 d = side[k]
                 break
             pick -= 1
-        y = x + steps[d]
-        p[x] |= bits[d]
-        p[y] |= back[d]
+        y = step(topo, x, d)
+        join(topo, links, order, x, d, y)
         deg[x] += 1
         removed += 1
         if not blocks:
@@ -738,18 +819,24 @@ def _braid(p, mask, room, region, stride, blocks, target, state):
         else:  # a block joins every path block it touches
             mask[y] = True
             deg[y] += 1
-            for e in range(4):
-                z = y + steps[e]
+            for e in range(width):
+                z = step(topo, y, e)
                 if z != x and mask[z]:
-                    p[y] |= bits[e]
-                    p[z] |= back[e]
+                    join(topo, links, order, y, e, z)
                     deg[y] += 1
                     removed += deg[z] == 1
                     deg[z] += 1
     return removed
 
 
-@any_grid("mazeart.grids.generate:braid_grid")
+@overload
+def braid(
+    maze: Maze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
+) -> Maze: ...
+@overload
+def braid(
+    maze: GridMaze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
+) -> GridMaze: ...
 def braid(
     maze: Maze | GridMaze,
     fraction: float,
@@ -782,7 +869,8 @@ def braid(
 
     Returns
     -------
-    Maze
+    Maze or GridMaze
+        The same kind as ``maze``.
 
     Examples
     --------
@@ -792,7 +880,7 @@ def braid(
     >>> measure(braid(maze, 1.0, rng=3)).dead_ends, measure(maze).dead_ends > 0
     (0, True)
     """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
+    check_maze(maze)
     fraction = check_number(fraction, "braid fraction", low=0.0, high=1.0)
     report = report if report is not None else ShapeReport()
     before = int(np.count_nonzero(dead_ends(maze)))
@@ -801,21 +889,10 @@ def braid(
     if target == 0:
         return maze
     state = kernel_state(as_generator(rng))
-    mask = _framed(maze.mask, False)
-    p = _framed(maze.passages, np.uint8(0))
-    room = _framed(maze.room_mask, False)
-    region = _framed(maze.region, False)
-    _braid(
-        p.reshape(-1),
-        mask.reshape(-1),
-        room.reshape(-1),
-        region.reshape(-1),
-        p.shape[1],
-        maze.geometry == "blocks",
-        target,
-        state,
-    )
-    out = maze.replace(mask=mask[1:-1, 1:-1].copy(), passages=p[1:-1, 1:-1].copy())
+    f = _flat(maze)
+    blocks = isinstance(maze, Maze) and maze.geometry == "blocks"
+    _braid(f.topo, f.links, f.mask, f.room, f.region, f.stride, blocks, target, state)
+    out = f.back(f.mask, f.links)
     report.braided = before - int(np.count_nonzero(dead_ends(out)))
     return out
 

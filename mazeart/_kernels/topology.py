@@ -26,6 +26,7 @@ kernel by its own file: after changing this one, touch
 - ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
 - ``join(topo, links, order, c, d, b)``: open the passage from ``c`` to its
   neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
+- ``shut(topo, links, c, d, b)``: close that passage again;
 - ``is_open(topo, links, c, d)``: whether that passage is open;
 - ``walk(topo, free, state, c, options)``: a uniformly random side ``d`` of
   ``c`` whose neighbour is free (one must be): the random walks' step. The
@@ -64,12 +65,14 @@ __all__ = [
     "degree",
     "edge_record",
     "graph_topology",
+    "grid_topology",
     "is_open",
     "join",
     "open_slot",
     "record_carries_wall",
     "record_cells",
     "register",
+    "shut",
     "slot",
     "square_topology",
     "step",
@@ -91,6 +94,10 @@ def step(topo: Any, c: int, d: int) -> int:
 
 def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
     (_sq_join if _square(topo) else _gr_join)(topo, links, order, c, d, b)
+
+
+def shut(topo: Any, links: Any, c: int, d: int, b: int) -> None:
+    (_sq_shut if _square(topo) else _gr_shut)(topo, links, c, d, b)
 
 
 def is_open(topo: Any, links: Any, c: int, d: int) -> bool:
@@ -152,6 +159,16 @@ def graph_topology(
     return nbr, wall, width, ends
 
 
+def grid_topology(grid: Any) -> tuple[NDArray[np.int32], NDArray[np.int32], int, NDArray[np.int32]]:
+    """The topology of a :class:`~mazeart.grids.Grid`, made once and kept in its cache."""
+    cached = grid._cache.get("topology")
+    if cached is None:
+        cached = grid._cache["topology"] = graph_topology(
+            grid.indptr, grid.indices, grid.wall_of, grid.wall_cells
+        )
+    return cached
+
+
 @njit(inline="always", cache=True)
 def carve(passages, order, a, d, b):  # type: ignore[no-untyped-def]
     """Open the passage from flat cell ``a`` in direction ``d`` (N E S W) to its neighbour
@@ -185,6 +202,11 @@ def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
 
 def _sq_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     carve(links, order, c, d, b)
+
+
+def _sq_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
+    links[c] &= ~BITS[d]
+    links[b] &= ~OPPOSITE_BITS[d]
 
 
 def _sq_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
@@ -249,6 +271,10 @@ def _gr_step(topo, c, d):  # type: ignore[no-untyped-def]
 def _gr_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     w = np.int64(topo[1][c * topo[2] + d])
     open_slot(topo, links, order, w, c, b)
+
+
+def _gr_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
+    links[topo[1][c * topo[2] + d]] = False
 
 
 def _gr_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]

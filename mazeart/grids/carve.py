@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_cells
-from mazeart._kernels.topology import graph_topology
+from mazeart._kernels.topology import grid_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generators import ALGORITHMS, get_algorithm
@@ -62,14 +62,8 @@ def _random_starts(labels, parts, state):
 
 
 def topology(grid: Grid) -> tuple[Any, ...]:
-    """The grid as the kernels see it (:func:`mazeart._kernels.topology.graph_topology`),
-    made once per grid."""
-    cached = grid._cache.get("topology")
-    if cached is None:
-        cached = grid._cache["topology"] = graph_topology(
-            grid.indptr, grid.indices, grid.wall_of, grid.wall_cells
-        )
-    return cached
+    """The grid as the kernels see it (:func:`mazeart._kernels.topology.grid_topology`)."""
+    return grid_topology(grid)
 
 
 GRAPH_ALGORITHMS = {name: a.kernel for name, a in ALGORITHMS.items() if a.kernel is not None}

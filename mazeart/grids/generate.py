@@ -29,7 +29,7 @@ from mazeart.grids.maze import GridMaze
 from mazeart.grids.solve import _bfs
 from mazeart.shape import ShapeReport
 
-__all__ = ["braid_grid", "connect_grid", "endpoints_on_grid", "generate_on_grid", "prune_grid"]
+__all__ = ["connect_grid", "endpoints_on_grid", "generate_on_grid"]
 
 """Options of the graph generators (the others take none)."""
 
@@ -222,73 +222,6 @@ def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
     return (a, b) if (ya[1], ya[0]) <= (yb[1], yb[0]) else (b, a)
 
 
-def prune_grid(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze:
-    """Remove every dead end one cell long that branches off a junction, until none is
-    left; the entrance and the exit stay."""
-    mask, opened = maze.mask.copy(), maze.passages.copy()
-    g = maze.grid
-    removed = 0
-    while True:
-        m = maze.replace(mask=mask, passages=opened)
-        deg = m.degree()
-        indptr, indices = m.open_table
-        ends = np.flatnonzero(mask & (deg == 1))
-        ends = ends[(ends != maze.entrance) & (ends != maze.exit)]
-        if ends.size == 0:
-            break
-        nb = indices[indptr[ends]]
-        cut = ends[deg[nb] >= 3]
-        if cut.size == 0:
-            break
-        # one cut per junction at a time keeps the junction a junction
-        _, first = np.unique(indices[indptr[cut]], return_index=True)
-        cut = cut[first]
-        for c in cut:
-            opened[g.wall_between(int(c), int(indices[indptr[c]]))] = False
-        mask[cut] = False
-        removed += int(cut.size)
-    if report is not None:
-        report.pruned = removed
-    return maze.replace(mask=mask, passages=opened)
-
-
-def braid_grid(
-    maze: GridMaze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
-) -> GridMaze:
-    """Open a wall at a share of the dead ends, making loops (a dead-end neighbour first)."""
-    fraction = check_number(fraction, "braid", low=0.0, high=1.0)
-    gen = as_generator(rng)
-    g = maze.grid
-    opened = maze.passages.copy()
-    m = maze
-    ends = np.flatnonzero(maze.mask & (maze.degree() == 1))
-    gen.shuffle(ends)
-    todo = ends[: round(fraction * ends.size)]
-    done = 0
-    deg = maze.degree().copy()
-    for c in todo:
-        if deg[c] != 1:
-            continue
-        lo, hi = g.indptr[c], g.indptr[c + 1]
-        options = [
-            (int(g.indices[k]), int(g.wall_of[k]))
-            for k in range(lo, hi)
-            if m.mask[g.indices[k]] and not opened[g.wall_of[k]]
-        ]
-        if not options:
-            continue
-        pool = [o for o in options if deg[o[0]] == 1] or options
-        nb, w = pool[int(gen.integers(len(pool)))]
-        opened[w] = True
-        deg[c] += 1
-        deg[nb] += 1
-        done += 1
-    if report is not None:
-        report.braided = done
-        report.dead_ends_before = int(ends.size)
-    return maze.replace(passages=opened)
-
-
 def generate_on_grid(
     weights: ArrayLike,
     grid: Grid,
@@ -362,10 +295,14 @@ def generate_on_grid(
         entrance=auto_in if entrance is None else entrance,
         exit=auto_out if exit is None else exit,
     )
-    if prune:
-        maze = prune_grid(maze, report=report)
-    if braid:
-        maze = braid_grid(maze, braid, generator, report=report)
+    if prune or braid:
+        from mazeart.shape import braid as braid_maze
+        from mazeart.shape import prune_dead_ends
+
+        if prune:
+            maze = prune_dead_ends(maze, report=report)
+        if braid:
+            maze = braid_maze(maze, braid, generator, report=report)
     if place:
         from mazeart.grids.tags import place_tags_on_grid
 
