@@ -1420,10 +1420,7 @@ def save(
         if solution or paths > 1 or maze.entrance is not None:
             drawn = solutions(maze, paths=paths, solver=solver, hand=hand)
     if suffix == ".html":
-        drawing["levels"] = [
-            square_only(m.maze if isinstance(m, Made) else m, "the browser game")
-            for m in (levels or [maze])
-        ]
+        drawing["levels"] = [m.maze if isinstance(m, Made) else m for m in (levels or [maze])]
     elif levels is not None:
         raise MazeartError(f"levels apply to an HTML game, not {suffix or out.name}")
     if suffix == ".gif":

@@ -1,6 +1,8 @@
 """The browser game played in real headless Chromium (Playwright): levels and their best times,
 the solution that costs the record, the size field's generated mazes, touch and on-screen
-arrows; and the tag colours, one table for the SVG, the PNG, the PDF and the page."""
+arrows; the tag colours, one table for the SVG, the PNG, the PDF and the page; and the game on
+the other grids (hexagons, triangles, rings, octagons, weave), by clicks, keys and swipes,
+against the saved maze's passages."""
 
 from __future__ import annotations
 
@@ -17,13 +19,15 @@ import pytest
 from conftest import run_cli
 from PIL import Image, ImageColor
 
-from mazeart import generate, solve
+from mazeart import generate, make, solve
+from mazeart.errors import MazeartError
 from mazeart.export._style import GAME_COLOURS, tag_colour, tag_colours
 from mazeart.export.html import to_html
 from mazeart.export.pdf import to_pdf_bytes
 from mazeart.export.png import to_png_image
 from mazeart.export.svg import to_svg
-from mazeart.play.game import maze_key
+from mazeart.mazefile import dumps
+from mazeart.play.game import REACH, maze_key
 from mazeart.weights import preset_from_text
 
 STEP = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
@@ -432,7 +436,7 @@ def test_tag_colours_are_one_table_with_a_legend_everywhere(tmp_path, browser):
     game, errors = open_game(browser, page_file)
     data = json.loads(game.eval_on_selector("#mazeart-data", "e => e.textContent"))
     assert data["tagColours"] == tag_colours() and data["colours"] == GAME_COLOURS
-    cell = int(game.locator("#game").get_attribute("data-cell"))
+    cell = int(game.locator("#game").get_attribute("data-scale"))
     for (r, c), kind in maze.tags.items():
         pixel = game.evaluate(
             "([x, y]) => Array.from(document.getElementById('game').getContext('2d')"
@@ -455,7 +459,7 @@ def test_the_exit_is_green_in_the_browser(tmp_path, browser):
     page_file = tmp_path / "game.html"
     page_file.write_text(to_html(maze))
     page, errors = open_game(browser, page_file)
-    cell = int(page.locator("#game").get_attribute("data-cell"))
+    cell = int(page.locator("#game").get_attribute("data-scale"))
     r, c = maze.exit
     pixel = page.evaluate(
         "([x, y]) => Array.from(document.getElementById('game').getContext('2d')"
@@ -465,3 +469,287 @@ def test_the_exit_is_green_in_the_browser(tmp_path, browser):
     assert tuple(pixel) == rgb(GAME_COLOURS["exit"]) == (0x2C, 0xA0, 0x2C)
     assert "green" in page.locator(".help").text_content()
     assert errors == []
+
+
+# ----------------------------------------------------------------------------- other grids
+
+GRID_KINDS = ("hex", "triangle", "polar", "upsilon", "weave")
+KEY_ANGLES = {"ArrowRight": 0, "c": 45, "ArrowDown": 90, "z": 135, "ArrowLeft": 180,
+              "q": -135, "ArrowUp": -90, "e": -45}  # fmt: skip
+"""Keys and their directions, degrees clockwise from the right (y runs down the page)."""
+DIGITS = {"e": "9", "q": "7", "z": "1", "c": "3"}
+
+
+def grid_maze(kind: str, seed: int = 1, **options):
+    if kind == "weave":
+        return make("12x9", weave=0.5, rng=seed, **options).maze
+    return make("12x9", grid=kind, rng=seed, **options).maze
+
+
+def saved(maze):
+    """The independent reference: the saved maze (version 3) read back with json, its passages
+    as a networkx graph and its cells' centres."""
+    nx = pytest.importorskip("networkx")
+    data = json.loads(dumps(maze))
+    assert data["version"] == 3 and data["grid"]["kind"] == maze.grid.kind
+    graph = nx.Graph()
+    graph.add_nodes_from(data["cells"])
+    graph.add_edges_from(tuple(p) for p in data["passages"])
+    return graph, data
+
+
+def embedded(page) -> dict:
+    return json.loads(page.eval_on_selector("#mazeart-data", "e => e.textContent"))
+
+
+def at(page) -> tuple[int, str]:
+    game = page.locator("#game")
+    return int(game.get_attribute("data-cell")), game.get_attribute("data-won")
+
+
+class Clicker:
+    """Clicks at points of the maze (maze units), through the canvas's place and scale."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        box = page.locator("#game").bounding_box()
+        width = page.evaluate("() => document.getElementById('game').width")
+        scale = float(page.locator("#game").get_attribute("data-scale"))
+        self.x, self.y, self.unit = box["x"], box["y"], box["width"] / width * scale
+
+    def __call__(self, x: float, y: float) -> None:
+        self.page.mouse.click(self.x + (x + 1) * self.unit, self.y + (y + 1) * self.unit)
+
+
+def pixel(page, x: float, y: float) -> tuple[int, int, int]:
+    """The canvas's colour at a point of the maze (maze units)."""
+    scale = float(page.locator("#game").get_attribute("data-scale"))
+    return tuple(page.evaluate(
+        "([x, y]) => Array.from(document.getElementById('game').getContext('2d')"
+        ".getImageData(x, y, 1, 1).data.slice(0, 3))",
+        [round((x + 1) * scale), round((y + 1) * scale)],
+    ))  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_a_grid_maze_is_won_by_clicking_along_the_solution(kind, tmp_path, browser):
+    maze = grid_maze(kind)
+    graph, data = saved(maze)
+    page_file = tmp_path / "game.html"
+    page_file.write_text(to_html(maze, title=f"{kind} game"))
+    page, errors = open_game(browser, page_file)
+    level = embedded(page)["levels"][0]
+    game = page.locator("#game")
+    assert game.get_attribute("data-grid") == kind and level["kind"] == kind
+    assert game.get_attribute("data-key") == maze_key(maze) == level["key"]
+    assert game.get_attribute("data-row") is None  # the square game's attributes only
+    # the embedded cells are the saved maze's: centres, ends, open neighbours, the solution
+    centres = np.array(level["centres"]).reshape(-1, 2)
+    assert np.abs(centres[data["cells"]] - np.array(data["centres"])[data["cells"]]).max() < 1e-4
+    assert (level["entrance"], level["exit"]) == (data["entrance"], data["exit"])
+    for cell in data["cells"]:
+        assert sorted(level["open"][cell]) == sorted(graph.neighbors(cell)), cell
+    path = level["solution"]
+    assert path == solve(maze).tolist()
+    assert path[0] == data["entrance"] and path[-1] == data["exit"]
+    assert nx_path(graph, path) and len(path) - 1 == shortest(graph, data)
+    assert pixel(page, *centres[data["exit"]]) == rgb(GAME_COLOURS["exit"])  # the green cell
+    assert "green" in page.locator(".help").text_content()
+    assert at(page) == (data["entrance"], "false")
+    click = Clicker(page)
+    under = level.get("under")
+    for cell in path[1:]:
+        click(*centres[cell])
+        assert at(page)[0] == cell
+        if under is not None:  # a weave maze's tunnel: under the cell of the same centre
+            assert game.get_attribute("data-under") == str(cell >= under).lower()
+    assert at(page) == (data["exit"], "true")
+    assert page.locator("#message").text_content().startswith("Solved in")
+    assert list(stored(page)) == [f"mazeart-times {maze_key(maze)}"]
+    state = page.evaluate("() => window.mazeart.state()")
+    assert (state["kind"], state["position"], state["won"]) == (kind, data["exit"], True)
+    if kind == "weave":
+        assert any(cell >= under for cell in path), "the walk passes under a crossing"
+    # the solution is drawn on "Show solution": red halfway between two cells of its path
+    mid = (centres[path[len(path) // 2]] + centres[path[len(path) // 2 + 1]]) / 2
+    assert pixel(page, *mid) == (0, 0, 0)  # nothing drawn there (the page shows it white)
+    page.click("#toggle")
+    red, green, _ = pixel(page, *mid)
+    assert red > 200 and green < 150
+    assert errors == []
+
+
+def nx_path(graph, path) -> bool:
+    return all(graph.has_edge(a, b) for a, b in itertools.pairwise(path))
+
+
+def shortest(graph, data) -> int:
+    import networkx as nx
+
+    return nx.shortest_path_length(graph, data["entrance"], data["exit"])
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_a_click_moves_only_onto_a_cell_a_passage_joins(kind, tmp_path, browser):
+    maze = grid_maze(kind, seed=2)
+    graph, _ = saved(maze)
+    page_file = tmp_path / "game.html"
+    page_file.write_text(to_html(maze))
+    page, errors = open_game(browser, page_file)
+    level = embedded(page)["levels"][0]
+    centres = np.array(level["centres"]).reshape(-1, 2)
+    grid = maze.grid
+    click = Clicker(page)
+    path = level["solution"]
+    blocked = moved = far = 0
+    for here in (path[0], path[len(path) // 2]):
+        while at(page)[0] != here:  # along the solution to the cell to test from
+            click(*centres[path[path.index(at(page)[0]) + 1]])
+        near = np.flatnonzero(np.hypot(*(centres - centres[here]).T) < 2.5)
+        for target in near.tolist():
+            if target == here or not maze.mask[target]:
+                continue
+            # a click there may land in a cell of the same centre (a crossing and its tunnel)
+            there = [c for c in near.tolist() if np.allclose(centres[c], centres[target])]
+            joined = [c for c in there if graph.has_edge(here, c)]
+            click(*centres[target])
+            if joined:
+                assert at(page)[0] == joined[0], (here, target)
+                moved += 1
+                click(*centres[here])  # and back
+                assert at(page)[0] == here
+            else:
+                assert at(page)[0] == here, (here, target)
+                if any(c in grid.neighbours(here) for c in there):
+                    blocked += 1  # a neighbour behind a closed wall
+                else:
+                    far += 1  # not a neighbour at all
+    assert blocked and moved and far
+    assert at(page)[1] == "false" and errors == []
+
+
+def test_keys_walk_a_hex_maze_every_slant_included(tmp_path, browser):
+    maze = grid_maze("hex", seed=3)
+    graph, data = saved(maze)
+    page_file = tmp_path / "game.html"
+    page_file.write_text(to_html(maze))
+    page, errors = open_game(browser, page_file)
+    centres = np.array(embedded(page)["levels"][0]["centres"]).reshape(-1, 2)
+
+    def off(a: float, b: float) -> float:
+        d = abs(a - b) % 360
+        return min(d, 360 - d)
+
+    def heading(a: int, b: int) -> float:
+        (x0, y0), (x1, y1) = centres[a], centres[b]
+        return float(np.degrees(np.arctan2(y1 - y0, x1 - x0)))
+
+    # at the entrance, each key goes to the open neighbour nearest its way, within REACH (50)
+    # (the lower id of two as near, as in the terminal game), or nowhere: a closed side
+    here = data["entrance"]
+    for key, angle in KEY_ANGLES.items():
+        ways = sorted((round(off(heading(here, n), angle), 6), n) for n in graph.neighbors(here))
+        ways = [w for w in ways if w[0] <= REACH]
+        page.keyboard.press(key)
+        expect = ways[0][1] if ways else here
+        assert at(page)[0] == expect, key
+        if expect != here:
+            Clicker(page)(*centres[here])
+    assert at(page)[0] == here
+    # the solution, each step by the key nearest its way (the slants by letter or digit)
+    path = solve(maze).tolist()
+    used = set()
+    for i, (a, b) in enumerate(itertools.pairwise(path)):
+        key = min(KEY_ANGLES, key=lambda k: off(KEY_ANGLES[k], heading(a, b)))
+        used.add(key)
+        page.keyboard.press(DIGITS.get(key, key) if i % 2 else key)
+        assert at(page)[0] == b, (a, b, key)
+    assert at(page) == (data["exit"], "true")
+    assert used & set(DIGITS), "a slant was needed"
+    assert errors == []
+
+
+def test_a_swipe_walks_a_hex_maze(tmp_path, browser):
+    maze = grid_maze("hex", seed=4)
+    page_file = tmp_path / "game.html"
+    page_file.write_text(to_html(maze))
+    page, errors = open_game(
+        browser, page_file, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+        is_mobile=True, has_touch=True,
+    )  # fmt: skip
+    level = embedded(page)["levels"][0]
+    centres = np.array(level["centres"]).reshape(-1, 2)
+    path = level["solution"]
+    box = page.locator("#game").bounding_box()
+    width = page.evaluate("() => document.getElementById('game').width")
+    unit = box["width"] / width * float(page.locator("#game").get_attribute("data-scale"))
+    # a tap on a joined neighbour steps there, as a click does
+    page.locator("#game").tap(position={"x": (centres[path[1]][0] + 1) * unit,
+                                        "y": (centres[path[1]][1] + 1) * unit})  # fmt: skip
+    assert at(page)[0] == path[1]
+    page.locator("#game").tap(position={"x": (centres[path[0]][0] + 1) * unit,
+                                        "y": (centres[path[0]][1] + 1) * unit})  # fmt: skip
+    assert at(page)[0] == path[0]
+    cdp = page.context.new_cdp_session(page)
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def touch(kind: str, points) -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", [{"x": x0, "y": y0}])
+    assert float(page.locator("#game").get_attribute("data-swipe")) >= 14
+    for i in range(1, len(path)):
+        # the finger travels the player's way, a little over a cell (a step's length) a step
+        travel = (centres[path[i]] - centres[path[0]]) * unit
+        way = centres[path[i]] - centres[path[i - 1]]
+        x, y = np.array([x0, y0]) + travel + 2 * way / np.hypot(*way)
+        touch("touchMove", [{"x": float(x), "y": float(y)}])
+        page.wait_for_function(
+            f"() => document.getElementById('game').dataset.cell === '{path[i]}'"
+        )
+    touch("touchEnd", [])
+    assert at(page) == (path[-1], "true")
+    assert page.evaluate("() => window.scrollY") == 0
+    assert errors == []
+
+
+def test_levels_mix_grids_and_tags_keep_their_colours(tmp_path, browser):
+    square = same_size_levels()[0]
+    hexes = grid_maze("hex", seed=5, place="loot=2,spawn=1,key=1")
+    assert maze_key(hexes) != maze_key(grid_maze("triangle", seed=5))
+    page_file = tmp_path / "game.html"
+    page_file.write_text(to_html([square, hexes]))
+    page, errors = open_game(browser, page_file)
+    game = page.locator("#game")
+    assert game.get_attribute("data-grid") == "square"
+    r, c = square.entrance
+    assert game.get_attribute("data-cell") == str(r * square.width + c)
+    page.keyboard.press("q")  # no slants in the square game
+    assert state(page)[:2] == square.entrance
+    assert page.locator("#pad [data-dir=upleft]").is_hidden()
+    walk(page, solve(square))
+    assert state(page)[2] == "true"
+    page.keyboard.press("x")  # the next level: the hex maze
+    assert game.get_attribute("data-grid") == "hex" and game.get_attribute("data-level") == "2"
+    assert game.get_attribute("data-row") is None and at(page) == (hexes.entrance, "false")
+    assert page.locator("#pad [data-dir=upleft]").is_visible()
+    level = embedded(page)["levels"][1]
+    centres = np.array(level["centres"]).reshape(-1, 2)
+    kinds = sorted(set(hexes.tags.values()))
+    assert kinds == ["key", "loot", "spawn"]
+    for cell, kind in hexes.tags.items():
+        assert pixel(page, *centres[cell]) == rgb(tag_colour(kind)), kind
+    legend = page.locator("#legend li[data-kind]")
+    assert sorted(legend.nth(i).get_attribute("data-kind") for i in range(legend.count())) == kinds
+    click = Clicker(page)
+    for cell in solve(hexes).tolist()[1:]:
+        click(*centres[cell])
+    assert at(page) == (hexes.exit, "true")
+    assert sorted(stored(page)) == sorted(f"mazeart-times {maze_key(m)}" for m in (square, hexes))
+    assert errors == []
+
+
+def test_a_grid_game_needs_both_ends():
+    maze = grid_maze("hex")
+    with pytest.raises(MazeartError, match="an entrance and an exit"):
+        to_html(maze.replace(exit=None))

@@ -344,8 +344,7 @@ def test_svg_and_png_say_which_grid_and_cells(tmp_path):
 
 @pytest.mark.parametrize(
     ("suffix", "message"),
-    [(".txt", r"square grid only \(SVG, PNG and PDF draw any grid\)"),
-     (".html", r"square grid only \(SVG, PNG and PDF draw any grid\)"),
+    [(".txt", r"square grid only \(SVG, PNG, PDF and HTML take any grid\)"),
      (".tmj", "grid has no Tiled map kind"),
      (".tmx", "grid has no Tiled map kind")],
 )  # fmt: skip

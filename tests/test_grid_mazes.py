@@ -248,7 +248,7 @@ def test_the_command_line_makes_saves_and_reads_every_grid(kind, tmp_path, horse
      (["--grid", "octagon"], "--grid must be one of"),
      (["--weave", "-a", "prim"], "Kruskal"),
      (["--weave", "--grid", "hex"], "square grid"),
-     (["--grid", "hex", "-o", "m.html"], "square grid only")],
+     (["--grid", "hex", "-o", "m.txt"], "square grid only")],
 )  # fmt: skip
 def test_what_other_grids_do_not_do_is_one_line(args, message, tmp_path):
     from conftest import run_cli

@@ -96,9 +96,9 @@ FORMAT_OPTIONS: dict[str, frozenset[str]] = {
 """The options each format takes (:class:`Style` fields for the drawings)."""
 
 _DRAWN = (".svg", ".png", ".pdf")
-_ANY_GRID = (*_DRAWN, ".json")
+_ANY_GRID = (*_DRAWN, ".json", ".html")
 """The formats that take a maze on any grid (:class:`~mazeart.grids.maze.GridMaze`): the
-drawings and the saved maze."""
+drawings, the saved maze and the browser game."""
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:
@@ -182,7 +182,8 @@ def write(
     tiled = suffix in (".tmj", ".tmx")  # the map says which grids it takes
     if isinstance(maze, GridMaze) and suffix not in _ANY_GRID and not tiled:
         raise MazeartError(
-            f"{suffix} output is drawn for the square grid only (SVG, PNG and PDF draw any grid)"
+            f"{suffix} output is drawn for the square grid only "
+            "(SVG, PNG, PDF and HTML take any grid)"
         )
     unknown = sorted(set(options) - FORMAT_OPTIONS[suffix])
     if unknown:

@@ -11,11 +11,27 @@ of one size do not share a table. "Show solution" draws the path; a run during
 which it was switched on is timed but not recorded, and the page says so.
 With several levels the next one starts after a win.
 
+A maze on another grid (a :class:`~mazeart.grids.maze.GridMaze`: hexagons,
+triangles, polar rings, octagons and squares, weave) is played the same way,
+on the walls of the shared drawing (:func:`mazeart.export.scene.build_scene`,
+so it looks like the SVG), the player at the centre of a cell. A click or a
+tap on a neighbouring cell moves there if a passage joins them; a key moves to
+the open neighbour whose direction from the player's cell is nearest the key's
+(within :data:`mazeart.play.game.REACH` degrees, embedded in the page; the
+first in the grid's order of two as near), as in the terminal game: the arrows
+and WASD, and Q, E, Z, C (or 7, 9, 1, 3, or Home, PgUp, End, PgDn) for the
+slants, so that every neighbour of a hexagon is a key away; the on-screen
+arrows gain the slants, and a swipe steps the way the finger travels. In a
+weave maze a tunnel (an under node) is a cell of its own, beneath the crossing
+it passes under: the player there is drawn faint, under the crossing
+corridor's walls. Levels may mix grids.
+
 The size field makes a new maze without reloading the page: a perfect maze of
 that many cells across (``20``) or across and down (``30x20``), up to 200 a
 side, generated in the page by the recursive backtracker from a random seed,
 entered at the top-left corner's top and left at the bottom-right corner's
-bottom. Its best times are kept under its size and seed.
+bottom (a square maze, whatever the grid of the page's levels). Its best times
+are kept under its size and seed.
 
 Tags are drawn in the colours every export uses
 (:func:`mazeart.export._style.tag_colours`, embedded in the page), with a
@@ -24,48 +40,72 @@ the user gave (the title) is HTML-escaped, and the embedded JSON cannot close
 its ``<script>`` element.
 
 The page's state is visible for tests and tools: ``#game`` carries
-``data-row``, ``data-col``, ``data-level`` (``random`` for a generated maze),
-``data-won``, ``data-recorded`` (after a win: whether the time was entered),
-``data-peeked`` (the solution was shown in this run), ``data-rows``,
-``data-cols``, ``data-key`` (the best-times key), ``data-seed`` and
+``data-grid`` (the grid's kind, ``square`` for the square game), ``data-cell``
+(the player's cell id: ``row * cols + col`` on the square grid), ``data-row``
+and ``data-col`` (the square game only), ``data-under`` (other grids: the
+player is in a weave maze's tunnel), ``data-level`` (``random`` for a
+generated maze), ``data-won``, ``data-recorded`` (after a win: whether the
+time was entered), ``data-peeked`` (the solution was shown in this run),
+``data-rows``, ``data-cols``, ``data-key`` (the best-times key), ``data-seed``,
+``data-scale`` (canvas pixels per cell, a unit of the drawing) and
 ``data-swipe`` (CSS pixels of finger travel per step); ``window.mazeart.state()``
-returns the maze being played (its passages as one number per cell, bits
-N=1, E=2, S=4, W=8, -1 outside the maze), the position and the best times.
+returns the maze being played, the position and the best times: for the square
+game its passages as one number per cell (bits N=1, E=2, S=4, W=8, -1 outside
+the maze) and the position as ``[row, col]``; for another grid (``kind``) its
+cells' centres, every cell's neighbours and open neighbours (``neighbours``,
+``open``), the ends, the solution and the position as cell ids.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
 
 from mazeart._io import dump_json, plain
 from mazeart.errors import MazeartError
-from mazeart.export._style import GAME_COLOURS, TAG_FALLBACK, tag_colours
+from mazeart.export._style import GAME_COLOURS, TAG_FALLBACK, Style, tag_colours
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = ["level_data", "to_html", "write_html"]
 
+_PLACES = 4
+"""Decimals kept of the coordinates a page embeds (a ten-thousandth of a cell)."""
 
-def level_data(maze: Maze) -> dict[str, Any]:
-    """What the page needs of one maze: passages, blocks, ends, solution, tags, key.
+
+def level_data(maze: Maze | GridMaze) -> dict[str, Any]:
+    """What the page needs of one maze: passages, walls, ends, solution, tags, key.
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A square maze, or a maze on any grid (:mod:`mazeart.grids`).
 
     Returns
     -------
     dict
-        JSON-ready; ``key`` is the maze's best-times key
-        (:func:`mazeart.play.game.maze_key`).
+        JSON-ready; ``kind`` is the grid's kind, ``key`` the maze's best-times
+        key (:func:`mazeart.play.game.maze_key`). A square :class:`Maze` gives
+        its passages as one hex digit per cell (``grid``); a :class:`GridMaze`
+        its cells' centres and outlines, every cell's neighbours and open
+        neighbours, and the walls to draw as polylines (``strokes``, the
+        shared drawing's: :func:`mazeart.export.scene.build_scene`).
 
     Raises
     ------
-    ValueError
+    MazeartError
         If the maze has no entrance or exit, or they are not joined.
     """
+    if isinstance(maze, GridMaze):
+        return _grid_level(maze)
     from mazeart.mazefile import _grid_rows
     from mazeart.play.game import maze_key
     from mazeart.solvers import solve
@@ -74,6 +114,7 @@ def level_data(maze: Maze) -> dict[str, Any]:
         raise MazeartError("a game needs a maze with an entrance and an exit")
     path = solve(maze)
     data: dict[str, Any] = {
+        "kind": "square",
         "rows": maze.height,
         "cols": maze.width,
         "geometry": maze.geometry,
@@ -94,13 +135,109 @@ def level_data(maze: Maze) -> dict[str, Any]:
     return data
 
 
-def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
+def _flat(points: ArrayLike) -> list[float]:
+    """Points ``(k, 2)`` as one flat list ``x0, y0, x1, y1, ...``, rounded."""
+    return cast("list[float]", np.round(np.asarray(points, np.float64), _PLACES).ravel().tolist())
+
+
+def _ragged_lists(indptr: Any, values: Any) -> list[list[Any]]:
+    """A CSR table (or ragged rows) as one list per row."""
+    flat = np.asarray(values).tolist()
+    ptr = np.asarray(indptr).tolist()
+    return [flat[a:b] for a, b in itertools.pairwise(ptr)]
+
+
+def _grid_level(maze: GridMaze) -> dict[str, Any]:
+    """:func:`level_data` of a maze on any grid (a weave maze's tunnels are its under nodes:
+    cells whose centre and outline are those of the cell they pass under)."""
+    from mazeart.export.scene import build_scene
+    from mazeart.play.game import maze_key
+    from mazeart.solvers import solve
+
+    if maze.entrance is None or maze.exit is None:
+        raise MazeartError("a game needs a maze with an entrance and an exit")
+    g = maze.grid
+    path = solve(maze)
+    # the walls the SVG draws (a weave maze: its inset corridors and outer wall), the solution
+    # through the cells' centres and out through the doors, the tags' dots; no legend (margin 0)
+    style = Style(wall=GAME_COLOURS["wall"], margin=0.0, solution=True, tags=True)
+    scene = build_scene(maze, style, solutions=[path], ordered=False)
+    strokes = [
+        {"width": stroke.width, "cap": stroke.cap, "lines": [_flat(line) for line in stroke.lines]}
+        for name in ("walls", "outline")
+        if (layer := scene.layer(name)) is not None
+        for stroke in layer.strokes
+    ]
+    solution = scene.layer("solution")
+    line = _flat(next(iter(solution.strokes[0].lines))) if solution and solution.strokes else []
+    tags = scene.layer("tags")  # its dots are the tags', in order
+    radii = [0.28] * len(maze.tags) if tags is None else [d.radius for d in tags.dots]
+    a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
+    inner = (b >= 0) & maze.mask[a] & maze.mask[np.maximum(b, 0)]
+    spans = np.hypot(*(g.centres[a[inner]] - g.centres[b[inner]]).T)
+    spans = spans[spans > 1e-9]
+    ends = [_end_fill(maze, cell) for cell in (maze.entrance, maze.exit)]
+    rings = _ragged_lists(2 * g.cell_ptr, _flat(g.cell_points))  # those of maze cells are sent
+    params = dict(g.params)
+    rows, cols = params.get("rows", maze.height), params.get("cols", maze.width)
+    data: dict[str, Any] = {
+        "kind": g.kind,
+        "params": params,
+        "rows": int(rows),
+        "cols": int(cols),
+        "width": float(g.size[0]),
+        "height": float(g.size[1]),
+        "geometry": "cells",
+        "cells": g.n_cells,
+        "mask": "".join("1" if m else "0" for m in maze.mask.tolist()),
+        "centres": _flat(g.centres),
+        "polygons": [ring if m else [] for ring, m in zip(rings, maze.mask.tolist(), strict=True)],
+        "neighbours": _ragged_lists(g.indptr, g.indices),
+        "open": _ragged_lists(*maze.open_table),
+        "strokes": strokes,
+        "entrance": int(maze.entrance),
+        "exit": int(maze.exit),
+        "endFills": ends,
+        "solution": np.asarray(path).tolist(),
+        "solutionLine": line,
+        "step": round(float(np.median(spans)) if spans.size else 1.0, _PLACES),
+        "seed": maze.meta.get("seed"),
+        "algorithm": maze.meta.get("algorithm"),
+        "tags": [
+            [cell, kind, round(r, _PLACES)]
+            for (cell, kind), r in zip(maze.tags.items(), radii, strict=True)
+        ],
+        "rooms": [],
+        "key": maze_key(maze),
+    }
+    if g.kind == "weave":  # cells from here on are tunnels, under the cell of the same centre
+        data["under"] = int(g.params["rows"]) * int(g.params["cols"])
+    return data
+
+
+def _end_fill(maze: GridMaze, cell: int) -> list[list[float]]:
+    """The rings to fill at an end: its cell's outline; on the weave grid, what of the inset
+    drawing's floor is in the cell (its box and its door)."""
+    g = maze.grid
+    if g.kind != "weave":
+        return [_flat(g.polygon(cell))]
+    from mazeart.grids.weave import weave_boxes
+
+    (x0, y0), (x1, y1) = g.polygon(cell).min(axis=0), g.polygon(cell).max(axis=0)
+    boxes = weave_boxes(maze)
+    eps = 1e-9
+    mine = boxes[(boxes[:, 0] >= x0 - eps) & (boxes[:, 1] >= y0 - eps)
+                 & (boxes[:, 2] <= x1 + eps) & (boxes[:, 3] <= y1 + eps)]  # fmt: skip
+    return [_flat([[a, b], [c, b], [c, d], [a, d]]) for a, b, c, d in mine.tolist()]
+
+
+def to_html(mazes: Maze | GridMaze | Sequence[Maze | GridMaze], *, title: str = "mazeart") -> str:
     """The game page for one maze or several levels.
 
     Parameters
     ----------
-    mazes : Maze or sequence of Maze
-        Played in turn.
+    mazes : Maze, GridMaze, or a sequence of them
+        Played in turn; levels may mix grids.
     title : str, default 'mazeart'
         Page title and heading (escaped).
 
@@ -108,10 +245,10 @@ def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
     -------
     str
     """
-    levels = [mazes] if isinstance(mazes, Maze) else list(mazes)
+    levels = [mazes] if isinstance(mazes, Maze | GridMaze) else list(mazes)
     if not levels:
         raise MazeartError("a game needs at least one maze")
-    from mazeart.play.game import KEEP
+    from mazeart.play.game import KEEP, REACH
 
     data = {
         "title": title,
@@ -120,15 +257,16 @@ def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
         "tagFallback": TAG_FALLBACK,
         "colours": GAME_COLOURS,
         "keep": KEEP,
+        "reach": REACH,
     }
-    payload = dump_json(data)
+    payload = dump_json(data, separators=(",", ":"))
     # No "</script>" (or "<!--") can appear inside the script element.
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     fill = {"%TITLE%": escape(plain(title)), "%DATA%": payload}
     return re.sub("%TITLE%|%DATA%", lambda m: fill[m.group(0)], _PAGE)
 
 
-def write_html(maze: Maze, fh: Any, **options: Any) -> None:
+def write_html(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
     """Exporter entry: write the one-maze game page (``title`` applies; drawing options do not)."""
     levels = options.get("levels") or [maze]
     fh.write(to_html(levels, title=options.get("title") or "mazeart").encode("utf-8"))
@@ -163,6 +301,8 @@ _PAGE = r"""<!DOCTYPE html>
   #pad button:active { background: #dde6f5; }
   #pad [data-dir="up"] { grid-area: 1 / 2; } #pad [data-dir="left"] { grid-area: 2 / 1; }
   #pad [data-dir="right"] { grid-area: 2 / 3; } #pad [data-dir="down"] { grid-area: 3 / 2; }
+  #pad [data-dir="upleft"] { grid-area: 1 / 1; } #pad [data-dir="upright"] { grid-area: 1 / 3; }
+  #pad [data-dir="downleft"] { grid-area: 3 / 1; } #pad [data-dir="downright"] { grid-area: 3 / 3; }
   #scores { border-collapse: collapse; font-variant-numeric: tabular-nums; min-width: 11em; }
   #scores caption { font-weight: 600; padding-bottom: 4px; }
   #scores td { padding: 1px 8px; border-top: 1px solid #ddd; }
@@ -205,6 +345,10 @@ _PAGE = r"""<!DOCTYPE html>
       <button type="button" data-dir="left" aria-label="left">&#9664;</button>
       <button type="button" data-dir="right" aria-label="right">&#9654;</button>
       <button type="button" data-dir="down" aria-label="down">&#9660;</button>
+      <button type="button" data-dir="upleft" aria-label="up and left" hidden>&#9700;</button>
+      <button type="button" data-dir="upright" aria-label="up and right" hidden>&#9701;</button>
+      <button type="button" data-dir="downleft" aria-label="down and left" hidden>&#9699;</button>
+      <button type="button" data-dir="downright" aria-label="down and right" hidden>&#9698;</button>
     </div>
     <table id="scores" hidden><caption>Best times, this maze</caption><tbody></tbody></table>
     <ul id="legend" aria-label="legend"></ul>
@@ -216,7 +360,7 @@ _PAGE = r"""<!DOCTYPE html>
          title="cells across, or across x down (2 to 200)">
   <button type="submit">New maze</button>
 </form>
-<div class="help">Arrow keys, W A S D, the arrows or a swipe on the maze move.
+<div class="help" id="help">Arrow keys, W A S D, the arrows or a swipe on the maze move.
 Reach the green square.</div>
 <script id="mazeart-data" type="application/json">%DATA%</script>
 <script>
@@ -233,8 +377,23 @@ Reach the green square.</div>
     ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", ArrowLeft: "left",
     w: "up", d: "right", s: "down", a: "left", W: "up", D: "right", S: "down", A: "left",
   };
+  // other grids: any direction (degrees, clockwise from the right: y runs down), the slants too
+  const ANGLES = { right: 0, downright: 45, down: 90, downleft: 135, left: 180,
+    upleft: -135, up: -90, upright: -45 };
+  const GRID_KEYS = {
+    q: "upleft", e: "upright", z: "downleft", c: "downright",
+    Q: "upleft", E: "upright", Z: "downleft", C: "downright",
+    7: "upleft", 9: "upright", 1: "downleft", 3: "downright", 8: "up", 2: "down", 4: "left",
+    6: "right", Home: "upleft", PageUp: "upright", End: "downleft", PageDown: "downright",
+  };
+  const REACH = DATA.reach;  // degrees a step may lie off a key's way (the terminal game's)
+  const SQUARE_HELP = $("help").textContent;
+  const GRID_HELP = "Click or tap a neighbouring cell, or use the arrow keys, W A S D and, "
+    + "for the slants, Q E Z C (or 7 9 1 3), the arrows or a swipe on the maze. "
+    + "Reach the green cell.";
   let level = 0, random = null, maze, bits, pos, started = null, finished = null, tick = null;
   let showSolution = false, peeked = false, touch = null, held = null;
+  let onGrid = false;  // the maze is on another grid than the square game's (pos: a cell id)
 
   // ------------------------------------------------------------------ mazes
   function cellBits(grid) {
@@ -309,6 +468,43 @@ Reach the green square.</div>
     return [cols, rows];
   }
 
+  // ------------------------------------------------------------------ other grids
+  function centre(cell) { return [maze.centres[2 * cell], maze.centres[2 * cell + 1]]; }
+  function inside(cell, x, y) {  // the point in the cell's outline (even-odd)
+    const p = maze.polygons[cell];
+    let hit = false;
+    for (let i = 0, j = p.length - 2; i < p.length; j = i, i += 2) {
+      const xi = p[i], yi = p[i + 1], xj = p[j], yj = p[j + 1];
+      if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) hit = !hit;
+    }
+    return hit;
+  }
+  function inradius(cell) {  // from the cell's centre to its nearest side
+    const p = maze.polygons[cell], [x, y] = centre(cell);
+    let best = Infinity;
+    for (let i = 0, j = p.length - 2; i < p.length; j = i, i += 2) {
+      const ax = p[j], ay = p[j + 1], dx = p[i] - ax, dy = p[i + 1] - ay;
+      const along = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy || 1);
+      const t = Math.max(0, Math.min(1, along));
+      best = Math.min(best, Math.hypot(ax + t * dx - x, ay + t * dy - y));
+    }
+    return best;
+  }
+  function under() {  // in a weave maze's tunnel, under another corridor
+    return onGrid && maze.under !== undefined && pos >= maze.under;
+  }
+  function toward(deg) {  // the open neighbour nearest a direction, within REACH; or -1
+    const [x, y] = centre(pos);
+    let best = -1, least = REACH + 1e-9;
+    for (const cell of maze.open[pos]) {  // in the grid's order: the first of equals
+      const [nx, ny] = centre(cell);
+      let off = Math.abs(Math.atan2(ny - y, nx - x) * 180 / Math.PI - deg) % 360;
+      if (off > 180) off = 360 - off;
+      if (off < least - 1e-9) { best = cell; least = off; }
+    }
+    return best;
+  }
+
   // ------------------------------------------------------------------ best times
   function storeKey() { return "mazeart-times " + maze.key; }
   function readTimes() {
@@ -359,8 +555,9 @@ Reach the green square.</div>
 
   function play(data) {
     maze = data;
-    bits = cellBits(maze.grid);
-    pos = maze.entrance.slice();
+    onGrid = Array.isArray(maze.open);
+    bits = onGrid ? null : cellBits(maze.grid);
+    pos = onGrid ? maze.entrance : maze.entrance.slice();
     started = finished = null;
     clearInterval(tick);
     peeked = showSolution;
@@ -377,13 +574,20 @@ Reach the green square.</div>
     d.cols = String(maze.cols);
     d.key = maze.key;
     d.seed = maze.seed === null || maze.seed === undefined ? "" : String(maze.seed);
+    d.grid = maze.kind || "square";
     $("size").value = maze.cols + "x" + maze.rows;
     $("next").hidden = true;
     $("scores").hidden = true;
-    const size = Math.max(4, Math.min(28, Math.floor(900 / Math.max(maze.cols, maze.rows))));
-    d.cell = String(size);
-    canvas.width = board.width = (maze.cols + 2) * size;
-    canvas.height = board.height = (maze.rows + 2) * size;
+    $("help").textContent = onGrid ? GRID_HELP : SQUARE_HELP;
+    for (const b of document.querySelectorAll("#pad button")) {
+      if (!(b.dataset.dir in STEPS)) b.hidden = !onGrid;  // the slants: for other grids
+    }
+    const across = onGrid ? maze.width : maze.cols, down = onGrid ? maze.height : maze.rows;
+    const most = onGrid ? Math.floor(28 / Math.min(1, maze.step)) : 28;  // small cells: larger
+    const size = Math.max(4, Math.min(most, Math.floor(900 / Math.max(across, down))));
+    d.scale = String(size);
+    canvas.width = board.width = Math.ceil((across + 2) * size);
+    canvas.height = board.height = Math.ceil((down + 2) * size);
     legend();
     showBest();
     updateTimer();
@@ -404,7 +608,10 @@ Reach the green square.</div>
   }
   function legend() {
     const list = $("legend"), kinds = [];
-    for (const [, , kind] of maze.tags) if (!kinds.includes(kind)) kinds.push(kind);
+    for (const tag of maze.tags) {
+      const kind = onGrid ? tag[1] : tag[2];  // [cell, kind, radius] or [row, col, kind]
+      if (!kinds.includes(kind)) kinds.push(kind);
+    }
     const order = Object.keys(DATA.tagColours);
     kinds.sort((a, b) => (order.includes(a) ? order.indexOf(a) : 1e6)
       - (order.includes(b) ? order.indexOf(b) : 1e6) || (a < b ? -1 : a > b ? 1 : 0));
@@ -421,11 +628,41 @@ Reach the green square.</div>
     for (const kind of kinds) item(kind, tagColour(kind), false, kind);
   }
 
+  function drawGridBoard(g, cs) {  // the walls of the shared drawing (the SVG's), polylines
+    maze.endFills.forEach((rings, i) => {
+      g.fillStyle = i ? COLOURS.exit : COLOURS.entrance;
+      g.beginPath();
+      for (const p of rings) {
+        g.moveTo(p[0] * cs, p[1] * cs);
+        for (let k = 2; k < p.length; k += 2) g.lineTo(p[k] * cs, p[k + 1] * cs);
+        g.closePath();
+      }
+      g.fill();
+    });
+    g.strokeStyle = COLOURS.wall;
+    for (const stroke of maze.strokes) {
+      g.lineWidth = Math.max(1, stroke.width * cs);
+      g.lineCap = stroke.cap;
+      g.lineJoin = stroke.cap === "square" ? "miter" : "round";
+      g.beginPath();
+      for (const line of stroke.lines) {
+        g.moveTo(line[0] * cs, line[1] * cs);
+        for (let i = 2; i < line.length; i += 2) g.lineTo(line[i] * cs, line[i + 1] * cs);
+      }
+      g.stroke();
+    }
+    for (const [cell, kind, radius] of maze.tags) {
+      const [x, y] = centre(cell);
+      g.fillStyle = tagColour(kind);
+      g.beginPath(); g.arc(x * cs, y * cs, radius * cs, 0, 2 * Math.PI); g.fill();
+    }
+  }
   function drawBoard() {
-    const g = board.getContext("2d"), cs = Number(canvas.dataset.cell);
+    const g = board.getContext("2d"), cs = Number(canvas.dataset.scale);
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.clearRect(0, 0, board.width, board.height);
     g.translate(cs, cs);
+    if (onGrid) { drawGridBoard(g, cs); return; }
     const cx = (c) => (c + 0.5) * cs, cy = (r) => (r + 0.5) * cs;
     g.fillStyle = COLOURS.room;
     for (const room of maze.rooms) for (const [r, c] of room) g.fillRect(c * cs, r * cs, cs, cs);
@@ -471,7 +708,7 @@ Reach the green square.</div>
     }
   }
   function draw() {
-    const cs = Number(canvas.dataset.cell);
+    const cs = Number(canvas.dataset.scale);
     const cx = (c) => (c + 0.5) * cs, cy = (r) => (r + 0.5) * cs;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, canvas.width, canvas.height);
@@ -482,29 +719,85 @@ Reach the green square.</div>
       ctx.lineWidth = Math.max(1, cs * 0.3);
       ctx.lineJoin = ctx.lineCap = "round";
       ctx.beginPath();
-      maze.solution.forEach(([r, c], i) => {
-        if (i) ctx.lineTo(cx(c), cy(r)); else ctx.moveTo(cx(c), cy(r));
-      });
+      if (onGrid) {  // through the cells' centres and out through the doors
+        const line = maze.solutionLine;
+        for (let i = 0; i < line.length; i += 2) ctx.lineTo(line[i] * cs, line[i + 1] * cs);
+      } else {
+        maze.solution.forEach(([r, c], i) => {
+          if (i) ctx.lineTo(cx(c), cy(r)); else ctx.moveTo(cx(c), cy(r));
+        });
+      }
       ctx.stroke();
     }
     ctx.fillStyle = COLOURS.player;
     ctx.strokeStyle = "#ffffff";
     ctx.lineWidth = Math.max(1, cs * 0.08);
-    ctx.beginPath(); ctx.arc(cx(pos[1]), cy(pos[0]), cs * 0.33, 0, 2 * Math.PI);
+    ctx.beginPath();
+    if (onGrid) {
+      const [x, y] = centre(pos), low = under();
+      if (low) {  // under the crossing corridor: seen through it
+        ctx.globalAlpha = 0.45;
+        ctx.setLineDash([Math.max(2, cs * 0.1), Math.max(2, cs * 0.08)]);
+      }
+      ctx.arc(x * cs, y * cs, cs * Math.min(0.33, 0.85 * inradius(pos)), 0, 2 * Math.PI);
+      ctx.fill(); ctx.stroke();
+      ctx.globalAlpha = 1;
+      ctx.setLineDash([]);
+      if (low) {  // the walls of the corridor over it pass over it
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.drawImage(board, 0, 0);
+      }
+      const d = canvas.dataset;
+      delete d.row;
+      delete d.col;
+      d.cell = String(pos);
+      d.under = String(low);
+      return;
+    }
+    ctx.arc(cx(pos[1]), cy(pos[0]), cs * 0.33, 0, 2 * Math.PI);
     ctx.fill(); ctx.stroke();
     canvas.dataset.row = String(pos[0]);
     canvas.dataset.col = String(pos[1]);
+    canvas.dataset.cell = String(pos[0] * maze.cols + pos[1]);
+    delete canvas.dataset.under;
   }
 
+  function begin() {  // the clock starts at the first step
+    if (started === null) { started = performance.now(); tick = setInterval(updateTimer, 100); }
+  }
   function step(dir) {  // one cell; false when a wall (or the win) is in the way
     if (canvas.dataset.won === "true") return false;
+    if (onGrid) return go(ANGLES[dir]);
+    if (!(dir in STEPS)) return false;
     const [bit, dr, dc] = STEPS[dir];
     if (!(bits[pos[0]][pos[1]] & bit)) return false;
-    if (started === null) { started = performance.now(); tick = setInterval(updateTimer, 100); }
+    begin();
     pos = [pos[0] + dr, pos[1] + dc];
     draw();
     if (pos[0] === maze.exit[0] && pos[1] === maze.exit[1]) win();
     return true;
+  }
+  function moveTo(cell) {  // other grids: onto a cell an open passage joins to the player's
+    if (canvas.dataset.won === "true") return false;
+    begin();
+    pos = cell;
+    draw();
+    if (pos === maze.exit) win();
+    return true;
+  }
+  function go(deg) {  // other grids: to the open neighbour that way, if one is near enough
+    const cell = toward(deg);
+    return cell >= 0 && moveTo(cell);
+  }
+  function scale() {  // CSS pixels of the page per maze unit
+    return canvas.getBoundingClientRect().width / canvas.width * Number(canvas.dataset.scale);
+  }
+  function tapAt(clientX, clientY) {  // other grids: onto the neighbouring cell there, if open
+    if (!onGrid || canvas.dataset.won === "true") return false;
+    const rect = canvas.getBoundingClientRect(), unit = scale();
+    const x = (clientX - rect.left) / unit - 1, y = (clientY - rect.top) / unit - 1;
+    for (const cell of maze.open[pos]) if (inside(cell, x, y)) return moveTo(cell);
+    return false;
   }
   function win() {
     finished = performance.now();
@@ -542,12 +835,13 @@ Reach the green square.</div>
       if (hasNext() && !ev.repeat && !idle) { ev.preventDefault(); next(); }
       return;
     }
-    const dir = KEYS[ev.key];
+    const dir = KEYS[ev.key] || (onGrid ? GRID_KEYS[ev.key] : undefined);
     if (!dir) return;
     ev.preventDefault();
     step(dir);
   });
   function swipeUnit() {  // CSS pixels of finger travel per step: a cell, at least 14
+    if (onGrid) return Math.max(14, maze.step * scale());  // the usual step between centres
     const shown = canvas.getBoundingClientRect().width / (maze.cols + 2);
     return Math.max(14, shown);
   }
@@ -566,6 +860,7 @@ Reach the green square.</div>
     if (!touch || ev.touches.length !== 1) return;
     ev.preventDefault();
     const t = ev.touches[0];
+    if (onGrid) { swipeGrid(t); return; }
     for (;;) {  // a step for every unit the finger travelled, along its main direction
       const dx = t.clientX - touch.x, dy = t.clientY - touch.y;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < touch.unit) break;
@@ -576,15 +871,38 @@ Reach the green square.</div>
       else touch.y += Math.sign(dy) * touch.unit;
     }
   }, { passive: false });
+  function swipeGrid(t) {  // other grids: a step for every unit travelled, the finger's way
+    for (let k = 0; k < 64; k++) {
+      const dx = t.clientX - touch.x, dy = t.clientY - touch.y, far = Math.hypot(dx, dy);
+      if (far < touch.unit) break;
+      const from = centre(pos);
+      touch.moved = true;
+      if (go(Math.atan2(dy, dx) * 180 / Math.PI)) {  // the finger's start follows the player
+        const to = centre(pos), unit = scale();
+        const sx = (to[0] - from[0]) * unit, sy = (to[1] - from[1]) * unit;
+        if (Math.hypot(dx - sx, dy - sy) < far) { touch.x += sx; touch.y += sy; continue; }
+      }
+      touch.x += dx / far * touch.unit;  // a wall, or a step past the finger: travel spent
+      touch.y += dy / far * touch.unit;
+    }
+  }
   canvas.addEventListener("touchend", (ev) => {
     if (!touch) return;
     ev.preventDefault();
     const t = ev.changedTouches[0];
     const dx = t.clientX - touch.x, dy = t.clientY - touch.y;
+    const swiped = Math.max(Math.abs(dx), Math.abs(dy)) >= 10;
     if (canvas.dataset.won === "true" && !touch.moved && hasNext()) next();
-    else if (!touch.moved && Math.max(Math.abs(dx), Math.abs(dy)) >= 10) step(direction(dx, dy));
+    else if (!touch.moved && swiped && onGrid) go(Math.atan2(dy, dx) * 180 / Math.PI);
+    else if (!touch.moved && swiped) step(direction(dx, dy));
+    else if (!touch.moved && onGrid) tapAt(t.clientX, t.clientY);
     touch = null;
   }, { passive: false });
+  canvas.addEventListener("click", (ev) => {
+    if (!onGrid) return;
+    tapAt(ev.clientX, ev.clientY);
+    canvas.focus({ preventScroll: true });
+  });
   canvas.addEventListener("touchcancel", () => { touch = null; });
 
   function release() { if (held) { clearTimeout(held); held = null; } }
@@ -629,8 +947,21 @@ Reach the green square.</div>
 
   window.mazeart = Object.freeze({
     state() {
+      if (onGrid) {
+        const pairs = [];
+        for (let i = 0; i < maze.cells; i++) pairs.push(centre(i));
+        return {
+          kind: maze.kind, rows: maze.rows, cols: maze.cols, width: maze.width,
+          height: maze.height, geometry: maze.geometry, key: maze.key, seed: maze.seed,
+          cells: maze.cells, mask: maze.mask, centres: pairs,
+          neighbours: maze.neighbours.map((a) => a.slice()),
+          open: maze.open.map((a) => a.slice()), entrance: maze.entrance, exit: maze.exit,
+          solution: maze.solution.slice(), position: pos, under: under(),
+          won: canvas.dataset.won === "true", peeked, times: readTimes(),
+        };
+      }
       return {
-        rows: maze.rows, cols: maze.cols, geometry: maze.geometry, key: maze.key,
+        kind: "square", rows: maze.rows, cols: maze.cols, geometry: maze.geometry, key: maze.key,
         seed: maze.seed, grid: bits.map((row) => row.slice()), entrance: maze.entrance.slice(),
         exit: maze.exit.slice(), solution: maze.solution.map((p) => p.slice()),
         position: pos.slice(), won: canvas.dataset.won === "true", peeked, times: readTimes(),

@@ -93,8 +93,8 @@ def step_towards(maze: GridMaze, cell: int, direction: str) -> int | None:
     centres = maze.grid.centres
     delta = centres[joined] - centres[cell]
     heading = np.degrees(np.arctan2(delta[:, 1], delta[:, 0]))
-    off = np.abs((heading - HEADINGS[direction] + 180.0) % 360.0 - 180.0)
-    best = int(np.argmin(off))  # the first of equals: neighbours come in id order
+    off = np.round(np.abs((heading - HEADINGS[direction] + 180.0) % 360.0 - 180.0), 6)
+    best = int(np.argmin(off))  # the first of equals (to a millionth of a degree): the lower id
     return int(joined[best]) if off[best] <= REACH else None
 
 
