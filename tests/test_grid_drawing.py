@@ -353,3 +353,26 @@ def test_square_only_formats_refuse_other_grids(suffix, message, tmp_path):
     with pytest.raises(MazeartError, match=message):
         write(maze, tmp_path / f"m{suffix}")
     assert not list(tmp_path.iterdir())  # nor the map's tileset
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "polar", "upsilon"])
+def test_the_tags_legend_lies_inside_the_drawing(kind, tmp_path):
+    """The legend sits in the bottom margin of the picture, whatever the grid's size (not
+    below it, where the viewBox cuts it off)."""
+    import xml.etree.ElementTree as ET
+
+    import mazeart
+
+    made = mazeart.make("10x8", grid=kind, rng=3, place="loot=2,key=1")
+    root = ET.parse(mazeart.save(made, tmp_path / "m.svg")).getroot()
+    x0, y0, w, h = map(float, root.get("viewBox").split())
+    ns = "{http://www.w3.org/2000/svg}"
+    legend = next(g for g in root.iter(f"{ns}g") if g.get("id") == "legend")
+    dots = list(legend.iter(f"{ns}circle"))
+    assert len(dots) == 2
+    for dot in dots:
+        cx, cy, r = (float(dot.get(k)) for k in ("cx", "cy", "r"))
+        assert x0 <= cx - r and cx + r <= x0 + w
+        assert y0 <= cy - r and cy + r <= y0 + h
+    for text in legend.iter(f"{ns}text"):
+        assert float(text.get("y")) <= y0 + h

@@ -703,8 +703,10 @@ def _legend(maze: Maze | GridMaze, style: Style) -> Layer:
     radius = 0.35
     unit = sum(2 * radius + gap + text_width(plain(kind), 1.0) for kind, _ in entries)
     unit += between * (len(entries) - 1)
-    size = min(size, (maze.width + margin) / unit)  # one row: smaller type when it is long
-    centre = maze.height + margin / 2
+    # the scene's extent: a grid's own size (its width and height round it up to whole units)
+    width, height = maze.grid.size if isinstance(maze, GridMaze) else (maze.width, maze.height)
+    size = min(size, (width + margin) / unit)  # one row: smaller type when it is long
+    centre = height + margin / 2
     baseline = centre + 0.36 * size
     x = 0.0
     dots, labels = [], []
