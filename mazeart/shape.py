@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._anygrid import any_grid, check_maze
+from mazeart._anygrid import check_maze
 from mazeart._graph import find, spanning_edges, union
 from mazeart._jit import njit
-from mazeart._kernels.parts import label_passages
+from mazeart._kernels.parts import label_links
 from mazeart._kernels.topology import (
     degree,
     grid_topology,
@@ -53,7 +53,7 @@ from mazeart._kernels.topology import (
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, check_number
 from mazeart.grids.maze import GridMaze
-from mazeart.maze import DIRECTIONS, OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
+from mazeart.maze import OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -206,7 +206,7 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
 
 
 @njit(cache=True)
-def _voronoi(sources, ground, stride):
+def _voronoi(topo, sources, ground):  # type: ignore[no-untyped-def]
     """Multi-source BFS over ground cells: nearest source piece, distance, parent."""
     n = sources.size
     label = sources.copy()
@@ -218,20 +218,22 @@ def _voronoi(sources, ground, stride):
         if sources[c] > 0:
             queue[tail] = c
             tail += 1
-    _grow(label, dist, parent, queue, tail, ground, stride)
+    _grow(topo, label, dist, parent, queue, tail, ground)
     return label, dist, parent
 
 
 @njit(cache=True)
-def _grow(label, dist, parent, queue, tail, ground, stride):
+def _grow(topo, label, dist, parent, queue, tail, ground):  # type: ignore[no-untyped-def]
     """Breadth-first growth of the labels of the ``tail`` queued cells over ``ground``:
     each cell reached takes its neighbour's label, distance + 1 and it as parent."""
+    width = degree(topo)
     head = 0
     while head < tail:
         cur = queue[head]
         head += 1
-        for nb in (cur - stride, cur + 1, cur + stride, cur - 1):
-            if ground[nb] and label[nb] == 0:
+        for d in range(width):
+            nb = step(topo, cur, d)
+            if nb >= 0 and ground[nb] and label[nb] == 0:
                 label[nb] = label[cur]
                 dist[nb] = dist[cur] + 1
                 parent[nb] = cur
@@ -251,16 +253,19 @@ def _meeting(out, k, a, b, length, u, v):
 
 
 @njit(cache=True)
-def _meetings(label, dist, ground, stride):
-    """Where two pieces' regions touch across ground: (piece a, piece b, cells crossed, u, v)."""
+def _meetings(topo, label, dist, ground):  # type: ignore[no-untyped-def]
+    """Where two pieces' regions touch across ground: (piece a, piece b, cells crossed, u, v),
+    each pair of neighbours once (from the lower id)."""
     n = label.size
-    out = np.empty((2 * n, 5), np.int64)
+    width = degree(topo)
+    out = np.empty((width * n, 5), np.int64)
     k = 0
     for u in range(n):
         if label[u] == 0:
             continue
-        for v in (u + 1, u + stride):
-            if label[v] == 0 or label[v] == label[u]:
+        for d in range(width):
+            v = step(topo, u, d)
+            if v <= u or label[v] == 0 or label[v] == label[u]:
                 continue
             if not (ground[u] or ground[v]):
                 continue
@@ -270,7 +275,7 @@ def _meetings(label, dist, ground, stride):
 
 
 @njit(cache=True)
-def _block_voronoi(path, piece, room, inside, stride):
+def _block_voronoi(topo, path, piece, room, inside, stride):  # type: ignore[no-untyped-def]
     """Multi-source BFS over the ground blocks a corridor may cross, from every piece at once.
 
     A corridor's first and last blocks touch exactly one path block (they are
@@ -304,7 +309,7 @@ def _block_voronoi(path, piece, room, inside, stride):
             anchor[x] = last
             queue[tail] = x
             tail += 1
-    _grow(label, dist, parent, queue, tail, clean, stride)
+    _grow(topo, label, dist, parent, queue, tail, clean)
     return label, dist, parent, anchor
 
 
@@ -447,7 +452,6 @@ def _framed(a: NDArray, fill=0) -> NDArray:
     return out
 
 
-@any_grid("mazeart.grids.generate:connect_grid")
 def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
     """Join a maze's separate pieces with bridges across the ground.
 
@@ -484,38 +488,18 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
     >>> apart.n_passages, joined.n_passages  # two trees of 9 cells, and a bridge cell between
     (16, 18)
     """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
+    check_maze(maze)
     report = report if report is not None else ShapeReport()
-    _h, w = maze.shape
-    stride = w + 2
-    rooms = _framed(maze.room_mask, False).reshape(-1)
-    mask = _framed(maze.mask, False).reshape(-1)
-    passages = _framed(maze.passages, np.uint8(0)).reshape(-1)
-    pieces, n = label_passages(passages, mask, stride)
+    f = _flat(maze)
+    pieces, n = label_links(f.topo, f.mask, f.links)
     report.parts = int(n)
     if n <= 1:
         return maze
-    inside = _framed(np.ones(maze.shape, dtype=bool), False).reshape(-1)
-    new_mask = maze.mask.copy()
-    new_region = maze.region.copy()
-    p = maze.passages.copy()
-
-    def cell(flat: int) -> tuple[int, int]:
-        r, c = divmod(int(flat), stride)
-        return r - 1, c - 1
-
-    def join(a: tuple[int, int], b: tuple[int, int]) -> None:
-        for bit, dr, dc in DIRECTIONS:
-            if (a[0] + dr, a[1] + dc) == b:
-                _open(p, a, bit)
-                return
-        raise AssertionError("bridge cells are not neighbours")  # pragma: no cover
-
-    if maze.geometry == "cells":
-        ground = inside & ~mask & ~rooms
-        sources = np.where(mask & ~rooms, pieces, 0).astype(np.int32)
-        label, dist, parent = _voronoi(sources, ground, stride)
-        meet = _meetings(label, dist, ground, stride)
+    if not (isinstance(maze, Maze) and maze.geometry == "blocks"):
+        ground = f.bridgeable & ~f.mask & ~f.room
+        sources = np.where(f.mask & ~f.room & f.bridgeable, pieces, 0).astype(np.int32)
+        label, dist, parent = _voronoi(f.topo, sources, ground)
+        meet = _meetings(f.topo, label, dist, ground)
         # Kruskal over pieces: cheapest meeting per pair, then cheapest pairs first.
         ordered = meet[np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))]
         kept = spanning_edges(
@@ -524,6 +508,7 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
             np.ascontiguousarray(ordered[:, 1]),
             np.zeros(len(ordered), np.bool_),
         )
+        mask, links, region = f.mask, f.links, f.region
         for _a, _b, length, u, v in ordered[kept]:
             chain_u = [int(u)]
             while parent[chain_u[-1]] >= 0:
@@ -531,44 +516,39 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
             chain_v = [int(v)]
             while parent[chain_v[-1]] >= 0:
                 chain_v.append(int(parent[chain_v[-1]]))
-            corridor = [cell(x) for x in chain_u[::-1] + chain_v]
+            corridor = chain_u[::-1] + chain_v
             for c in corridor[1:-1]:
-                new_mask[c] = new_region[c] = True
+                mask[c] = region[c] = True
             for x, y in itertools.pairwise(corridor):
-                join(x, y)
+                _join_cells(f.topo, f.links, x, y)
             report.bridges += 1
             report.bridge_cells += int(length)
-        report.unreachable = n - 1 - int(np.count_nonzero(kept))
-    else:
-        # Rounds of Voronoi + Kruskal under the block rule: each round carves the
-        # cheapest corridors that keep clear of each other, the rest wait for the
-        # next round (against the pieces as joined so far). A round carves at least
-        # its cheapest corridor, and rounds stop when no corridor joins two parts.
-        path = mask.copy()
-        pas = passages.copy()
-        bridge = np.zeros_like(mask)
-        while n > 1:
-            label, dist, parent, anchor = _block_voronoi(path, pieces, rooms, inside, stride)
-            meet = _block_meetings(path, pieces, rooms, inside, label, dist, stride)
-            if not len(meet):
-                break
-            meet = meet[np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))]
-            _, first = np.unique(meet[:, 0] * (n + 1) + meet[:, 1], return_index=True)
-            meet = np.ascontiguousarray(meet[np.sort(first)])
-            bridges, blocks = _block_carve(
-                meet, parent, anchor, pieces, n, path, pas, bridge, stride
-            )
-            if not bridges:  # pragma: no cover - a round always carves its cheapest corridor
-                break
-            report.bridges += int(bridges)
-            report.bridge_cells += int(blocks)
-            pieces, n = label_passages(pas, path, stride)
-        report.unreachable = int(n) - 1
-        h, w = maze.shape
-        new_mask = path.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
-        new_region |= bridge.reshape(h + 2, w + 2)[1:-1, 1:-1]
-        p = pas.reshape(h + 2, w + 2)[1:-1, 1:-1].copy()
-    return maze.replace(mask=new_mask, region=new_region, passages=p)
+        report.unreachable = int(n) - 1 - int(np.count_nonzero(kept))
+        return f.back(mask, links, region)
+    # A blocks maze: rounds of Voronoi + Kruskal under the block rule. Each round carves
+    # the cheapest corridors that keep clear of each other, the rest wait for the next
+    # round (against the pieces as joined so far). A round carves at least its cheapest
+    # corridor, and rounds stop when no corridor joins two parts.
+    stride = f.stride
+    rooms, inside = f.room, f.bridgeable
+    path, pas = f.mask, f.links
+    bridge = np.zeros_like(path)
+    while n > 1:
+        label, dist, parent, anchor = _block_voronoi(f.topo, path, pieces, rooms, inside, stride)
+        meet = _block_meetings(path, pieces, rooms, inside, label, dist, stride)
+        if not len(meet):
+            break
+        meet = meet[np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))]
+        _, first = np.unique(meet[:, 0] * (n + 1) + meet[:, 1], return_index=True)
+        meet = np.ascontiguousarray(meet[np.sort(first)])
+        bridges, blocks = _block_carve(meet, parent, anchor, pieces, n, path, pas, bridge, stride)
+        if not bridges:  # pragma: no cover - a round always carves its cheapest corridor
+            break
+        report.bridges += int(bridges)
+        report.bridge_cells += int(blocks)
+        pieces, n = label_links(f.topo, path, pas)
+    report.unreachable = int(n) - 1
+    return f.back(path, pas, f.region | bridge)
 
 
 # ----------------------------------------------------------------------------- dead ends
@@ -613,6 +593,18 @@ def _prune(topo, links, mask, keep, order):  # type: ignore[no-untyped-def]
     return cut
 
 
+def _join_cells(topo: Any, links: NDArray[Any], a: int, b: int) -> None:
+    """Open the passage between neighbouring cells ``a`` and ``b`` (flat ids)."""
+    for d in range(degree(topo)):
+        if step(topo, a, d) == b:
+            join(topo, links, _NO_ORDER, a, d, b)
+            return
+    raise AssertionError("bridge cells are not neighbours")  # pragma: no cover
+
+
+_NO_ORDER = np.zeros(1, np.int64)
+"""A carve order of size 1: none kept."""
+
 _READING = np.array([0, 3, 1, 2], np.int64)
 """The square grid's directions (N E S W in the topology) in reading order: N, W, E, S."""
 
@@ -629,9 +621,26 @@ class _Flat(NamedTuple):
     keep: NDArray[np.bool_]
     room: NDArray[np.bool_]
     region: NDArray[np.bool_]
+    bridgeable: NDArray[np.bool_]  # cells a bridge between parts may cross or start from
     order: NDArray[np.int64]
     stride: int
-    back: Callable[[NDArray[np.bool_], NDArray[Any]], Maze | GridMaze]
+    back: Callable[..., Maze | GridMaze]  # (mask, links[, region]) -> the maze
+
+
+def _unbridgeable(maze: GridMaze) -> NDArray[np.bool_]:
+    """Cells of a grid a bridge must not touch: a weave grid's under nodes and the cells
+    its tunnels cross under (a bridge there would open a crossing's wall)."""
+    out = np.zeros(maze.grid.n_cells, bool)
+    if maze.grid.kind == "weave":
+        from mazeart.grids._weavegrid import under_layout
+
+        rows, cols = int(maze.grid.params["rows"]), int(maze.grid.params["cols"])
+        n = rows * cols
+        _, under_of = under_layout(rows, cols)
+        out[n:] = True
+        has = under_of >= 0
+        out[:n][has] = maze.mask[under_of[has]]
+    return out
 
 
 def _flat(maze: Maze | GridMaze) -> _Flat:
@@ -640,12 +649,17 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
         h, w = maze.shape
         stride = w + 2
 
-        def square(mask: NDArray[np.bool_], links: NDArray[Any]) -> Maze:
+        def square(
+            mask: NDArray[np.bool_], links: NDArray[Any], region: NDArray[np.bool_] | None = None
+        ) -> Maze:
             inner = (slice(1, -1), slice(1, -1))
-            return maze.replace(
-                mask=mask.reshape(h + 2, stride)[inner].copy(),
-                passages=links.reshape(h + 2, stride)[inner].copy(),
-            )
+            changes = {
+                "mask": mask.reshape(h + 2, stride)[inner].copy(),
+                "passages": links.reshape(h + 2, stride)[inner].copy(),
+            }
+            if region is not None:
+                changes["region"] = region.reshape(h + 2, stride)[inner].copy()
+            return maze.replace(**changes)
 
         return _Flat(
             topo=square_topology(stride),
@@ -654,6 +668,7 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
             keep=_framed(_protected(maze), False).reshape(-1),
             room=_framed(maze.room_mask, False).reshape(-1),
             region=_framed(maze.region, False).reshape(-1),
+            bridgeable=_framed(np.ones(maze.shape, dtype=bool), False).reshape(-1),
             order=_READING,
             stride=stride,
             back=square,
@@ -662,7 +677,7 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
     keep = np.zeros(maze.grid.n_cells, bool)
     keep[[c for c in (maze.entrance, maze.exit, *maze.tags) if c is not None]] = True
 
-    def other(mask: NDArray[np.bool_], links: NDArray[Any]) -> GridMaze:
+    def other(mask: NDArray[np.bool_], links: NDArray[Any], region: Any = None) -> GridMaze:
         return maze.replace(mask=mask, passages=links)
 
     return _Flat(
@@ -672,6 +687,7 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
         keep=keep,
         room=np.zeros(maze.grid.n_cells, bool),
         region=maze.mask.copy(),
+        bridgeable=~_unbridgeable(maze),
         order=np.arange(topo[2], dtype=np.int64),
         stride=0,
         back=other,

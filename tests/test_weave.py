@@ -27,11 +27,11 @@ from PIL import Image, ImageDraw
 
 from mazeart.errors import InvalidMazeError, MazeartError
 from mazeart.grids import grid_from_pairs, make_grid, square_grid
-from mazeart.grids.generate import connect_grid
 from mazeart.grids.maze import GridMaze
 from mazeart.grids.solve import solve
 from mazeart.grids.weave import check_weave, weave_floor, weave_grid, weave_maze, weave_walls
 from mazeart.mazefile import dumps, loads
+from mazeart.shape import connect
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -252,15 +252,18 @@ def test_bridges_avoid_crossing_cells_and_under_nodes():
     g = weave_grid(3, 3)
     mask = np.zeros(10, bool)
     mask[[1, 7]] = True
-    maze = GridMaze(g, mask, np.zeros(g.n_walls, bool))
-    free_way = connect_grid(maze)
-    assert free_way.n_cells == 3  # straight through the middle (cell 4 or under node 9)
-    blocked = np.zeros(10, bool)
-    blocked[[4, 9]] = True
-    around = connect_grid(maze, blocked=blocked)
-    assert around.n_cells == 5 and not around.mask[[4, 9]].any()
-    touched = g.wall_cells[around.passages]
-    assert not np.isin(touched, [4, 9]).any()
+    free_way = connect(GridMaze(g, mask, np.zeros(g.n_walls, bool)))
+    # straight through the middle cell, never through an under node (a tunnel with no crossing)
+    assert free_way.n_cells == 3 and free_way.mask[4] and not free_way.mask[9]
+    # a crossing at 4: the over corridor 3-4-5, a tunnel 1-9-7 under it; two parts
+    mask = np.zeros(10, bool)
+    mask[[1, 3, 4, 5, 7, 9]] = True
+    crossing = GridMaze(g, mask, opened(g, [(3, 4), (4, 5), (1, 9), (7, 9)]))
+    joined = connect(crossing)
+    new = joined.passages & ~crossing.passages
+    assert joined.n_cells == 7 and new.sum() == 2  # around a corner: one bridge cell
+    assert not np.isin(g.wall_cells[new], [4, 9]).any()
+    check_weave(joined)
 
 
 def test_check_weave_names_what_breaks_the_rule():

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.grids import Grid
@@ -29,7 +28,7 @@ from mazeart.grids.maze import GridMaze
 from mazeart.grids.solve import _bfs
 from mazeart.shape import ShapeReport
 
-__all__ = ["connect_grid", "endpoints_on_grid", "generate_on_grid"]
+__all__ = ["endpoints_on_grid", "generate_on_grid"]
 
 """Options of the graph generators (the others take none)."""
 
@@ -50,121 +49,6 @@ def grid_weights(weights: ArrayLike, grid: Grid) -> NDArray[np.int32]:
             f"the weights have {w.size} cells, the {grid.kind} grid has {grid.n_cells}"
         )
     return validate_weights(w.reshape(1, -1)).reshape(-1)
-
-
-@njit(cache=True)
-def _bridge(indptr, indices, wall_of, mask, labels, main, opened, blocked):
-    """Join every part to the part ``main`` by shortest walks through any cells but the
-    ``blocked`` ones; the cells a walk crosses become maze. Returns how many parts were
-    joined and the bridge cells."""
-    n = mask.size
-    joined = labels == main
-    parts = labels.max() + 1
-    done = np.zeros(parts, np.bool_)
-    done[main] = True
-    dist = np.empty(n, np.int64)
-    prev = np.empty(n, np.int64)
-    queue = np.empty(n, np.int64)
-    bridges = 0
-    count = 0
-    while True:
-        dist[:] = -1
-        tail = 0
-        for c in range(n):
-            if joined[c] and not blocked[c]:
-                dist[c] = 0
-                queue[tail] = c
-                tail += 1
-        head = 0
-        hit = -1
-        while head < tail and hit < 0:
-            c = queue[head]
-            head += 1
-            for k in range(indptr[c], indptr[c + 1]):
-                nb = indices[k]
-                if dist[nb] >= 0 or blocked[nb]:
-                    continue
-                dist[nb] = dist[c] + 1
-                prev[nb] = k  # the table entry that reached it
-                if labels[nb] >= 0 and not done[labels[nb]]:
-                    hit = nb
-                    break
-                queue[tail] = nb
-                tail += 1
-        if hit < 0:
-            return count, bridges
-        part = labels[hit]
-        c = hit
-        while not joined[c]:
-            k = prev[c]
-            opened[wall_of[k]] = True
-            # the cell the entry k belongs to: search back (entries are grouped by cell)
-            lo, hi = 0, n
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                if indptr[mid] <= k:
-                    lo = mid
-                else:
-                    hi = mid
-            if not mask[c]:
-                mask[c] = True
-                bridges += 1
-            joined[c] = True
-            c = lo
-        for x in range(n):
-            if labels[x] == part:
-                joined[x] = True
-        done[part] = True
-        count += 1
-
-
-def connect_grid(
-    maze: GridMaze,
-    *,
-    report: ShapeReport | None = None,
-    blocked: NDArray[np.bool_] | None = None,
-) -> GridMaze:
-    """Join the maze's separate parts into one with the shortest bridges through the ground
-    (cells that are not maze become maze where a bridge crosses them).
-
-    Parameters
-    ----------
-    maze : GridMaze
-    report : ShapeReport, optional
-        Receives the number of parts and bridges.
-    blocked : (n,) array_like of bool, optional
-        Cells a bridge neither crosses nor opens a wall of (the weave grid's crossings
-        and under nodes); a part with no other cell stays apart.
-
-    Returns
-    -------
-    GridMaze
-    """
-    g = maze.grid
-    # parts of the maze as carved: along its passages
-    indptr, indices = maze.open_table
-    labels = np.full(g.n_cells, -1, np.int64)
-    n_parts = 0
-    for c in np.flatnonzero(maze.mask):
-        if labels[c] < 0:
-            dist = _bfs(indptr, indices, int(c))[0]
-            labels[dist >= 0] = n_parts
-            n_parts += 1
-    if report is not None:
-        report.parts = n_parts
-    if n_parts <= 1:
-        return maze
-    sizes = np.bincount(labels[labels >= 0])
-    mask, opened = maze.mask.copy(), maze.passages.copy()
-    stop = np.zeros(g.n_cells, np.bool_)
-    if blocked is not None:
-        stop[:] = np.asarray(blocked, np.bool_).reshape(-1)
-    joined, bridges = _bridge(g.indptr, g.indices, g.wall_of, mask, labels,
-                              int(np.argmax(sizes)), opened, stop)  # fmt: skip
-    if report is not None:
-        report.bridges = int(joined)
-        report.bridge_cells = int(bridges)
-    return maze.replace(mask=mask, passages=opened)
 
 
 def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
@@ -289,7 +173,9 @@ def generate_on_grid(
     opened = carve_graph(grid, free, algorithm, generator, **options)
     maze = GridMaze(grid, free, opened)
     if islands == "connect":
-        maze = connect_grid(maze, report=report)
+        from mazeart.shape import connect
+
+        maze = connect(maze, report=report)
     auto_in, auto_out = endpoints_on_grid(maze)
     maze = maze.replace(
         entrance=auto_in if entrance is None else entrance,

@@ -34,7 +34,7 @@ from mazeart._rng import RngLike, as_generator, below, fresh_seed, kernel_state
 from mazeart.errors import InvalidMazeError, MazeartError, check_choice, check_number
 from mazeart.grids._weavegrid import STEP, under_layout, weave_grid
 from mazeart.grids.core import Grid
-from mazeart.grids.generate import connect_grid, endpoints_on_grid
+from mazeart.grids.generate import endpoints_on_grid
 from mazeart.grids.maze import GridMaze
 from mazeart.weights import validate_weights
 
@@ -197,7 +197,7 @@ def weave_maze(
     becomes one spanning tree of its cells and used under nodes. A crossing whose two
     corridors would stay in different pieces (a part joined only through it) becomes a
     plain junction. Separate parts are then joined by bridges that avoid crossing
-    cells and under nodes (:func:`~mazeart.grids.generate.connect_grid`), and the
+    cells and under nodes (:func:`~mazeart.shape.connect`), and the
     entrance and exit are two boundary cells far apart
     (:func:`~mazeart.grids.generate.endpoints_on_grid`; an under node is never ground,
     so none makes its neighbours boundary cells).
@@ -254,11 +254,10 @@ def weave_maze(
     mask = np.concatenate([free, np.zeros(cell_of.size, bool)])
     mask[under_of[cross > 0]] = True
     maze = GridMaze(grid, mask, opened)
-    unders = np.arange(grid.n_cells) >= n
-    if islands == "connect":
-        blocked = unders.copy()
-        blocked[:n] = cross > 0
-        maze = connect_grid(maze, blocked=blocked)
+    if islands == "connect":  # bridges keep off the crossings and the under nodes
+        from mazeart.shape import connect
+
+        maze = connect(maze)
     entrance, exit_ = endpoints_on_grid(maze)  # under nodes are no ground: no door faces one
     meta: dict[str, Any] = {
         "algorithm": "kruskal-weave",
