@@ -1030,11 +1030,11 @@ def _make_weave(
         s = seed + index * k + i
         maze = weave_maze(preset, s, density=density, islands=opts["islands"])
         if opts["place"]:  # on the preset's square cells (not under a crossing, not a bridge)
-            from mazeart.grids.tags import place_tags_on_grid
+            from mazeart.tags import place_tags
 
             allowed = np.zeros(maze.grid.n_cells, bool)
             allowed[: preset.size] = (preset == FREE).reshape(-1)
-            maze = place_tags_on_grid(maze, opts["place"], s, allowed=allowed)
+            maze = place_tags(maze, opts["place"], s, allowed=allowed)
         return maze
 
     kept, maze = _keep_best(candidate, k, opts["difficulty"], progress)
@@ -1356,11 +1356,7 @@ def solutions(
     if paths > 1:
         seed = maze.meta.get("seed")
         rng = np.random.default_rng(None if seed is None else [int(seed), 2])
-        if isinstance(maze, Maze):
-            return random_paths(maze, paths, rng)
-        from mazeart.grids.solve import random_paths as grid_paths
-
-        return grid_paths(maze, paths, rng)
+        return random_paths(maze, paths, rng)
     return [solve(maze, method=solver, hand=hand)]
 
 

@@ -452,6 +452,10 @@ def _framed(a: NDArray, fill=0) -> NDArray:
     return out
 
 
+@overload
+def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze: ...
+@overload
+def connect(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze: ...
 def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
     """Join a maze's separate pieces with bridges across the ground.
 
@@ -473,7 +477,8 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
 
     Returns
     -------
-    Maze
+    Maze or GridMaze
+        The same kind as ``maze``.
         Any two parts that a corridor can join are joined; bridge cells become
         maze cells (and region). The bridges form a spanning tree (a forest when
         some parts are unreachable) over the pieces, so a perfect maze stays

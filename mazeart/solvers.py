@@ -2,13 +2,19 @@
 
 Every solver reads a maze's passages as a graph and returns paths from the
 entrance: ``(L, 2)`` arrays of ``(row, col)`` for a :class:`~mazeart.maze.Maze`,
-``(L,)`` cell ids for a maze on another grid (:mod:`mazeart.grids.solve`).
+``(L,)`` cell ids for a maze on another grid (:class:`~mazeart.grids.maze.GridMaze`).
+One implementation serves both: :class:`_Reading` reads either maze as flat cells,
+its passages and its topology, and the kernels (:mod:`mazeart._kernels.paths`)
+are written once against the topology.
 
 ``"bfs"``
-    Breadth-first search: a shortest path (the default).
+    Breadth-first search: a shortest path (the default). Walking back from the
+    goal, each step goes to the first neighbour one step nearer, in the grid's
+    order of neighbours (north, east, south, west on the square grid).
 ``"astar"``
-    A* with the Manhattan distance, which never overestimates on a grid, so
-    the path is also a shortest one; it usually expands fewer cells.
+    A* with a bound that never overestimates (the Manhattan distance on the
+    square grid, the straight line between cell centres over the longest step
+    on another), so the path is also a shortest one; it usually expands fewer cells.
 ``"dead-end-filling"``
     Fills every dead end (but the two ends) until none is left. On a perfect
     maze exactly the solution remains; with loops, the loops remain too and a
@@ -23,21 +29,28 @@ entrance: ``(L, 2)`` arrays of ``(row, col)`` for a :class:`~mazeart.maze.Maze`,
     The hybrid's random recursive backtracker: depth-first search that tries the
     neighbours in random order; repeated runs draw different simple paths
     between entrance and exit when the maze has loops (a perfect maze has one).
+
+The square grid keeps two tricks of its own for :func:`mazeart.default_endpoints`
+(:func:`_farthest_pair` and :func:`_row_tree_pair`): they read passage bits a row
+or four neighbours at a time, which a neighbour table has no counterpart of.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import any_grid, check_maze
+from mazeart._anygrid import check_maze
 from mazeart._graph import erase_loops
 from mazeart._jit import njit
-from mazeart._rng import RngLike, as_generator, below, kernel_state
-from mazeart.errors import MazeartError, NoPathError, check_int
-from mazeart.maze import DIRECTIONS, Maze
+from mazeart._kernels import paths
+from mazeart._kernels.paths import BLOCKED, OPEN_SIDES
+from mazeart._kernels.topology import grid_topology, square_topology
+from mazeart._rng import RngLike, as_generator, kernel_state
+from mazeart.errors import MazeartError, NoPathError, check_choice, check_int
+from mazeart.maze import Maze
 
 if TYPE_CHECKING:
     from mazeart.grids.maze import GridMaze
@@ -47,63 +60,438 @@ __all__ = ["SOLVERS", "dead_end_filling", "distances", "random_paths", "solve", 
 SOLVERS = ("bfs", "astar", "dead-end-filling", "wall-follower")
 """Methods of :func:`solve`."""
 
-
-@njit(cache=True)
-def _bfs(passages, width, source):
-    """Breadth-first distances over flat passage bits; -1 where unreachable."""
-    return _bfs_from(passages, width, np.full(1, source, np.int64))
+_SQUARE_RING = {1: 2, 2: 1, 4: 0, 8: 3}
+"""A square cell's door side (a passage bit) as a position of its ring (south, east,
+north, west: :func:`mazeart._kernels.paths.turns`)."""
 
 
-@njit(cache=True)
-def _side_table(width):
-    """For each 4-bit passage set: how many sides are open, their flat offsets, and
-    the bit a neighbour reached through each side uses to point back."""
-    offsets = (-width, 1, width, -1)
-    count = np.zeros(16, np.int64)
-    step = np.zeros((16, 4), np.int64)
-    back = np.zeros((16, 4), np.uint8)
-    for bits in range(16):
-        for k in range(4):
-            if bits & (1 << k):
-                step[bits, count[bits]] = offsets[k]
-                back[bits, count[bits]] = 1 << ((k + 2) % 4)
-                count[bits] += 1
-    return count, step, back
+class _Reading:
+    """A maze as the solvers read it, the same for every grid: flat cells, the topology
+    (:mod:`mazeart._kernels.topology`), the passages in its form (``links``) and as the
+    open ways out of each cell (``ways``: the passage bits and a table of steps on the
+    square grid, the maze's table of open neighbours on another; see
+    :mod:`mazeart._kernels.paths`). And the few things the grids say differently: how a
+    cell is given, checked and named, how a path is handed back, A*'s bound and the wall
+    follower's way in. A square maze's flat arrays are not framed: the kernels step only
+    through open passages, which never lead off the grid."""
+
+    def __init__(self, maze: Maze | GridMaze) -> None:
+        check_maze(maze)
+        self.maze = maze
+        self.square = isinstance(maze, Maze)
+        if isinstance(maze, Maze):
+            self.width = maze.width
+            self.topo: Any = square_topology(maze.width)
+            self.links: NDArray[Any] = np.ascontiguousarray(maze.passages).reshape(-1)
+            self.ways: Any = paths.square_ways(self.links, maze.width)
+            self.mask = maze.mask.reshape(-1)
+        else:
+            self.width = 0
+            self.topo = grid_topology(maze.grid)
+            self.links = maze.passages
+            self.ways = maze.open_table
+            self.mask = maze.mask
+        self.n = int(self.mask.size)
+
+    def ends(self, start: Any, goal: Any) -> tuple[int, int]:
+        """The two flat cells a solver joins: ``start`` and ``goal``, the entrance and the
+        exit by default."""
+        maze = self.maze
+        if isinstance(maze, Maze):
+            first = maze.entrance if start is None else tuple(start)
+            last = maze.exit if goal is None else tuple(goal)
+            if first is None or last is None:
+                raise NoPathError("the maze has no entrance or exit to solve between")
+            for cell in (first, last):
+                if not maze.is_cell(cell):
+                    raise MazeartError(f"{cell} is not a maze cell")
+            return self.flat(first), self.flat(last)
+        return (
+            self.cell(maze.entrance if start is None else start, "start"),
+            self.cell(maze.exit if goal is None else goal, "goal"),
+        )
+
+    def cell(self, cell: Any, what: str) -> int:
+        """One cell id of a maze on another grid, checked."""
+        if cell is None:
+            raise MazeartError("the maze has no entrance or exit to solve between")
+        if not self.maze.is_cell(cell):
+            raise MazeartError(f"{what} {cell} is not a maze cell")
+        return int(cell)
+
+    def flat(self, cell: Any) -> int:
+        """A square maze's ``(row, col)`` as a flat cell."""
+        return int(cell[0]) * self.width + int(cell[1])
+
+    def name(self, cell: int) -> str:
+        """A flat cell as a message names it."""
+        return str(divmod(cell, self.width)) if self.square else f"cell {cell}"
+
+    def no_path(self, a: int, b: int) -> NoPathError:
+        if self.square:
+            return NoPathError(f"no path joins {self.name(a)} and {self.name(b)}")
+        return NoPathError(f"no path from {self.name(a)} to {self.name(b)}")
+
+    def path(self, flat: NDArray[np.integer]) -> NDArray[np.intp]:
+        """Flat cells as the maze's cells: ``(L, 2)`` rows and columns, or ``(L,)`` ids."""
+        if self.square:
+            rows, cols = np.divmod(np.asarray(flat, dtype=np.intp), self.width)
+            return np.stack([rows, cols], axis=1)
+        return np.asarray(flat).astype(np.intp)
+
+    def per_cell(self, values: NDArray[Any]) -> NDArray[Any]:
+        """One value per flat cell in the maze's shape: ``(H, W)`` or ``(n,)``."""
+        return values.reshape(self.maze.shape) if isinstance(self.maze, Maze) else values
+
+    def guide(self) -> Any:
+        """What A*'s bound reads (:func:`mazeart._kernels.paths.estimate`): nothing more on
+        the square grid; a graph's cell centres and its longest step."""
+        if self.square:
+            return 0
+        g = self.maze.grid  # type: ignore[union-attr]
+        longest = g._cache.get("longest step")
+        if longest is None:
+            src = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
+            d = np.hypot(*(g.centres[src] - g.centres[g.indices]).T)
+            longest = g._cache["longest step"] = float(d.max()) if d.size else 1.0
+        return g.centres, longest
+
+    def shortest(self, a: int, b: int, keep: NDArray[np.bool_] | None = None) -> NDArray[np.int64]:
+        """A shortest path of flat cells from ``a`` to ``b`` through the cells ``keep``
+        (all by default), by breadth-first search."""
+        if keep is None:
+            dist = np.full(self.n, -1, np.int32)
+        else:
+            dist = np.where(keep, np.int32(-1), BLOCKED).astype(np.int32)
+        paths.bfs(self.topo, self.ways, dist, np.full(1, a, np.int64))
+        if dist[b] < 0 or dist[b] == BLOCKED:
+            raise self.no_path(a, b)
+        return paths.walk_back(self.topo, self.ways, dist, b)
+
+    def fill(self, a: int, b: int) -> NDArray[np.bool_]:
+        """The flat cells left when the dead ends are filled, ``a`` and ``b`` kept."""
+        return paths.fill_dead_ends(self.topo, self.ways, self.mask.copy(), a, b)
+
+    def rings(self) -> tuple[Any, NDArray[np.int64] | None]:
+        """The wall follower's rings (:func:`mazeart._kernels.paths.turns`) and, on a graph,
+        each ring position's neighbour; made once per grid."""
+        if self.square:
+            return np.zeros(1, np.int64), None
+        g = self.maze.grid  # type: ignore[union-attr]
+        made = g._cache.get("rings")
+        if made is None:
+            made = g._cache["rings"] = paths.graph_rings(g.indptr, g.indices, g.wall_of, g.centres)
+        return made[:3], made[3]
+
+    def way_in(self, a: int, hand: str, ring_cells: NDArray[np.int64] | None) -> int:
+        """The ring position the wall follower enters ``a`` from: the side of its door.
+
+        On the square grid, the door's side (the north when there is none: the walker
+        heads south). On another grid, the way in sits among the cell's ring by
+        its angle, toward the door (or from the side farthest from the maze's middle),
+        just after the last neighbour below it: the left hand then tries the one
+        below it first, the right hand the one above, and either tries every one once.
+        """
+        maze = self.maze
+        if isinstance(maze, Maze):
+            return _SQUARE_RING.get(maze.door_side(divmod(a, maze.width)), 2)
+        assert ring_cells is not None
+        g = maze.grid
+        door = maze.door_wall(a)
+        if door >= 0:
+            lo, hi = g.wall_ptr[door], g.wall_ptr[door + 1]
+            outside = g.wall_points[lo:hi].mean(axis=0)
+        else:
+            outside = 2 * g.centres[a] - g.centres[maze.mask].mean(axis=0)
+        d = outside - g.centres[a]
+        angle = float(np.arctan2(-d[1], d[0]))
+        width = int(self.topo[2])
+        nbs = ring_cells[a * width : (a + 1) * width]
+        nbs = nbs[nbs >= 0]
+        k = nbs.size
+        rel = g.centres[nbs] - g.centres[a]
+        turned = int(np.searchsorted(np.sort(np.arctan2(-rel[:, 1], rel[:, 0])), angle))
+        return 0 if k == 0 else turned % k if hand == "left" else (turned - 1) % k
 
 
-@njit(cache=True)
-def _bfs_from(passages, width, sources):
-    """Breadth-first distances from the nearest of ``sources`` (one pass however many).
+def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[np.int32]:
+    """Passage distance from ``source`` to every cell.
 
-    A cell's open sides come from a table, and the side it was entered by is
-    skipped, so on a tree no neighbour is tested twice (few mispredicted branches).
+    Parameters
+    ----------
+    maze : Maze or GridMaze
+    source : (int, int) or int
+        A maze cell: ``(row, col)`` on the square grid, a cell id on another.
+
+    Returns
+    -------
+    (H, W) or (n,) ndarray of int32
+        Steps along passages; ``-1`` where unreachable or not maze.
+
+    Examples
+    --------
+    >>> from mazeart import Maze
+    >>> maze = Maze.from_text("#####\\n#S E#\\n#####")
+    >>> distances(maze, (0, 0)).tolist()
+    [[0, 1]]
     """
-    n = passages.size
-    dist = np.full(n, -1, np.int32)
-    queue = np.empty(n, np.int64)
-    came = np.empty(n, np.uint8)  # per queue slot, the side back to where it came from
-    count, step, back = _side_table(width)
-    tail = 0
-    for source in sources:
-        if dist[source] < 0:
-            dist[source] = 0
-            queue[tail] = source
-            came[tail] = 0
-            tail += 1
-    head = 0
-    while head < tail:
-        cur = queue[head]
-        bits = passages[cur] & ~came[head]
-        head += 1
-        nd = dist[cur] + 1
-        for j in range(count[bits]):
-            nb = cur + step[bits, j]
-            if dist[nb] < 0:
-                dist[nb] = nd
-                queue[tail] = nb
-                came[tail] = back[bits, j]
-                tail += 1
-    return dist
+    reading = _Reading(maze)
+    if isinstance(maze, Maze):
+        if not isinstance(source, tuple | list) or len(source) != 2:
+            raise TypeError(f"source must be a (row, col) cell, got {source!r}")
+        if not maze.is_cell((source[0], source[1])):
+            raise MazeartError(f"{tuple(source)} is not a maze cell")
+        flat = reading.flat(source)
+    else:
+        flat = reading.cell(source, "source")
+    dist = np.full(reading.n, -1, np.int32)
+    paths.bfs(reading.topo, reading.ways, dist, np.full(1, flat, np.int64))
+    return reading.per_cell(dist)
+
+
+def distances_from(maze: Maze | GridMaze, sources: list[Any]) -> NDArray[np.int32]:
+    """Passage distance from the nearest of ``sources`` (maze cells: ``(row, col)`` on the
+    square grid, ids on another) to every cell, in one pass; ``-1`` where unreachable.
+
+    Returns
+    -------
+    (H, W) or (n,) ndarray of int32
+    """
+    reading = _Reading(maze)
+    flat = [reading.flat(c) if reading.square else reading.cell(c, "source") for c in sources]
+    dist = np.full(reading.n, -1, np.int32)
+    if flat:
+        paths.bfs(reading.topo, reading.ways, dist, np.asarray(flat, np.int64))
+    return reading.per_cell(dist)
+
+
+def _bfs_from(
+    passages: NDArray[np.uint8], width: int, sources: NDArray[np.integer]
+) -> NDArray[np.int32]:
+    """Breadth-first distances over a square grid's flat passage bits (rows ``width`` long)
+    from the nearest of ``sources``, in one pass; ``-1`` where unreachable."""
+    dist = np.full(passages.size, -1, np.int32)
+    ways = paths.square_ways(passages, width)
+    return paths.bfs(square_topology(width), ways, dist, np.asarray(sources, np.int64))
+
+
+def dead_end_filling(
+    maze: Maze | GridMaze,
+    *,
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
+) -> NDArray[np.bool_]:
+    """Fill dead ends until none is left; return the cells that stay open.
+
+    Parameters
+    ----------
+    maze : Maze or GridMaze
+    start, goal : (int, int) or int, optional
+        The two cells never filled; default to the entrance and exit (cell ids on a grid
+        other than the square one).
+
+    Returns
+    -------
+    (H, W) or (n,) ndarray of bool
+        On a perfect maze: exactly the cells of the solution (and on any maze, the
+        paths between the ends and the loops).
+    """
+    reading = _Reading(maze)
+    a, b = reading.ends(start, goal)
+    return reading.per_cell(reading.fill(a, b))
+
+
+def wall_follower(
+    maze: Maze | GridMaze,
+    *,
+    hand: str = "left",
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Follow one wall from ``start`` until ``goal``.
+
+    The walker enters through the start's outer door (facing into the maze; on
+    a grid other than the square one, from the side farthest from the maze's
+    middle when the start has no door) and at every cell takes the first open
+    way turning towards its hand from the way it came in: on the square grid,
+    towards its hand, then straight on, then away, then back; around a cell of
+    another grid, its neighbours in their order on the page.
+
+    Parameters
+    ----------
+    maze : Maze or GridMaze
+        Not a weave: its crossings have no wall to follow.
+    hand : {'left', 'right'}, default 'left'
+    start, goal : (int, int) or int, optional
+        Default to the entrance and exit.
+
+    Returns
+    -------
+    path : (L, 2) or (L,) ndarray of intp
+        The simple path the walk traces (its back-and-forth erased).
+    walk : (K, 2) or (K,) ndarray of intp
+        Every step taken, dead ends included.
+
+    Raises
+    ------
+    ValueError
+        When the walker comes back to a cell it stood on facing the same way
+        without having reached the goal: the goal is not on its wall.
+    """
+    reading = _Reading(maze)
+    if reading.square:
+        if hand not in ("left", "right"):
+            raise MazeartError(f"hand must be 'left' or 'right', got {hand!r}")
+    else:
+        check_choice(hand, "hand", ("left", "right"))
+        if maze.grid.kind == "weave":  # type: ignore[union-attr]
+            raise MazeartError("the wall follower walks a flat maze, not a weave's crossings")
+    a, b = reading.ends(start, goal)
+    rings, ring_cells = reading.rings()
+    came = reading.way_in(a, hand, ring_cells)
+    walk, reached = paths.follow_wall(
+        reading.topo, reading.links, rings, reading.n, a, came, b, hand == "left"
+    )
+    if not reached:
+        raise NoPathError(
+            f"the {hand}-hand wall follower went round without reaching "
+            f"{reading.name(b)}: the goal is not on the wall it follows "
+            f"(the maze has loops or the goal lies inside)"
+        )
+    return reading.path(erase_loops(walk, reading.n)), reading.path(walk)
+
+
+def solve(
+    maze: Maze | GridMaze,
+    *,
+    method: str = "bfs",
+    start: tuple[int, int] | None = None,
+    goal: tuple[int, int] | None = None,
+    hand: str = "left",
+) -> NDArray[np.intp]:
+    """A path between two cells, found by ``method``.
+
+    Parameters
+    ----------
+    maze : Maze
+    method : {'bfs', 'astar', 'dead-end-filling', 'wall-follower'}, default 'bfs'
+        See the module docstring. The first three return a shortest path.
+    start, goal : (int, int), optional
+        Default to the maze's entrance and exit.
+    hand : {'left', 'right'}, default 'left'
+        The wall follower's hand.
+
+    Returns
+    -------
+    (L, 2) ndarray of intp
+        ``(row, col)`` of every cell on the path, ``start`` first; for a maze
+        on another grid (:class:`~mazeart.grids.maze.GridMaze`), ``(L,)`` cell
+        ids.
+
+    Raises
+    ------
+    ValueError
+        If an end is missing or not a maze cell, the goal cannot be reached,
+        the method is unknown, or the wall follower fails.
+
+    Examples
+    --------
+    >>> from mazeart import Maze
+    >>> maze = Maze.from_text('''
+    ... #######
+    ... #S    #
+    ... ##### #
+    ... #E    #
+    ... #######
+    ... ''')
+    >>> solve(maze).tolist()
+    [[0, 0], [0, 1], [0, 2], [1, 2], [1, 1], [1, 0]]
+    >>> len(solve(maze, method="astar")) == len(solve(maze))
+    True
+    """
+    if method not in SOLVERS:
+        raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
+    reading = _Reading(maze)
+    if method == "wall-follower":
+        if reading.square:  # (the square grid checks the ends before the hand)
+            reading.ends(start, goal)
+        return wall_follower(maze, hand=hand, start=start, goal=goal)[0]
+    a, b = reading.ends(start, goal)
+    if method == "astar":
+        prev = paths.astar(reading.topo, reading.ways, reading.guide(), reading.n, a, b)
+        found = paths.path_by(prev, a, b)
+        if found.size == 0:
+            raise reading.no_path(a, b)
+        return reading.path(found)
+    keep = reading.fill(a, b) if method == "dead-end-filling" else None
+    return reading.path(reading.shortest(a, b, keep))
+
+
+def random_paths(
+    maze: Maze | GridMaze,
+    count: int,
+    rng: RngLike = None,
+    *,
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
+    tries: int | None = None,
+) -> list[NDArray[np.intp]]:
+    """Up to ``count`` different simple paths drawn by random recursive backtracking.
+
+    Each try is a depth-first search from ``start`` that picks among the
+    unvisited open neighbours at random and stops at ``goal``; its stack is
+    a simple path. Paths already drawn are skipped.
+
+    Parameters
+    ----------
+    maze : Maze or GridMaze
+    count : int
+        Paths wanted (at least 1).
+    rng : int or numpy.random.Generator, optional
+        Seed or Generator (fresh entropy when omitted).
+    start, goal : (int, int) or int, optional
+        Default to the entrance and exit (cell ids on another grid).
+    tries : int, optional
+        Searches to run before giving up on finding more (default ``20 * count``).
+
+    Returns
+    -------
+    list of (L, 2) ndarray of intp
+        Distinct paths, in the order found; fewer than ``count`` when the maze
+        has fewer (a perfect maze has exactly one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart import braid, generate
+    >>> loops = braid(generate(np.zeros((6, 6), np.int32), rng=2), 1.0, rng=2)
+    >>> paths = random_paths(loops, 3, rng=2)
+    >>> len(paths) > 1, all(tuple(p[-1]) == loops.exit for p in paths)
+    (True, True)
+    """
+    reading = _Reading(maze)
+    count = check_int(count, "the number of paths")
+    runs = 20 * count if tries is None else check_int(tries, "tries")
+    a, b = reading.ends(start, goal)
+    state = kernel_state(as_generator(rng))
+    found: list[NDArray[np.intp]] = []
+    keys: set[bytes] = set()
+    for _ in range(runs):
+        stack = paths.random_dfs(reading.topo, reading.ways, reading.n, a, b, state)
+        if stack.size == 0:
+            raise reading.no_path(a, b)
+        key = stack.tobytes()
+        if key in keys:
+            continue
+        keys.add(key)
+        found.append(reading.path(stack))
+        if len(found) == count:
+            break
+    return found
+
+
+# ----------------------------------------------------------------------------- the square grid's
+# ends (mazeart.generators.default_endpoints): a tree's farthest pair in one walk
 
 
 @njit(inline="always", cache=True)
@@ -148,7 +536,7 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     where the walk starts (:func:`_row_tree_pair` gives the same one).
     """
     n = passages.size
-    count = _side_table(width)[0]  # open sides of each passage set
+    count = OPEN_SIDES  # open sides of each passage set
     cells = 0
     ends = 0
     dead = 0
@@ -368,488 +756,3 @@ def _row_tree_pair(passages, height, width):
     if best_left >= 0:
         return 0, base + best_left
     return width - 1, base + best_right
-
-
-@njit(cache=True)
-def _walk_back(passages, width, dist, target):
-    """Cells from the BFS source to ``target``, following distances downhill."""
-    length = dist[target]
-    out = np.empty(length + 1, np.int64)
-    cur = target
-    for i in range(length, -1, -1):
-        out[i] = cur
-        if i == 0:
-            break
-        bits = passages[cur]
-        want = dist[cur] - 1
-        if bits & 1 and dist[cur - width] == want:
-            cur = cur - width
-        elif bits & 2 and dist[cur + 1] == want:
-            cur = cur + 1
-        elif bits & 4 and dist[cur + width] == want:
-            cur = cur + width
-        else:
-            cur = cur - 1
-    return out
-
-
-@njit(cache=True)
-def _astar(passages, width, source, target):
-    """A* over flat passage bits with the Manhattan heuristic; returns predecessors (-1 unset)."""
-    n = passages.size
-    g = np.full(n, -1, np.int32)
-    pred = np.full(n, -1, np.int64)
-    closed = np.zeros(n, np.bool_)
-    heap_f = np.empty(4 * n + 4, np.int64)
-    heap_c = np.empty(4 * n + 4, np.int64)
-    size = 0
-    tr, tc = target // width, target % width
-    g[source] = 0
-    pred[source] = source
-    heap_f[0] = abs(source // width - tr) + abs(source % width - tc)
-    heap_c[0] = source
-    size = 1
-    steps = (-width, 1, width, -1)
-    while size > 0:
-        cur = heap_c[0]
-        # pop: move the last item to the root and sift down
-        size -= 1
-        lf, lc = heap_f[size], heap_c[size]
-        i = 0
-        while True:
-            child = 2 * i + 1
-            if child >= size:
-                break
-            if child + 1 < size and heap_f[child + 1] < heap_f[child]:
-                child += 1
-            if heap_f[child] >= lf:
-                break
-            heap_f[i] = heap_f[child]
-            heap_c[i] = heap_c[child]
-            i = child
-        if size > 0:
-            heap_f[i] = lf
-            heap_c[i] = lc
-        if closed[cur]:
-            continue
-        closed[cur] = True
-        if cur == target:
-            break
-        bits = passages[cur]
-        for k in range(4):
-            if not bits & (1 << k):
-                continue
-            nb = cur + steps[k]
-            ng = g[cur] + 1
-            if closed[nb] or (g[nb] >= 0 and g[nb] <= ng):
-                continue
-            g[nb] = ng
-            pred[nb] = cur
-            f = ng + abs(nb // width - tr) + abs(nb % width - tc)
-            j = size
-            size += 1
-            while j > 0:
-                parent = (j - 1) // 2
-                if heap_f[parent] <= f:
-                    break
-                heap_f[j] = heap_f[parent]
-                heap_c[j] = heap_c[parent]
-                j = parent
-            heap_f[j] = f
-            heap_c[j] = nb
-    return pred
-
-
-@njit(cache=True)
-def _fill_dead_ends(passages, width, keep_a, keep_b):
-    """Cells left after filling dead ends (degree-1 cells other than the two ends) repeatedly."""
-    n = passages.size
-    deg = np.zeros(n, np.int8)
-    alive = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int64)
-    top = 0
-    for i in range(n):
-        b = passages[i]
-        deg[i] = (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
-    steps = (-width, 1, width, -1)
-    for i in range(n):
-        alive[i] = deg[i] > 0 or i == keep_a or i == keep_b
-        if deg[i] == 1 and i != keep_a and i != keep_b:
-            stack[top] = i
-            top += 1
-    while top > 0:
-        top -= 1
-        cur = stack[top]
-        if not alive[cur]:
-            continue
-        alive[cur] = False
-        bits = passages[cur]
-        for k in range(4):
-            if bits & (1 << k):
-                nb = cur + steps[k]
-                if alive[nb]:
-                    deg[nb] -= 1
-                    if deg[nb] == 1 and nb != keep_a and nb != keep_b:
-                        stack[top] = nb
-                        top += 1
-    return alive
-
-
-@njit(cache=True)
-def _follow_wall(passages, width, source, target, heading, turns):
-    """Walk keeping a hand on the wall; ``turns`` is the order of relative turns to try.
-
-    Headings are 0 N, 1 E, 2 S, 3 W. Returns the walk (flat cells, source first)
-    and whether it reached the target; it stops when a (cell, heading) state repeats.
-    """
-    n = passages.size
-    seen = np.zeros(4 * n, np.bool_)
-    walk = np.empty(4 * n + 1, np.int64)
-    steps = (-width, 1, width, -1)
-    cur = source
-    walk[0] = cur
-    length = 1
-    while cur != target:
-        state = 4 * cur + heading
-        if seen[state]:
-            return walk[:length], False
-        seen[state] = True
-        bits = passages[cur]
-        moved = False
-        for t in turns:
-            d = (heading + t) % 4
-            if bits & (1 << d):
-                heading = d
-                cur = cur + steps[d]
-                walk[length] = cur
-                length += 1
-                moved = True
-                break
-        if not moved:  # a closed cell: nowhere to go
-            return walk[:length], False
-    return walk[:length], True
-
-
-@njit(cache=True)
-def _random_dfs(passages, width, source, target, state):
-    """One randomised depth-first search; returns the stack when it reaches ``target``."""
-    n = passages.size
-    visited = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int64)
-    tried = np.empty(n, np.int8)  # directions still untried at each stack cell, as bits
-    steps = (-width, 1, width, -1)
-    stack[0] = source
-    tried[0] = passages[source]
-    visited[source] = True
-    top = 1
-    options = np.empty(4, np.int64)
-    while top > 0:
-        cur = stack[top - 1]
-        if cur == target:
-            return stack[:top]
-        left = tried[top - 1]
-        k = 0
-        for d in range(4):
-            if left & (1 << d) and not visited[cur + steps[d]]:
-                options[k] = d
-                k += 1
-        if k == 0:
-            top -= 1
-            continue
-        d = options[below(state, k)]
-        tried[top - 1] = left & ~(1 << d)
-        nb = cur + steps[d]
-        visited[nb] = True
-        stack[top] = nb
-        tried[top] = passages[nb]
-        top += 1
-    return stack[:0]
-
-
-def _to_cells(flat: NDArray, width: int) -> NDArray[np.intp]:
-    return np.stack(np.divmod(np.asarray(flat, dtype=np.intp), width), axis=1).astype(np.intp)
-
-
-def _ends(maze: Maze, start, goal) -> tuple[int, int]:
-    start = maze.entrance if start is None else tuple(start)
-    goal = maze.exit if goal is None else tuple(goal)
-    if start is None or goal is None:
-        raise NoPathError("the maze has no entrance or exit to solve between")
-    for cell in (start, goal):
-        if not maze.is_cell(cell):
-            raise MazeartError(f"{cell} is not a maze cell")
-    return start[0] * maze.width + start[1], goal[0] * maze.width + goal[1]
-
-
-@any_grid("mazeart.grids.solve:distances")
-def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[np.int32]:
-    """Passage distance from ``source`` to every cell.
-
-    Parameters
-    ----------
-    maze : Maze or GridMaze
-    source : (int, int) or int
-        A maze cell: ``(row, col)`` on the square grid, a cell id on another.
-
-    Returns
-    -------
-    (H, W) or (n,) ndarray of int32
-        Steps along passages; ``-1`` where unreachable or not maze.
-
-    Examples
-    --------
-    >>> from mazeart import Maze
-    >>> maze = Maze.from_text("#####\\n#S E#\\n#####")
-    >>> distances(maze, (0, 0)).tolist()
-    [[0, 1]]
-    """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
-    if not isinstance(source, tuple | list) or len(source) != 2:
-        raise TypeError(f"source must be a (row, col) cell, got {source!r}")
-    if not maze.is_cell((source[0], source[1])):
-        raise MazeartError(f"{tuple(source)} is not a maze cell")
-    r, c = source
-    d = _bfs(maze.passages.reshape(-1), maze.width, r * maze.width + c)
-    return d.reshape(maze.shape)
-
-
-@any_grid("mazeart.grids.solve:dead_end_filling")
-def dead_end_filling(
-    maze: Maze | GridMaze,
-    *,
-    start: tuple[int, int] | int | None = None,
-    goal: tuple[int, int] | int | None = None,
-) -> NDArray[np.bool_]:
-    """Fill dead ends until none is left; return the cells that stay open.
-
-    Parameters
-    ----------
-    maze : Maze or GridMaze
-    start, goal : (int, int) or int, optional
-        The two cells never filled; default to the entrance and exit (cell ids on a grid
-        other than the square one).
-
-    Returns
-    -------
-    (H, W) or (n,) ndarray of bool
-        On a perfect maze: exactly the cells of the solution.
-    """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
-    a, b = _ends(maze, start, goal)
-    alive = _fill_dead_ends(maze.passages.reshape(-1), maze.width, a, b)
-    return alive.reshape(maze.shape) & maze.mask
-
-
-@any_grid("mazeart.grids.solve:wall_follower")
-def wall_follower(
-    maze: Maze | GridMaze,
-    *,
-    hand: str = "left",
-    start: tuple[int, int] | int | None = None,
-    goal: tuple[int, int] | int | None = None,
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Follow one wall from ``start`` until ``goal``.
-
-    The walker enters through the entrance's outer door (facing into the maze)
-    and at every cell tries to turn towards its hand, then straight on, then
-    away, then back.
-
-    Parameters
-    ----------
-    maze : Maze or GridMaze
-        On another grid, cells are ids and the walker turns through each cell's
-        neighbours in their order on the page (:func:`mazeart.grids.solve.wall_follower`).
-    hand : {'left', 'right'}, default 'left'
-    start, goal : (int, int) or int, optional
-        Default to the entrance and exit.
-
-    Returns
-    -------
-    path : (L, 2) ndarray of intp
-        The simple path the walk traces (its back-and-forth erased).
-    walk : (K, 2) ndarray of intp
-        Every step taken, dead ends included.
-
-    Raises
-    ------
-    ValueError
-        When the walker comes back to a cell it stood on facing the same way
-        without having reached the goal: the goal is not on its wall.
-    """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
-    if hand not in ("left", "right"):
-        raise MazeartError(f"hand must be 'left' or 'right', got {hand!r}")
-    a, b = _ends(maze, start, goal)
-    src = divmod(a, maze.width)
-    door = maze.door_side(src)
-    heading = {1: 2, 2: 3, 4: 0, 8: 1}.get(door, 2)  # face away from the door
-    turns = np.array([3, 0, 1, 2] if hand == "left" else [1, 0, 3, 2], dtype=np.int64)
-    flat = maze.passages.reshape(-1)
-    walk, reached = _follow_wall(flat, maze.width, a, b, heading, turns)
-    if not reached:
-        raise NoPathError(
-            f"the {hand}-hand wall follower went round without reaching "
-            f"{divmod(b, maze.width)}: the goal is not on the wall it follows "
-            f"(the maze has loops or the goal lies inside)"
-        )
-    path = erase_loops(walk, flat.size)
-    return _to_cells(path, maze.width), _to_cells(walk, maze.width)
-
-
-def solve(
-    maze: Maze | GridMaze,
-    *,
-    method: str = "bfs",
-    start: tuple[int, int] | None = None,
-    goal: tuple[int, int] | None = None,
-    hand: str = "left",
-) -> NDArray[np.intp]:
-    """A path between two cells, found by ``method``.
-
-    Parameters
-    ----------
-    maze : Maze
-    method : {'bfs', 'astar', 'dead-end-filling', 'wall-follower'}, default 'bfs'
-        See the module docstring. The first three return a shortest path.
-    start, goal : (int, int), optional
-        Default to the maze's entrance and exit.
-    hand : {'left', 'right'}, default 'left'
-        The wall follower's hand.
-
-    Returns
-    -------
-    (L, 2) ndarray of intp
-        ``(row, col)`` of every cell on the path, ``start`` first; for a maze
-        on another grid (:class:`~mazeart.grids.maze.GridMaze`), ``(L,)`` cell
-        ids (:func:`mazeart.grids.solve.solve`).
-
-    Raises
-    ------
-    ValueError
-        If an end is missing or not a maze cell, the goal cannot be reached,
-        the method is unknown, or the wall follower fails.
-
-    Examples
-    --------
-    >>> from mazeart import Maze
-    >>> maze = Maze.from_text('''
-    ... #######
-    ... #S    #
-    ... ##### #
-    ... #E    #
-    ... #######
-    ... ''')
-    >>> solve(maze).tolist()
-    [[0, 0], [0, 1], [0, 2], [1, 2], [1, 1], [1, 0]]
-    >>> len(solve(maze, method="astar")) == len(solve(maze))
-    True
-    """
-    if method not in SOLVERS:
-        raise MazeartError(f"unknown solver {method!r} (choose from {', '.join(SOLVERS)})")
-    if not isinstance(maze, Maze):  # a maze on another grid: cell ids
-        from mazeart.grids.solve import solve as solve_grid
-
-        check_maze(maze)
-        if method == "wall-follower":
-            return wall_follower(maze, hand=hand, start=start, goal=goal)[0]
-        return solve_grid(maze, method=method, start=start, goal=goal)  # type: ignore[arg-type]
-    a, b = _ends(maze, start, goal)
-    flat = maze.passages.reshape(-1)
-    w = maze.width
-    unreachable = NoPathError(f"no path joins {divmod(a, w)} and {divmod(b, w)}")
-    if method == "wall-follower":
-        return wall_follower(maze, hand=hand, start=divmod(a, w), goal=divmod(b, w))[0]
-    if method == "astar":
-        pred = _astar(flat, w, a, b)
-        if pred[b] < 0:
-            raise unreachable
-        cells = [b]
-        while cells[-1] != a:
-            cells.append(int(pred[cells[-1]]))
-        return _to_cells(np.asarray(cells[::-1]), w)
-    if method == "dead-end-filling":
-        alive = _fill_dead_ends(flat, w, a, b)
-        sub = np.where(alive, flat, 0).astype(np.uint8)
-        sub = _prune_to(sub, alive, w)
-        dist = _bfs(sub, w, a)
-    else:
-        sub = flat
-        dist = _bfs(flat, w, a)
-    if dist[b] < 0:
-        raise unreachable
-    return _to_cells(_walk_back(sub, w, dist, b), w)
-
-
-def _prune_to(passages: NDArray[np.uint8], alive: NDArray[np.bool_], width: int) -> NDArray:
-    """Passage bits restricted to passages between two live cells."""
-    p = passages.copy()
-    for bit, dr, dc in DIRECTIONS:
-        shifted = np.roll(alive, -(dr * width + dc))
-        p[~shifted] &= ~np.uint8(bit)
-    return p
-
-
-@any_grid("mazeart.grids.solve:random_paths")
-def random_paths(
-    maze: Maze | GridMaze,
-    count: int,
-    rng: RngLike = None,
-    *,
-    start: tuple[int, int] | int | None = None,
-    goal: tuple[int, int] | int | None = None,
-    tries: int | None = None,
-) -> list[NDArray[np.intp]]:
-    """Up to ``count`` different simple paths drawn by random recursive backtracking.
-
-    Each try is a depth-first search from ``start`` that picks among the
-    unvisited open neighbours at random and stops at ``goal``; its stack is
-    a simple path. Paths already drawn are skipped.
-
-    Parameters
-    ----------
-    maze : Maze or GridMaze
-    count : int
-        Paths wanted (at least 1).
-    rng : int or numpy.random.Generator, optional
-        Seed or Generator (fresh entropy when omitted).
-    start, goal : (int, int) or int, optional
-        Default to the entrance and exit (cell ids on another grid).
-    tries : int, optional
-        Searches to run before giving up on finding more (default ``20 * count``).
-
-    Returns
-    -------
-    list of (L, 2) ndarray of intp
-        Distinct paths, in the order found; fewer than ``count`` when the maze
-        has fewer (a perfect maze has exactly one).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from mazeart import braid, generate
-    >>> loops = braid(generate(np.zeros((6, 6), np.int32), rng=2), 1.0, rng=2)
-    >>> paths = random_paths(loops, 3, rng=2)
-    >>> len(paths) > 1, all(tuple(p[-1]) == loops.exit for p in paths)
-    (True, True)
-    """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
-    count = check_int(count, "the number of paths")
-    if tries is not None:
-        tries = check_int(tries, "tries")
-    a, b = _ends(maze, start, goal)
-    flat = maze.passages.reshape(-1)
-    state = kernel_state(as_generator(rng))
-    found: list[NDArray[np.intp]] = []
-    keys: set[bytes] = set()
-    for _ in range(20 * count if tries is None else tries):
-        stack = _random_dfs(flat, maze.width, a, b, state)
-        if stack.size == 0:
-            raise NoPathError(f"no path joins {divmod(a, maze.width)} and {divmod(b, maze.width)}")
-        key = stack.tobytes()
-        if key in keys:
-            continue
-        keys.add(key)
-        found.append(_to_cells(stack, maze.width))
-        if len(found) == count:
-            break
-    return found

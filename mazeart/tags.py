@@ -3,8 +3,9 @@
 The weighted-DFS program proposed that the weight matrix could mark "an enemy spawn path cell, a
 loot/chest having cell, an npc encounter cell": a tag of kind ``k`` is stored as
 ``TAG + k`` (``501..999``, see :mod:`mazeart.weights`), on a preset (a free cell
-that must carry the tag) or in a finished maze's matrix. A :class:`~mazeart.Maze`
-keeps them as ``maze.tags``, ``{(row, col): kind}``.
+that must carry the tag) or in a finished maze's matrix. A maze keeps them as
+``maze.tags``, ``{cell: kind}``: ``(row, col)`` on the square grid, a cell id on another,
+where the same rules place them (one placer for every grid).
 
 :func:`place_tags` puts tags by rule, reproducibly for a given Generator:
 
@@ -27,20 +28,18 @@ not maze, nor on the entrance or exit, and one cell holds at most one tag.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import any_grid
+from mazeart._anygrid import check_maze
 from mazeart._rng import RngLike, as_generator
 from mazeart.errors import MazeartError
+from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 from mazeart.shape import dead_ends, degrees
 from mazeart.weights import MAX_TAG_KIND, TAG
-
-if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
 
 __all__ = ["TAG_KINDS", "parse_place", "place_tags", "register_tag", "tags_from_weights"]
 
@@ -56,7 +55,9 @@ TAG_COLOURS: dict[str, str] = {
 }
 """Drawing colour per kind (exports fall back to grey)."""
 
-Rule = Callable[[Maze, int, np.random.Generator, NDArray[np.bool_]], list[tuple[int, int]]]
+Rule = Callable[[Any, int, np.random.Generator, NDArray[np.bool_]], list[Any]]
+"""A kind's rule: ``(maze, count, rng, taken) -> cells`` (the maze's own cells: ``(row,
+col)`` on the square grid, ids on another; ``taken`` one flag per cell of its grid)."""
 _RULES: dict[str, Rule] = {}
 
 
@@ -139,28 +140,46 @@ def parse_place(spec: str | Mapping[str, int]) -> dict[str, int]:
 # ----------------------------------------------------------------------------- rules
 
 
-def _far_from(maze: Maze, sources: list[tuple[int, int]]) -> NDArray[np.int32]:
-    """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
-    from mazeart.solvers import _bfs_from
+Cell = Any
+"""A maze's cell: ``(row, col)`` on the square grid, an id on another."""
 
-    flat = np.array([r * maze.width + c for r, c in sources], dtype=np.int64)
-    return _bfs_from(maze.passages.reshape(-1), maze.width, flat).reshape(maze.shape)
+
+def _native(maze: Maze | GridMaze, index: Any) -> Cell:
+    """An index into the maze's per-cell arrays as the maze names the cell."""
+    if isinstance(maze, Maze):
+        return (int(index[0]), int(index[1]))
+    return int(index[0]) if isinstance(index, tuple | list | np.ndarray) else int(index)
+
+
+def _cells_of(maze: Maze | GridMaze, cand: NDArray[np.bool_]) -> list[Cell]:
+    """The cells where ``cand`` holds, in reading order (ids in order)."""
+    return [_native(maze, row) for row in np.argwhere(cand)]
+
+
+def _room_mask(maze: Maze | GridMaze) -> NDArray[np.bool_]:
+    return maze.room_mask if isinstance(maze, Maze) else np.zeros(maze.mask.shape, bool)
+
+
+def _far_from(maze: Maze | GridMaze, sources: list[Cell]) -> NDArray[np.int32]:
+    """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
+    from mazeart.solvers import distances_from
+
+    return distances_from(maze, sources)
 
 
 def _spread(
-    maze: Maze, cand: NDArray[np.bool_], count: int, rng: np.random.Generator, anchors
-) -> list[tuple[int, int]]:
+    maze: Maze | GridMaze, cand: NDArray[np.bool_], count: int, rng: np.random.Generator, anchors
+) -> list[Cell]:
     """Farthest-point sampling: each pick as far as possible from the anchors and earlier picks."""
-    chosen: list[tuple[int, int]] = []
+    chosen: list[Cell] = []
     if count <= 0 or not cand.any():
         return chosen
     anchors = [a for a in anchors if a is not None and maze.is_cell(a)]
     if anchors:
         dist = _far_from(maze, anchors)
     else:
-        dist = np.zeros(maze.shape, dtype=np.int32)
         flat = np.flatnonzero(cand)
-        first = divmod(int(flat[rng.integers(len(flat))]), maze.width)
+        first = _native(maze, np.unravel_index(int(flat[rng.integers(len(flat))]), cand.shape))
         chosen.append(first)
         cand = cand.copy()
         cand[first] = False
@@ -170,7 +189,7 @@ def _spread(
     while len(chosen) < count and cand.any():
         score = np.where(cand & (dist >= 0), dist, -1).astype(np.float64)
         score += rng.random(score.shape) * 0.5  # break ties at random
-        best = divmod(int(np.argmax(score)), maze.width)
+        best = _native(maze, np.unravel_index(int(np.argmax(score)), score.shape))
         if score[best] < 0:
             break
         chosen.append(best)
@@ -181,7 +200,7 @@ def _spread(
     return chosen
 
 
-def _farthest_first(score: NDArray, cand: NDArray[np.bool_], count: int, rng) -> list:
+def _farthest_first(maze, score: NDArray, cand: NDArray[np.bool_], count: int, rng) -> list:
     """Pick ``count`` of the candidates, drawn at random among the top 2 x count by score."""
     cells = np.argwhere(cand)
     if len(cells) == 0 or count <= 0:
@@ -189,17 +208,28 @@ def _farthest_first(score: NDArray, cand: NDArray[np.bool_], count: int, rng) ->
     order = np.argsort(-score[cand], kind="stable")
     pool = cells[order[: max(2 * count, count)]]
     picks = rng.choice(len(pool), size=min(count, len(pool)), replace=False)
-    return [tuple(int(x) for x in pool[i]) for i in sorted(picks)]
+    return [_native(maze, pool[i]) for i in sorted(picks)]
+
+
+def _solution(maze: Maze | GridMaze) -> list[Cell]:
+    from mazeart.errors import NoPathError
+    from mazeart.solvers import solve
+
+    try:
+        return [_native(maze, c if np.ndim(c) else (c,)) for c in solve(maze)]
+    except (NoPathError, MazeartError):
+        return []
 
 
 def _loot(maze, count, rng, taken):
     cand = dead_ends(maze) & ~taken
-    dist = _far_from(maze, [maze.entrance]) if maze.entrance else np.zeros(maze.shape)
-    return _farthest_first(dist, cand, count, rng)
+    entrance = maze.entrance
+    dist = _far_from(maze, [entrance]) if entrance is not None else np.zeros(maze.mask.shape)
+    return _farthest_first(maze, dist, cand, count, rng)
 
 
 def _spawn(maze, count, rng, taken):
-    rooms = [r for r in maze.rooms]
+    rooms = list(getattr(maze, "rooms", ()))
     if rooms:
         out = []
         pools = [[c for c in r.cells if not taken[c]] for r in rooms]
@@ -212,36 +242,28 @@ def _spawn(maze, count, rng, taken):
                 out.append(pool.pop())
             i += 1
         return out
-    cand = maze.mask & ~taken & ~maze.room_mask
+    cand = maze.mask & ~taken & ~_room_mask(maze)
     return _spread(maze, cand, count, rng, [maze.entrance])
 
 
 def _key(maze, count, rng, taken):
-    from mazeart.solvers import solve
-
     cand = dead_ends(maze) & ~taken
-    try:
-        path = [tuple(int(x) for x in c) for c in solve(maze)]
-    except ValueError:
-        path = [maze.entrance] if maze.entrance else []
-    dist = _far_from(maze, path) if path else np.zeros(maze.shape)
-    return _farthest_first(dist, cand, count, rng)
+    path = _solution(maze) or ([maze.entrance] if maze.entrance is not None else [])
+    dist = _far_from(maze, path) if path else np.zeros(maze.mask.shape)
+    return _farthest_first(maze, dist, cand, count, rng)
 
 
 def _npc(maze, count, rng, taken):
-    cand = maze.mask & (degrees(maze) >= 3) & ~taken & ~maze.room_mask
+    cand = maze.mask & (degrees(maze) >= 3) & ~taken & ~_room_mask(maze)
     return _spread(maze, cand, count, rng, [maze.entrance])
 
 
 def _trap(maze, count, rng, taken):
-    from mazeart.solvers import solve
-
-    try:
-        path = [tuple(int(x) for x in c) for c in solve(maze)]
-    except ValueError:
+    path = _solution(maze)
+    if not path:
         return []
     deg = degrees(maze)
-    rooms = maze.room_mask
+    rooms = _room_mask(maze)
     corridor = [c for c in path[1:-1] if deg[c] == 2 and not rooms[c] and not taken[c]]
     if not corridor or count <= 0:
         return []
@@ -252,7 +274,22 @@ def _trap(maze, count, rng, taken):
 _RULES.update(loot=_loot, spawn=_spawn, key=_key, npc=_npc, trap=_trap)
 
 
-@any_grid("mazeart.grids.tags:place_tags_on_grid")
+@overload
+def place_tags(
+    maze: Maze,
+    counts: Mapping[str, int] | str,
+    rng: RngLike = None,
+    *,
+    allowed: NDArray[np.bool_] | None = None,
+) -> Maze: ...
+@overload
+def place_tags(
+    maze: GridMaze,
+    counts: Mapping[str, int] | str,
+    rng: RngLike = None,
+    *,
+    allowed: NDArray[np.bool_] | None = None,
+) -> GridMaze: ...
 def place_tags(
     maze: Maze | GridMaze,
     counts: Mapping[str, int] | str,
@@ -270,14 +307,15 @@ def place_tags(
         ``{kind: count}`` or ``"loot=5,spawn=2"``.
     rng : int or numpy.random.Generator, optional
         Seed or Generator: the same one gives the same placement.
-    allowed : (H, W) ndarray of bool, optional
-        Cells that may carry tags (:func:`mazeart.generate` passes the preset's
-        free cells and rooms, so no tag lands on a bridge across the ground).
+    allowed : (H, W) or (n,) ndarray of bool, optional
+        Cells that may carry tags, one per cell of the maze's grid
+        (:func:`mazeart.generate` passes the preset's free cells and rooms, so no tag
+        lands on a bridge across the ground).
 
     Returns
     -------
-    Maze
-        With the new tags added to ``maze.tags``.
+    Maze or GridMaze
+        The same kind as ``maze``, with the new tags added to ``maze.tags``.
 
     Raises
     ------
@@ -292,11 +330,14 @@ def place_tags(
     >>> sorted(maze.tags.values())
     ['key', 'loot', 'loot', 'loot']
     """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
+    check_maze(maze)
     wanted = parse_place(counts)
     rng = as_generator(rng)
-    tags = dict(maze.tags)
-    taken = np.zeros(maze.shape, dtype=bool) if allowed is None else ~np.asarray(allowed, bool)
+    tags: dict[Any, str] = dict(maze.tags)
+    shape = maze.mask.shape
+    taken = np.zeros(shape, dtype=bool) if allowed is None else ~np.asarray(allowed, bool)
+    if taken.shape != shape:
+        raise MazeartError(f"allowed has shape {taken.shape}, the maze's cells {shape}")
     for cell in (*tags, maze.entrance, maze.exit):
         if cell is not None:
             taken[cell] = True
@@ -305,17 +346,16 @@ def place_tags(
             continue
         rule = _RULES.get(kind)
         cells = rule(maze, count, rng, taken) if rule else []
-        unique: list[tuple[int, int]] = []
+        unique: list[Cell] = []
         for c in cells:
-            c = (int(c[0]), int(c[1]))
+            c = _native(maze, c if np.ndim(c) else (c,))
             if not taken[c] and len(unique) < count:
                 taken[c] = True
                 unique.append(c)
         cells = unique
         if len(cells) < count:  # the rule ran out of its favourite cells: spread over the rest
-            extra = _spread(
-                maze, maze.mask & ~taken & ~maze.room_mask, count - len(cells), rng, cells
-            )
+            rest = maze.mask & ~taken & ~_room_mask(maze)
+            extra = _spread(maze, rest, count - len(cells), rng, cells)
             for c in extra:
                 taken[c] = True
             cells += extra
@@ -324,5 +364,5 @@ def place_tags(
                 f"cannot place {count} {kind} tags: only {len(cells)} maze cells are left for them"
             )
         for c in cells:
-            tags[(int(c[0]), int(c[1]))] = kind
+            tags[c] = kind
     return maze.replace(tags=tags)

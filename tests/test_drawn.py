@@ -152,17 +152,23 @@ def walk_one(name: str, grid: str, how: dict, cells: int) -> tuple[str, dict, di
     return name, walked, reported
 
 
-@pytest.mark.parametrize("cells", [50, 100, 200])
-@pytest.mark.parametrize("grid, how", GRIDS, ids=["square", "smooth", "weave", "hex",
-                                                  "triangle", "polar", "upsilon"])  # fmt: skip
-def test_every_default_maze_is_solvable_as_drawn(grid, how, cells):
+@pytest.fixture(scope="module")
+def pool():
+    """Both cores, for the whole file: its processes keep their kernels from test to test."""
     import os
     from concurrent.futures import ProcessPoolExecutor
 
+    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as workers:
+        yield workers
+
+
+@pytest.mark.parametrize("cells", [50, 200])  # a small maze and a fine one
+@pytest.mark.parametrize("grid, how", GRIDS, ids=["square", "smooth", "weave", "hex",
+                                                  "triangle", "polar", "upsilon"])  # fmt: skip
+def test_every_default_maze_is_solvable_as_drawn(grid, how, cells, pool):
     names = list(PICTURES)
-    with ProcessPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:  # both cores
-        results = list(pool.map(walk_one, names, [grid] * len(names), [how] * len(names),
-                                [cells] * len(names)))  # fmt: skip
+    results = list(pool.map(walk_one, names, [grid] * len(names), [how] * len(names),
+                            [cells] * len(names)))  # fmt: skip
     failures = []
     for name, walked, reported in results:
         says_ok = (reported["reachable"] >= 0.999 and reported["exit"] and reported["doors"]

@@ -159,7 +159,7 @@ def test_square_metrics_agree_on_both_models():
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_solvers_agree_with_networkx(kind):
-    from mazeart.grids.solve import solve
+    from mazeart.solvers import solve
 
     g = grid(kind)
     maze = generate_on_grid(np.zeros(g.n_cells, np.int32), g, rng=3, braid=0.5)

@@ -321,3 +321,105 @@ def test_row_sweep_finds_the_walks_pair_and_knows_a_row_tree(h, w, seed, algorit
     if row_tree:
         walked = _farthest_pair(flat, w, 0, tops, bottoms)[:2]
         assert swept == walked
+
+
+# ------------------------------------------------------------------ one solver for every grid
+
+GRID_KINDS = ("square", "hex", "triangle", "polar", "upsilon", "weave")
+
+
+def any_maze(kind: str, seed: int, braided: bool):
+    """A maze of ``kind`` through the public API (a square one is a ``Maze``)."""
+    import mazeart
+
+    if kind == "weave":
+        return mazeart.make("10x8", weave=True, rng=seed).maze
+    options = {"braid": 0.6} if braided else {}
+    return mazeart.make("10x8", grid=kind, rng=seed, **options).maze
+
+
+def any_graph(maze) -> nx.Graph:
+    """The maze's cells (flat ids) joined by its passages."""
+    g = nx.Graph()
+    if isinstance(maze, Maze):
+        w = maze.width
+        g.add_nodes_from(int(r) * w + int(c) for r, c in np.argwhere(maze.mask))
+        g.add_edges_from(map(tuple, maze.links().tolist()))
+    else:
+        g.add_nodes_from(np.flatnonzero(maze.mask).tolist())
+        g.add_edges_from(map(tuple, maze.links().tolist()))
+    return g
+
+
+def flat_path(maze, path: np.ndarray) -> list[int]:
+    if isinstance(maze, Maze):
+        return (path[:, 0] * maze.width + path[:, 1]).tolist()
+    return path.tolist()
+
+
+@pytest.mark.parametrize(
+    ("kind", "braided"),
+    [(k, b) for k in GRID_KINDS for b in (False, True) if k != "weave" or not b],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_one_solver_answers_alike_on_every_grid(kind, braided, seed):
+    """The one implementation against networkx on every grid: the three shortest-path
+    methods find a shortest path through the passages, distances are networkx's, and
+    dead-end filling leaves exactly what removing non-end cells of one passage or none,
+    until there are none, leaves (its answer does not depend on the order, so a plain
+    loop is the reference). (A weave maze is never braided.)"""
+    maze = any_maze(kind, seed, braided)
+    g = any_graph(maze)
+    flat = (lambda c: c[0] * maze.width + c[1]) if isinstance(maze, Maze) else int
+    a, b = flat(maze.entrance), flat(maze.exit)
+    steps = nx.shortest_path_length(g, a, b)
+    for method in ("bfs", "astar", "dead-end-filling"):
+        cells = flat_path(maze, solve(maze, method=method))
+        assert cells[0] == a and cells[-1] == b and len(cells) == steps + 1, method
+        assert nx.is_simple_path(g, cells), method
+    got = np.asarray(distances(maze, maze.entrance)).reshape(-1)
+    want = nx.single_source_shortest_path_length(g, a)
+    assert {c: int(got[c]) for c in want} == want
+    assert int((got >= 0).sum()) == len(want)
+    left = set(g)
+    while True:
+        dead = [c for c in left if c not in (a, b) and sum(n in left for n in g[c]) <= 1]
+        if not dead:
+            break
+        left -= set(dead)
+    kept = np.asarray(dead_end_filling(maze)).reshape(-1)
+    assert set(np.flatnonzero(kept).tolist()) == left
+    if not braided:  # a tree: the filling leaves the one path
+        assert left == set(cells)
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_random_paths_are_simple_paths_on_every_grid(kind):
+    maze = any_maze(kind, 4, kind != "weave")
+    g = any_graph(maze)
+    found = random_paths(maze, 4, rng=2)
+    assert 1 <= len(found) <= 4 and len({p.tobytes() for p in found}) == len(found)
+    for p in found:
+        cells = flat_path(maze, p)
+        assert nx.is_simple_path(g, cells)
+        assert cells[-1] == (flat_path(maze, np.asarray([maze.exit]))[0])
+
+
+@pytest.mark.parametrize("kind", GRID_KINDS)
+def test_solver_errors_name_the_cell_the_grids_way(kind):
+    """Errors name cells as the maze's grid does: ``(row, col)`` on squares, ids elsewhere."""
+    maze = any_maze(kind, 0, False)
+    if isinstance(maze, Maze):
+        with pytest.raises(ValueError, match=r"\(99, 99\) is not a maze cell"):
+            solve(maze, start=(99, 99))
+        with pytest.raises(TypeError, match="source must be a"):
+            distances(maze, 3)
+    else:
+        with pytest.raises(ValueError, match="start 999999 is not a maze cell"):
+            solve(maze, start=999999)
+        with pytest.raises(ValueError, match=r"source .* is not a maze cell"):
+            distances(maze, (0, 0))
+    with pytest.raises(ValueError, match="unknown solver"):
+        solve(maze, method="magic")
+    with pytest.raises(TypeError, match="maze must be a Maze or a GridMaze"):
+        solve("not a maze")

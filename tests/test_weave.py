@@ -28,10 +28,10 @@ from PIL import Image, ImageDraw
 from mazeart.errors import InvalidMazeError, MazeartError
 from mazeart.grids import grid_from_pairs, make_grid, square_grid
 from mazeart.grids.maze import GridMaze
-from mazeart.grids.solve import solve
 from mazeart.grids.weave import check_weave, weave_floor, weave_grid, weave_maze, weave_walls
 from mazeart.mazefile import dumps, loads
 from mazeart.shape import connect
+from mazeart.solvers import solve
 
 # ----------------------------------------------------------------------------- helpers
 

@@ -9,4 +9,6 @@ the speed of a kernel written for it alone (see :mod:`mazeart._kernels.topology`
   questions a kernel asks of them (a cell's neighbours, opening a passage).
 - :mod:`~mazeart._kernels.carve`: the graph generators (backtracker, Prim's,
   Kruskal's, Wilson's, Aldous-Broder, hunt-and-kill, growing tree).
+- :mod:`~mazeart._kernels.paths`: the solvers (breadth-first search and the path
+  back, A*, dead-end filling, the random depth-first search, the wall follower).
 """

@@ -872,7 +872,7 @@ def _grid_scene(
     if solutions is None:
         has_ends = maze.entrance is not None and maze.exit is not None
         if style.solution and has_ends:
-            from mazeart.grids.solve import solve
+            from mazeart.solvers import solve
 
             solutions = [solve(maze)]
         else:

@@ -4,8 +4,8 @@ The grid layer under :class:`~mazeart.grids.maze.GridMaze`: :mod:`mazeart.grids.
 holds :class:`Grid` and the square grid, :mod:`mazeart.grids.shapes` the hexagons,
 triangles, polar rings and octagons (all in :data:`GRIDS`, rebuilt by
 :func:`make_grid`), :mod:`mazeart.grids.sample` lays a grid over a picture,
-:mod:`mazeart.grids.carve` carves it, :mod:`mazeart.grids.solve` and
-:mod:`mazeart.grids.generate` do the rest of the pipeline.
+:mod:`mazeart.grids.carve` carves it and :mod:`mazeart.grids.generate` does the rest of
+the pipeline (solving, shaping, tags and metrics are one module each for every grid).
 
 >>> from mazeart.grids import make_grid
 >>> g = make_grid("hex", rows=3, cols=4)

@@ -25,7 +25,6 @@ from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.grids import Grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
 from mazeart.grids.maze import GridMaze
-from mazeart.grids.solve import _bfs
 from mazeart.shape import ShapeReport
 
 __all__ = ["endpoints_on_grid", "generate_on_grid"]
@@ -67,6 +66,8 @@ def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
     entrance, exit : int
         Without a rule above, the entrance is the one nearer the top (then the left).
     """
+    from mazeart.solvers import distances
+
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
     indptr, indices = maze.open_table
@@ -86,7 +87,7 @@ def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
     cand = cand[part[cand] == largest]
     g = maze.grid
     if g.kind == "polar" and part[0] == largest and maze.mask[0]:  # from the rim to the middle
-        d = _bfs(indptr, indices, 0)[0]
+        d = distances(maze, 0)
         return int(cand[np.argmax(d[cand])]), 0
     starts = finishes = cand
     if bool(maze.mask.all()):  # a full grid: in at the top, out at the bottom (as squares)
@@ -94,9 +95,9 @@ def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
         top, bottom = cand[y <= y.min() + 0.5], cand[y >= y.max() - 0.5]
         if top.size and bottom.size and np.union1d(top, bottom).size > 1:
             starts, finishes = top, bottom
-    d1 = _bfs(indptr, indices, int(cand[0]))[0]
+    d1 = distances(maze, int(cand[0]))
     a = int(starts[np.argmax(d1[starts])])
-    d2 = _bfs(indptr, indices, a)[0]
+    d2 = distances(maze, a)
     away = d2[finishes].astype(np.int64)
     away[finishes == a] = -1
     b = int(finishes[np.argmax(away)])
@@ -137,7 +138,7 @@ def generate_on_grid(
     entrance, exit : int, optional
         Cell ids (default: :func:`endpoints_on_grid`).
     place : str or mapping, optional
-        Tags to place (``"loot=5,spawn=2"``; :func:`mazeart.grids.tags.place_tags_on_grid`),
+        Tags to place (``"loot=5,spawn=2"``; :func:`mazeart.tags.place_tags`),
         never on a bridge across the ground.
     report : ShapeReport, optional
     **options
@@ -190,9 +191,9 @@ def generate_on_grid(
         if braid:
             maze = braid_maze(maze, braid, generator, report=report)
     if place:
-        from mazeart.grids.tags import place_tags_on_grid
+        from mazeart.tags import place_tags
 
-        maze = place_tags_on_grid(maze, place, generator, allowed=free)
+        maze = place_tags(maze, place, generator, allowed=free)
     meta = {
         "algorithm": algorithm,
         "seed": None if given is None else int(given),

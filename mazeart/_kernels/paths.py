@@ -1,0 +1,527 @@
+"""The solvers' kernels, written once for every grid: breadth-first distances and the path
+back, A*, dead-end filling, the random depth-first search and the wall follower.
+
+Each kernel takes a topology (:mod:`mazeart._kernels.topology`) and works on
+flat cell numbers. All but the wall follower read a maze's passages as its
+*ways*, the open ways out of each cell in the form that suits its grid, a pair
+of arrays: on the square grid the passage bits themselves (N=1, E=2, S=4, W=8,
+the topology's own form) and the flat step of each side of a passage set
+(:func:`square_ways`); on a graph the maze's table of open neighbours
+(``(indptr, indices)``, CSR: :attr:`mazeart.grids.maze.GridMaze.open_table`,
+which the maze keeps). A graph's padded neighbour rows would serve too, but a
+solver would then read every slot, open or not, through two tables: about twice
+the time, which is memory traffic. The wall follower turns through every
+neighbour, open or not, and asks :func:`~mazeart._kernels.topology.is_open` of
+the topology's own passages (a bool per wall of a graph).
+
+Besides the topology's own questions the kernels ask these, answered per kind
+of topology the same way (``_sq_*`` and ``_gr_*``, chosen by Python or, through
+:func:`register`, by numba):
+
+- ``exits(topo, ways, c, came) -> (way, count)`` and
+  ``exit_to(topo, ways, c, way, j) -> (cell, back)``: the open ways out of
+  cell ``c`` but the one it was entered by, ``came`` (the ``back`` token
+  ``exit_to`` handed out with the cell; 0 for none), in the topology's order of
+  neighbours: ``count`` of them, the ``j``-th leading to ``cell``. On the square
+  grid they are the cell's passage bits less the side it came in by, counted
+  and stepped through by tables, so a walk through a tree never looks back and
+  takes no branch per closed side. A graph lists its open neighbours and skips
+  nothing (``back`` is 0);
+- ``open_degree(topo, ways, c)``: how many passages a cell has;
+- ``estimate(topo, guide, c, goal)``: A*'s lower bound on the steps from ``c``
+  to ``goal``: the Manhattan distance on the square grid, and on a graph the
+  straight line between the cells' centres over the longest step
+  (``guide = (centres, longest step)``);
+- ``turns(topo, rings, c)``, ``turn_way(topo, rings, c, j)`` and
+  ``turn_back(topo, rings, c, j)``: the wall follower's view of a cell, its
+  neighbours in counter-clockwise order on the page (a *ring*): how many, the
+  neighbour slot at ring position ``j``, and the position in the neighbour's
+  ring of the way back. The square grid's ring is south, east, north, west for
+  every cell; a graph's is sorted by angle (:func:`graph_rings`).
+
+Each of these is one block of code without a branch: numba inlines it into
+the kernel's innermost loop, and a branch there would keep the reference
+counting of the arrays it takes out of a tuple (twice the time of a graph's
+breadth-first search).
+
+numba's cache keys a kernel by its own file: after changing
+:mod:`mazeart._kernels.topology`, touch this file too.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart._jit import before_compile, njit
+from mazeart._kernels.topology import degree, is_open, step
+from mazeart._rng import below
+
+__all__ = [
+    "BLOCKED",
+    "OPEN_SIDES",
+    "astar",
+    "bfs",
+    "estimate",
+    "exit_to",
+    "exits",
+    "fill_dead_ends",
+    "follow_wall",
+    "graph_rings",
+    "open_degree",
+    "path_by",
+    "random_dfs",
+    "register",
+    "square_ways",
+    "turn_back",
+    "turn_way",
+    "turns",
+    "walk_back",
+]
+
+BLOCKED = np.int32(2**31 - 1)
+"""A distance :func:`bfs` treats as already reached: a cell it must not enter."""
+
+OPEN_SIDES = np.array([bin(b).count("1") for b in range(16)], np.int64)
+"""How many sides a square cell's 4-bit passage set opens."""
+
+_SIDE = np.zeros((16, 4), np.int64)  # the j-th open side (0 N, 1 E, 2 S, 3 W) of a bit set
+for _bits in range(16):
+    _SIDE[_bits, : OPEN_SIDES[_bits]] = [d for d in range(4) if _bits >> d & 1]
+_BACK = np.where(  # the bit of the way back after a step by the j-th open side
+    np.arange(4) < OPEN_SIDES[:, None], np.array([4, 8, 1, 2], np.int64)[_SIDE], 0
+)
+_RING = np.array([2, 1, 0, 3], np.int64)  # a square cell's sides counter-clockwise: S E N W
+
+
+def _square(topo: Any) -> bool:
+    return isinstance(topo, np.ndarray)
+
+
+def exits(topo: Any, ways: Any, c: int, came: int) -> tuple[int, int]:
+    return _sq_exits(topo, ways, c, came) if _square(topo) else _gr_exits(topo, ways, c, came)
+
+
+def exit_to(topo: Any, ways: Any, c: int, way: int, j: int) -> tuple[int, int]:
+    return (_sq_exit_to if _square(topo) else _gr_exit_to)(topo, ways, c, way, j)
+
+
+def open_degree(topo: Any, ways: Any, c: int) -> int:
+    return _sq_open_degree(topo, ways, c) if _square(topo) else _gr_open_degree(topo, ways, c)
+
+
+def estimate(topo: Any, guide: Any, c: int, goal: int) -> Any:
+    return (_sq_estimate if _square(topo) else _gr_estimate)(topo, guide, c, goal)
+
+
+def turns(topo: Any, rings: Any, c: int) -> int:
+    return _sq_turns(topo, rings, c) if _square(topo) else _gr_turns(topo, rings, c)
+
+
+def turn_way(topo: Any, rings: Any, c: int, j: int) -> int:
+    return _sq_turn_way(topo, rings, c, j) if _square(topo) else _gr_turn_way(topo, rings, c, j)
+
+
+def turn_back(topo: Any, rings: Any, c: int, j: int) -> int:
+    return _sq_turn_back(topo, rings, c, j) if _square(topo) else _gr_turn_back(topo, rings, c, j)
+
+
+# ----------------------------------------------------------------------------- the square grid
+
+
+def _sq_exits(topo, ways, c, came):  # type: ignore[no-untyped-def]
+    way = np.int64(ways[0][c] & 15) & ~np.int64(came)
+    return way, OPEN_SIDES[way]
+
+
+def _sq_exit_to(topo, ways, c, way, j):  # type: ignore[no-untyped-def]
+    return c + ways[1][way, j], _BACK[way, j]
+
+
+def _sq_open_degree(topo, ways, c):  # type: ignore[no-untyped-def]
+    b = np.int64(ways[0][c])  # (counted, not looked up: a pass over every cell vectorises)
+    return (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
+
+
+def _sq_estimate(topo, guide, c, goal):  # type: ignore[no-untyped-def]
+    w = topo[2]
+    dr = c // w - goal // w
+    dc = c % w - goal % w
+    return abs(dr) + abs(dc)
+
+
+def _sq_turns(topo, rings, c):  # type: ignore[no-untyped-def]
+    return 4
+
+
+def _sq_turn_way(topo, rings, c, j):  # type: ignore[no-untyped-def]
+    return _RING[j]
+
+
+def _sq_turn_back(topo, rings, c, j):  # type: ignore[no-untyped-def]
+    return (j + 2) & 3
+
+
+# ----------------------------------------------------------------------------- a graph
+
+
+def _gr_exits(topo, ways, c, came):  # type: ignore[no-untyped-def]
+    first = np.int64(ways[0][c])
+    return first, np.int64(ways[0][c + 1]) - first
+
+
+def _gr_exit_to(topo, ways, c, way, j):  # type: ignore[no-untyped-def]
+    return np.int64(ways[1][way + j]), np.int64(0)
+
+
+def _gr_open_degree(topo, ways, c):  # type: ignore[no-untyped-def]
+    return np.int64(ways[0][c + 1] - ways[0][c])
+
+
+def _gr_estimate(topo, guide, c, goal):  # type: ignore[no-untyped-def]
+    centres, longest = guide
+    dx = centres[c, 0] - centres[goal, 0]
+    dy = centres[c, 1] - centres[goal, 1]
+    return np.hypot(dx, dy) / longest
+
+
+def _gr_turns(topo, rings, c):  # type: ignore[no-untyped-def]
+    return np.int64(rings[2][c])
+
+
+def _gr_turn_way(topo, rings, c, j):  # type: ignore[no-untyped-def]
+    return np.int64(rings[0][c * topo[2] + j])
+
+
+def _gr_turn_back(topo, rings, c, j):  # type: ignore[no-untyped-def]
+    return np.int64(rings[1][c * topo[2] + j])
+
+
+def graph_rings(
+    indptr: NDArray[np.integer],
+    indices: NDArray[np.integer],
+    wall_of: NDArray[np.integer],
+    centres: NDArray[np.floating],
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """A graph's rings for :func:`follow_wall` (its ``rings`` argument is the first three).
+
+    Returns
+    -------
+    way : (n * width,) ndarray of int64
+        At ``c * width + j``, the neighbour slot of ``c`` (in the topology's row) at
+        position ``j`` of its ring: its neighbours in counter-clockwise order on the
+        page (the page's y runs down), ``-1`` past its last.
+    back : (n * width,) ndarray of int64
+        The position of the way back in that neighbour's ring.
+    count : (n,) ndarray of int64
+        Each cell's number of neighbours.
+    cells : (n * width,) ndarray of int64
+        The neighbour at each position (``-1`` past the last).
+    """
+    deg = np.diff(indptr).astype(np.int64)
+    n = deg.size
+    width = int(deg.max()) if deg.size else 1
+    src = np.repeat(np.arange(n), deg)
+    d = centres[indices] - centres[src]
+    angle = np.arctan2(-d[:, 1], d[:, 0])  # y runs down the page: turn it up
+    order = np.lexsort((angle, src))
+    first = np.repeat(np.asarray(indptr[:-1], np.int64), deg)
+    pos = np.arange(src.size) - first
+    at = src * width + pos
+    way = np.full(n * width, -1, np.int64)
+    way[at] = order - first  # the slot (position in the row) of the entry sorted here
+    cells = np.full(n * width, -1, np.int64)
+    cells[at] = indices[order]
+    # the way back: the other entry of the same wall (every wall here parts two cells)
+    pair = np.argsort(np.asarray(wall_of)[order], kind="stable").reshape(-1, 2)
+    back = np.full(n * width, -1, np.int64)
+    back[at[pair[:, 0]]] = pos[pair[:, 1]]
+    back[at[pair[:, 1]]] = pos[pair[:, 0]]
+    return way, back, deg, cells
+
+
+def square_ways(
+    passages: NDArray[np.uint8], width: int
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """A square maze's ways for the kernels: its flat passage bits (rows ``width`` long)
+    and, for each 4-bit passage set, the flat step of its ``j``-th open side (north, east,
+    south, west), one load away from the cell it leads to."""
+    offsets = np.array([-width, 1, width, -1], np.int64)
+    return passages, np.where(np.arange(4) < OPEN_SIDES[:, None], offsets[_SIDE], 0)
+
+
+# ----------------------------------------------------------------------------- the kernels
+
+
+@njit(cache=True)
+def bfs(topo, ways, dist, sources):  # type: ignore[no-untyped-def]
+    """Breadth-first steps from the nearest of ``sources`` (one pass however many) into
+    ``dist`` (int32, one per cell: ``-1`` where the search may go, :data:`BLOCKED` where it
+    may not), which is returned; cells never reached keep their ``-1``."""
+    n = dist.size
+    queue = np.empty(n, np.int64)
+    came = np.empty(n, np.uint8)  # per queue slot, the way back to where it came from
+    tail = 0
+    for source in sources:
+        if dist[source] < 0:
+            dist[source] = 0
+            queue[tail] = source
+            came[tail] = 0
+            tail += 1
+    head = 0
+    while head < tail:
+        cur = queue[head]
+        way, count = exits(topo, ways, cur, came[head])
+        head += 1
+        nd = dist[cur] + 1
+        for j in range(count):
+            nb, back = exit_to(topo, ways, cur, way, j)
+            if dist[nb] < 0:
+                dist[nb] = nd
+                queue[tail] = nb
+                came[tail] = back
+                tail += 1
+    return dist
+
+
+@njit(cache=True)
+def walk_back(topo, ways, dist, target):  # type: ignore[no-untyped-def]
+    """The cells from the source of :func:`bfs`'s ``dist`` to ``target`` (reached): each
+    step back to the first neighbour, in the topology's order, one step nearer."""
+    length = dist[target]
+    out = np.empty(length + 1, np.int64)
+    cur = np.int64(target)
+    came = np.int64(0)  # (the way to the cell just left, one step farther: never taken)
+    for i in range(length, -1, -1):
+        out[i] = cur
+        if i == 0:
+            break
+        way, count = exits(topo, ways, cur, came)
+        for j in range(count):
+            nb, back = exit_to(topo, ways, cur, way, j)
+            if dist[nb] == i - 1:
+                cur = nb
+                came = back
+                break
+    return out
+
+
+@njit(cache=True)
+def astar(topo, ways, guide, n, source, goal):  # type: ignore[no-untyped-def]
+    """A* over ``n`` cells from ``source`` until ``goal`` is settled, guided by
+    :func:`estimate` (a consistent bound, so a settled cell is never improved); returns
+    each cell's predecessor (``-1`` for the source and the cells not reached:
+    :func:`path_by` reads the path). The heap holds ``f = steps + bound`` as floats; of
+    equal ones, the heap's order decides, the same way on every grid."""
+    far = np.int64(2**62)
+    g = np.full(n, far, np.int64)
+    prev = np.full(n, -1, np.int64)
+    done = np.zeros(n, np.bool_)
+    room = n * degree(topo) + 1  # (each passage pushes once at most)
+    heap_f = np.empty(room, np.float64)
+    heap_c = np.empty(room, np.int64)
+    g[source] = 0
+    heap_f[0] = estimate(topo, guide, source, goal)
+    heap_c[0] = source
+    size = 1
+    while size > 0:
+        cur = heap_c[0]
+        size -= 1  # pop: the last item down from the root into the hole
+        lf, lc = heap_f[size], heap_c[size]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and heap_f[child + 1] < heap_f[child]:
+                child += 1
+            if heap_f[child] >= lf:
+                break
+            heap_f[i] = heap_f[child]
+            heap_c[i] = heap_c[child]
+            i = child
+        if size > 0:
+            heap_f[i] = lf
+            heap_c[i] = lc
+        if done[cur]:
+            continue
+        done[cur] = True
+        if cur == goal:
+            break
+        ng = g[cur] + 1
+        way, count = exits(topo, ways, cur, 0)
+        for j in range(count):
+            nb, _ = exit_to(topo, ways, cur, way, j)
+            if g[nb] <= ng:
+                continue
+            g[nb] = ng
+            prev[nb] = cur
+            f = ng + estimate(topo, guide, nb, goal)
+            k = size  # push: up from the last place
+            size += 1
+            while k > 0:
+                parent = (k - 1) // 2
+                if heap_f[parent] <= f:
+                    break
+                heap_f[k] = heap_f[parent]
+                heap_c[k] = heap_c[parent]
+                k = parent
+            heap_f[k] = f
+            heap_c[k] = nb
+    return prev
+
+
+@njit(cache=True)
+def path_by(prev, start, goal):  # type: ignore[no-untyped-def]
+    """The cells from ``start`` to ``goal`` by the predecessors ``prev`` (empty if the goal
+    was not reached)."""
+    n = 1
+    c = goal
+    while c != start:
+        c = prev[c]
+        if c < 0:
+            return np.empty(0, np.int64)
+        n += 1
+    path = np.empty(n, np.int64)
+    c = goal
+    for i in range(n - 1, -1, -1):
+        path[i] = c
+        if i:
+            c = prev[c]
+    return path
+
+
+@njit(cache=True)
+def fill_dead_ends(topo, ways, alive, keep_a, keep_b):  # type: ignore[no-untyped-def]
+    """Fill every dead end of ``alive`` (one flag per cell, changed in place and returned):
+    remove cells with at most one passage to a living cell, but ``keep_a`` and ``keep_b``,
+    until there are none (what is left does not depend on the order).
+
+    Passages join only maze cells, so a living cell's passages all lead to living cells
+    until a neighbour is removed. A removed cell has one living neighbour at most: when
+    that one is left with one passage, the filling goes on along the corridor to it
+    rather than through the stack."""
+    n = alive.size
+    deg = np.empty(n, np.int8)  # (no grid has a cell of more than a few neighbours)
+    stack = np.empty(n, np.int64)
+    for c in range(n):
+        deg[c] = open_degree(topo, ways, c)
+    top = 0
+    for c in range(n):
+        if deg[c] <= 1 and alive[c] and c != keep_a and c != keep_b:
+            stack[top] = c
+            top += 1
+    while top > 0:
+        top -= 1
+        cur = stack[top]
+        while cur >= 0:
+            alive[cur] = False
+            way, count = exits(topo, ways, cur, 0)
+            nxt = -1
+            for j in range(count):
+                nb, _ = exit_to(topo, ways, cur, way, j)
+                if alive[nb]:  # the one living neighbour
+                    deg[nb] -= 1
+                    if deg[nb] == 1 and nb != keep_a and nb != keep_b:
+                        nxt = nb
+                    break
+            cur = nxt
+    return alive
+
+
+@njit(cache=True)
+def random_dfs(topo, ways, n, source, target, state):  # type: ignore[no-untyped-def]
+    """One randomised depth-first search over ``n`` cells: at each cell a random one of
+    its open ways to a cell not yet visited (listed in the topology's order, drawn with
+    ``state``), back when there is none. Returns the stack when it reaches ``target`` (a
+    simple path from ``source``), empty when it cannot."""
+    visited = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int64)
+    options = np.empty(degree(topo), np.int64)
+    stack[0] = source
+    visited[source] = True
+    top = 1
+    while top > 0:
+        cur = stack[top - 1]
+        if cur == target:
+            return stack[:top].copy()
+        k = 0
+        way, count = exits(topo, ways, cur, 0)
+        for j in range(count):
+            nb, _ = exit_to(topo, ways, cur, way, j)
+            if not visited[nb]:
+                options[k] = nb
+                k += 1
+        if k == 0:
+            top -= 1
+            continue
+        nb = options[below(state, k)]
+        visited[nb] = True
+        stack[top] = nb
+        top += 1
+    return stack[:0].copy()
+
+
+@njit(cache=True)
+def follow_wall(topo, links, rings, n, source, came, target, clockwise):  # type: ignore[no-untyped-def]
+    """Walk with a hand on the wall from ``source`` over ``n`` cells, entered from ring
+    position ``came`` (see :func:`turns`): at each cell try the ring's positions from
+    the way in, turning clockwise (the left hand) or counter-clockwise (the right), the
+    way back last. Returns the walk (cells, ``source`` first) and whether it reached
+    ``target``; it stops when a (cell, way in) state repeats, or at a closed cell."""
+    width = degree(topo)
+    seen = np.zeros(n * width, np.bool_)
+    walk = np.empty(n * width + 1, np.int64)
+    cur = np.int64(source)
+    walk[0] = cur
+    length = 1
+    while cur != target:
+        state = cur * width + came
+        if seen[state]:
+            return walk[:length], False
+        seen[state] = True
+        k = turns(topo, rings, cur)
+        moved = False
+        for t in range(1, k + 1):
+            j = (came - t) % k if clockwise else (came + t) % k
+            d = turn_way(topo, rings, cur, j)
+            if is_open(topo, links, cur, d):
+                came = turn_back(topo, rings, cur, j)
+                cur = step(topo, cur, d)
+                walk[length] = cur
+                length += 1
+                moved = True
+                break
+        if not moved:  # a closed cell: nowhere to go
+            return walk[:length], False
+    return walk[:length], True
+
+
+_REGISTERED: list[bool] = []
+
+_TAUGHT = ("exits", "exit_to", "open_degree", "estimate", "turns", "turn_way", "turn_back")
+
+
+@before_compile
+def register() -> None:
+    """Teach numba this module's topology questions (once, before the first kernel
+    compiles), as :func:`mazeart._kernels.topology.register` does the topology's own."""
+    if _REGISTERED:
+        return
+    _REGISTERED.append(True)
+    from numba import types
+    from numba.extending import overload
+
+    def typed(square: Any, graph: Any) -> Any:
+        def choose(*args):  # type: ignore[no-untyped-def]
+            return square if isinstance(args[0], types.Array) else graph
+
+        choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
+        return choose
+
+    here = globals()
+    for name in _TAUGHT:
+        overload(here[name], inline="always")(typed(here[f"_sq_{name}"], here[f"_gr_{name}"]))
