@@ -190,6 +190,12 @@ class _Kernel:
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
 
+    @property
+    def targetoptions(self) -> dict[str, Any]:
+        """The options numba's passes read of a function a kernel calls, as of its
+        dispatchers: a kernel made with ``inline="always"`` is inlined into its callers."""
+        return self.options
+
     def compiled(self) -> Any:
         """The numba dispatcher (compiling, or loading from the cache, the first time)."""
         if self.dispatcher is None:
