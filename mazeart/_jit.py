@@ -115,7 +115,8 @@ def _mode() -> str:
 @contextlib.contextmanager
 def jit_mode(mode: str) -> Iterator[None]:
     """Within the block, run every kernel call as ``'never'`` (Python), ``'always'``
-    (compiled) or ``'auto'`` (see the module's text)."""
+    (compiled) or ``'auto'`` (see the module's text). The mode is the process's: for
+    tests and benchmarks, not for threads that want different ones."""
     if mode not in _MODES:
         raise ValueError(f"jit mode must be one of {', '.join(_MODES)}, got {mode!r}")
     before = _mode()
@@ -131,6 +132,7 @@ class _Local(threading.local):
 
 
 _LOCAL = _Local()
+_COMPILING = threading.RLock()
 
 _BEFORE_COMPILE: list[Callable[[], None]] = []
 
@@ -197,7 +199,16 @@ class _Kernel:
         return self.options
 
     def compiled(self) -> Any:
-        """The numba dispatcher (compiling, or loading from the cache, the first time)."""
+        """The numba dispatcher (compiling, or loading from the cache, the first time).
+
+        One thread at a time sets numba up (the topology functions are taught to it by
+        the hooks): another thread's first compile waits until they are in place."""
+        if self.dispatcher is not None:
+            return self.dispatcher
+        with _COMPILING:
+            return self._compile()
+
+    def _compile(self) -> Any:
         if self.dispatcher is None:
             import numba
 

@@ -269,7 +269,7 @@ def measure(maze: Maze | GridMaze) -> Metrics:
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
 
     Returns
     -------

@@ -1231,6 +1231,13 @@ def play_levels(
             def grid_level(i: int) -> Maze | GridMaze:
                 if i == 0:
                     return first
+                if grid.kind == "weave":  # crossings and tunnels: the weave's own Kruskal
+                    from mazeart.grids.weave import weave_maze
+
+                    rows, cols = int(grid.params["rows"]), int(grid.params["cols"])
+                    preset = cells[: rows * cols].reshape(rows, cols)
+                    density = float(first.meta.get("density", 0.2))
+                    return weave_maze(preset, seed + i, density=density)
                 return generate_on_grid(cells, grid, algorithm=on_grid, rng=seed + i)
 
             return grid_level

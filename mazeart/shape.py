@@ -912,7 +912,8 @@ def braid(
     state = kernel_state(as_generator(rng))
     f = _flat(maze)
     blocks = isinstance(maze, Maze) and maze.geometry == "blocks"
-    _braid(f.topo, f.links, f.mask, f.room, f.region, f.stride, blocks, target, state)
+    keep_off = f.room | ~f.bridgeable  # rooms; a weave's crossings and tunnels stay as they are
+    _braid(f.topo, f.links, f.mask, keep_off, f.region, f.stride, blocks, target, state)
     out = f.back(f.mask, f.links)
     report.braided = before - int(np.count_nonzero(dead_ends(out)))
     return out

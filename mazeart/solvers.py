@@ -49,7 +49,7 @@ from mazeart._kernels import paths
 from mazeart._kernels.paths import BLOCKED, OPEN_SIDES
 from mazeart._kernels.topology import grid_topology, square_topology
 from mazeart._rng import RngLike, as_generator, kernel_state
-from mazeart.errors import MazeartError, NoPathError, check_choice, check_int
+from mazeart.errors import MazeartError, NoPathError, check_int
 from mazeart.maze import Maze
 
 if TYPE_CHECKING:
@@ -265,16 +265,6 @@ def distances_from(maze: Maze | GridMaze, sources: list[Any]) -> NDArray[np.int3
     return reading.per_cell(dist)
 
 
-def _bfs_from(
-    passages: NDArray[np.uint8], width: int, sources: NDArray[np.integer]
-) -> NDArray[np.int32]:
-    """Breadth-first distances over a square grid's flat passage bits (rows ``width`` long)
-    from the nearest of ``sources``, in one pass; ``-1`` where unreachable."""
-    dist = np.full(passages.size, -1, np.int32)
-    ways = paths.square_ways(passages, width)
-    return paths.bfs(square_topology(width), ways, dist, np.asarray(sources, np.int64))
-
-
 def dead_end_filling(
     maze: Maze | GridMaze,
     *,
@@ -339,11 +329,9 @@ def wall_follower(
         without having reached the goal: the goal is not on its wall.
     """
     reading = _Reading(maze)
-    if reading.square:
-        if hand not in ("left", "right"):
-            raise MazeartError(f"hand must be 'left' or 'right', got {hand!r}")
-    else:
-        check_choice(hand, "hand", ("left", "right"))
+    if hand not in ("left", "right"):
+        raise MazeartError(f"hand must be 'left' or 'right', got {hand!r}")
+    if not reading.square:
         if maze.grid.kind == "weave":  # type: ignore[union-attr]
             raise MazeartError("the wall follower walks a flat maze, not a weave's crossings")
     a, b = reading.ends(start, goal)
@@ -365,19 +353,21 @@ def solve(
     maze: Maze | GridMaze,
     *,
     method: str = "bfs",
-    start: tuple[int, int] | None = None,
-    goal: tuple[int, int] | None = None,
+    start: tuple[int, int] | int | None = None,
+    goal: tuple[int, int] | int | None = None,
     hand: str = "left",
 ) -> NDArray[np.intp]:
     """A path between two cells, found by ``method``.
 
     Parameters
     ----------
-    maze : Maze
+    maze : Maze or GridMaze
+        A maze on any grid.
     method : {'bfs', 'astar', 'dead-end-filling', 'wall-follower'}, default 'bfs'
         See the module docstring. The first three return a shortest path.
-    start, goal : (int, int), optional
-        Default to the maze's entrance and exit.
+    start, goal : (int, int) or int, optional
+        Default to the maze's entrance and exit (cell ids on a grid other than the
+        square one).
     hand : {'left', 'right'}, default 'left'
         The wall follower's hand.
 

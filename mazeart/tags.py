@@ -338,6 +338,10 @@ def place_tags(
     taken = np.zeros(shape, dtype=bool) if allowed is None else ~np.asarray(allowed, bool)
     if taken.shape != shape:
         raise MazeartError(f"allowed has shape {taken.shape}, the maze's cells {shape}")
+    if isinstance(maze, GridMaze):
+        from mazeart.shape import _unbridgeable
+
+        taken |= _unbridgeable(maze)  # a weave's crossings and tunnels: a tag there is hidden
     for cell in (*tags, maze.entrance, maze.exit):
         if cell is not None:
             taken[cell] = True

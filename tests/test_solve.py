@@ -162,14 +162,13 @@ def test_bad_solver_inputs():
 def test_one_pass_from_many_sources_is_the_nearest_single_source(weights, seed, k):
     """The one-pass distances from a set of cells (tags' rules use it) equal the minimum
     of one breadth-first search per cell."""
-    from mazeart.solvers import _bfs_from
+    from mazeart.solvers import distances_from
 
     maze = generate(weights, rng=seed, braid=0.3)
     cells = np.argwhere(maze.mask)
     rng = np.random.default_rng(seed)
     sources = cells[rng.choice(len(cells), size=min(k, len(cells)), replace=False)]
-    flat = (sources[:, 0] * maze.width + sources[:, 1]).astype(np.int64)
-    got = _bfs_from(maze.passages.reshape(-1), maze.width, flat).reshape(maze.shape)
+    got = distances_from(maze, [tuple(int(x) for x in s) for s in sources])
     each = np.stack([distances(maze, tuple(s)) for s in sources])
     want = np.where((each >= 0).any(0), np.where(each >= 0, each, 10**9).min(0), -1)
     assert np.array_equal(got, want)

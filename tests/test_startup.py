@@ -122,3 +122,48 @@ def test_an_unknown_jit_mode_is_said_and_ignored(tmp_path, monkeypatch):
                           text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0
     assert "MAZEART_JIT='fast' is not one of auto, always, never; using auto" in done.stderr
+
+
+RACE = """
+import os, threading, time
+import numpy as np
+import numba.extending as ne
+from mazeart._kernels.parts import label_cells, label_links
+from mazeart._kernels.topology import square_topology
+
+slow = ne.overload
+def overload(*args, **kwargs):  # teaching numba the topology takes a while
+    time.sleep(0.2)
+    return slow(*args, **kwargs)
+ne.overload = overload
+keep = np.zeros(100, bool)
+keep[11:19] = True
+topo, errors, both = square_topology(10), [], threading.Barrier(2)
+def first():
+    both.wait()
+    try:
+        label_cells(topo, keep)
+    except Exception as exc:
+        errors.append(type(exc).__name__)
+def second():
+    both.wait()
+    time.sleep(0.01)
+    try:
+        label_links(topo, keep, np.zeros(100, np.uint8))
+    except Exception as exc:
+        errors.append(type(exc).__name__)
+threads = [threading.Thread(target=first), threading.Thread(target=second)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(errors or "ok")
+"""
+
+
+def test_two_threads_compiling_at_once_both_get_their_kernels(tmp_path):
+    """A thread's first compile waits while another teaches numba the topology functions
+    (a batch on a thread pool compiles two kernels at the same moment)."""
+    env = {**os.environ, "MAZEART_JIT": "always", "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", RACE], env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "ok"

@@ -433,3 +433,26 @@ def test_walls_and_floor_are_drawn_for_any_preset(preset, seed):
     assert all(w.shape == (2, 2) and np.ptp(w, axis=0).min() == 0 for w in walls)
     cells = maze.mask[: preset.size].sum()
     assert sum(_shoelace(r) for r in rings) >= cells * 0.6**2 - 1e-9
+
+
+def test_braid_tags_and_the_next_levels_keep_the_crossings():
+    """Braiding opens no wall of a crossing or a tunnel, no tag hides under a crossing, and
+    a saved weave maze played again gets weave mazes."""
+    import mazeart
+    from mazeart.pipeline import play_levels
+
+    maze = mazeart.make("14x11", weave=0.6, rng=0).maze
+    n = 14 * 11
+    for seed in range(10):
+        check_weave(mazeart.braid(mazeart.make("14x11", weave=0.6, rng=seed).maze, 1.0, rng=seed))
+    tagged = mazeart.place_tags(maze, "trap=15,spawn=10", rng=1)
+    under = set(np.flatnonzero(maze.mask[n:]) + n)
+    from mazeart.grids._weavegrid import under_layout
+
+    cell_of, _ = under_layout(int(maze.grid.params["rows"]), int(maze.grid.params["cols"]))
+    crossings = {int(cell_of[u - n]) for u in under}  # the cells the tunnels pass under
+    assert crossings
+    assert not (set(tagged.tags) & (under | crossings))
+    levels = play_levels(maze, rng=2)
+    for i in range(3):
+        check_weave(levels(i))
