@@ -216,7 +216,9 @@ def _graph(maze: Maze | GridMaze) -> _Graph:
         solution = None
     if isinstance(maze, Maze):
         h, w = maze.shape
-        rows, cols = np.divmod(np.arange(h * w), w)
+        centres = np.empty((h * w, 2))  # each cell's centre, x across and y down
+        centres.reshape(h, w, 2)[:, :, 0] = np.arange(w) + 0.5
+        centres.reshape(h, w, 2)[:, :, 1] = (np.arange(h) + 0.5)[:, None]
         flat = None if solution is None else (solution[:, 0] * w + solution[:, 1]).astype(np.int64)
         span = 0.0
         if maze.entrance is not None and maze.exit is not None:
@@ -233,7 +235,7 @@ def _graph(maze: Maze | GridMaze) -> _Graph:
             mask=mask,
             local=mask & ~maze.room_mask.reshape(-1),
             deg=degrees(maze).reshape(-1).astype(np.int64),
-            centres=np.stack([cols + 0.5, rows + 0.5], axis=1),
+            centres=centres,
             ends=(flat_of(maze.entrance), flat_of(maze.exit)),
             path=flat,
             span=span,
