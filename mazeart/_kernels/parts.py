@@ -6,13 +6,17 @@ Both kernels run a breadth-first search over a topology
 neighbour table. Labels are ``1..n`` in the order of each part's first cell,
 ``0`` for a cell left out.
 
->>> import numpy as np
+>>> from typing import Any
+
+import numpy as np
 >>> labels, n = label_mask(np.array([[1, 1, 0], [0, 0, 1]], bool))
 >>> labels.tolist(), n
 ([[1, 1, 0], [0, 0, 2]], 2)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,11 +28,9 @@ __all__ = ["label_cells", "label_links", "label_mask", "label_passages"]
 
 
 @njit(cache=True)
-def label_cells(topo, keep):  # type: ignore[no-untyped-def]
-    """The parts of the cells ``keep``, neighbours through the grid: ``(labels, n)``.
-
-    On the square grid ``keep`` must be framed (its outer ring False), as every
-    square kernel's grid is, so that no step leaves the array."""
+def _label(topo, keep, links, through):  # type: ignore[no-untyped-def]
+    """Breadth-first labels of the parts of the cells ``keep``: neighbours through the grid,
+    or (``through``) only through the open passages ``links``. ``(labels, n)``."""
     n = keep.size
     labels = np.zeros(n, np.int32)
     queue = np.empty(n, np.int64)
@@ -46,42 +48,32 @@ def label_cells(topo, keep):  # type: ignore[no-untyped-def]
             head += 1
             for d in range(width):
                 nb = step(topo, cur, d)
-                if nb >= 0 and keep[nb] and labels[nb] == 0:
-                    labels[nb] = count
-                    queue[tail] = nb
-                    tail += 1
-    return labels, count
-
-
-@njit(cache=True)
-def label_links(topo, keep, links):  # type: ignore[no-untyped-def]
-    """The parts of the cells ``keep`` joined by the open passages ``links`` (the
-    topology's form: bits per square cell, a bool per wall of a graph): ``(labels, n)``.
-    A passage never leads off the grid, so the square grid need not be framed."""
-    n = keep.size
-    labels = np.zeros(n, np.int32)
-    queue = np.empty(n, np.int64)
-    width = degree(topo)
-    count = 0
-    for start in range(n):
-        if not keep[start] or labels[start] != 0:
-            continue
-        count += 1
-        labels[start] = count
-        queue[0] = start
-        head, tail = 0, 1
-        while head < tail:
-            cur = queue[head]
-            head += 1
-            for d in range(width):
-                nb = step(topo, cur, d)
-                if nb < 0 or not is_open(topo, links, cur, d):
+                if nb < 0 or (through and not is_open(topo, links, cur, d)):
                     continue
                 if keep[nb] and labels[nb] == 0:
                     labels[nb] = count
                     queue[tail] = nb
                     tail += 1
     return labels, count
+
+
+def label_cells(topo: Any, keep: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:
+    """The parts of the cells ``keep``, neighbours through the grid: ``(labels, n)``.
+
+    On the square grid ``keep`` must be framed (its outer ring False), as every
+    square kernel's grid is, so that no step leaves the array."""
+    labels, n = _label(topo, keep, keep, False)
+    return labels, int(n)
+
+
+def label_links(
+    topo: Any, keep: NDArray[np.bool_], links: NDArray[Any]
+) -> tuple[NDArray[np.int32], int]:
+    """The parts of the cells ``keep`` joined by the open passages ``links`` (the
+    topology's form: bits per square cell, a bool per wall of a graph): ``(labels, n)``.
+    A passage never leads off the grid, so the square grid need not be framed."""
+    labels, n = _label(topo, keep, links, True)
+    return labels, int(n)
 
 
 def label_mask(mask: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:
@@ -104,7 +96,7 @@ def label_mask(mask: NDArray[np.bool_]) -> tuple[NDArray[np.int32], int]:
     framed = np.zeros((h + 2, w + 2), dtype=bool)
     framed[1:-1, 1:-1] = m
     labels, n = label_cells(square_topology(w + 2), framed.reshape(-1))
-    return np.ascontiguousarray(labels.reshape(h + 2, w + 2)[1:-1, 1:-1]), int(n)
+    return np.ascontiguousarray(labels.reshape(h + 2, w + 2)[1:-1, 1:-1]), n
 
 
 def label_passages(
@@ -116,5 +108,4 @@ def label_passages(
     ``stride`` (framed or not). Returns ``(labels, n)``: ``0`` outside the mask,
     ``1..n`` per part in reading order of each part's first cell.
     """
-    labels, n = label_links(square_topology(stride), mask, passages)
-    return labels, int(n)
+    return label_links(square_topology(stride), mask, passages)

@@ -50,14 +50,13 @@ numba's cache keys a kernel by its own file: after changing
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import before_compile, njit
-from mazeart._kernels.topology import degree, is_open, step
+from mazeart._kernels.topology import degree, is_open, step, teach
 from mazeart._rng import below
 
 __all__ = [
@@ -512,16 +511,4 @@ def register() -> None:
     if _REGISTERED:
         return
     _REGISTERED.append(True)
-    from numba import types
-    from numba.extending import overload
-
-    def typed(square: Any, graph: Any) -> Any:
-        def choose(*args):  # type: ignore[no-untyped-def]
-            return square if isinstance(args[0], types.Array) else graph
-
-        choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
-        return choose
-
-    here = globals()
-    for name in _TAUGHT:
-        overload(here[name], inline="always")(typed(here[f"_sq_{name}"], here[f"_gr_{name}"]))
+    teach(globals(), _TAUGHT)

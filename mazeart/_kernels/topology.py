@@ -76,6 +76,7 @@ __all__ = [
     "slot",
     "square_topology",
     "step",
+    "teach",
     "walk",
 ]
 
@@ -325,6 +326,14 @@ def register() -> None:
     if _REGISTERED:
         return
     _REGISTERED.append(True)
+    here = globals()
+    teach(here, [name for name in __all__ if f"_sq_{name}" in here])
+
+
+def teach(namespace: dict[str, Any], names: list[str] | tuple[str, ...]) -> None:
+    """Make each function ``names[i]`` of ``namespace`` compile, wherever a kernel calls it,
+    to the square grid's ``_sq_<name>`` or a graph's ``_gr_<name>``, chosen by the type of
+    its first argument (the topology). Called once per module, before the first compile."""
     from numba import types
     from numba.extending import overload
 
@@ -335,7 +344,6 @@ def register() -> None:
         choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
         return choose
 
-    here = globals()
-    for name in __all__:
-        if f"_sq_{name}" in here:
-            overload(here[name], inline="always")(typed(here[f"_sq_{name}"], here[f"_gr_{name}"]))
+    for name in names:
+        square, graph = namespace[f"_sq_{name}"], namespace[f"_gr_{name}"]
+        overload(namespace[name], inline="always")(typed(square, graph))
