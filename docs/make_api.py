@@ -35,13 +35,14 @@ STAGES: list[tuple[str, str, list[str]]] = [
      "the same Maze.",
      ["generate", "ALGORITHMS", "default_endpoints"]),
     ("The model",
-     "One Maze for every generator, solver and exporter; rooms are reserved areas with doors.",
+     "One Maze for every generator, solver and exporter, on every grid; rooms are reserved "
+     "areas with doors.",
      ["Maze", "Guide", "Room", "Door", "load_rooms"]),
-    ("Other grids",
-     "Hexagons, triangles, polar rings, octagons with squares and weave mazes: a grid is cells, a "
-     "neighbour table and the shape of every cell and wall; a maze on it is a GridMaze, which "
-     "the solvers, measures, the saved format and the drawing read like a Maze.",
-     ["make_grid", "Grid", "GridMaze"]),
+    ("Grids",
+     "Squares, hexagons, triangles, polar rings, octagons with squares and weave mazes: a grid "
+     "is cells, their neighbours and the shape of every cell and wall. The square grid's "
+     "neighbours are arithmetic; the others hold a neighbour table.",
+     ["make_grid", "Grid"]),
     ("Connect and shape",
      "Join separate parts, open dead ends into loops, prune them, place tags.",
      ["connect", "braid", "prune_dead_ends", "place_tags"]),

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from mazeart.export import EXPORT_FORMATS
     from mazeart.generators import ALGORITHMS, default_endpoints, generate
     from mazeart.grids import Grid, make_grid
-    from mazeart.grids.maze import GridMaze
     from mazeart.image import weights_from_image
     from mazeart.maze import Guide, Maze
     from mazeart.mazefile import load_maze, save_maze
@@ -74,7 +73,6 @@ _HOME = {
     "generate": "mazeart.generators",
     "Grid": "mazeart.grids",
     "make_grid": "mazeart.grids",
-    "GridMaze": "mazeart.grids.maze",
     "weights_from_image": "mazeart.image",
     "Guide": "mazeart.maze",
     "Maze": "mazeart.maze",
@@ -131,7 +129,6 @@ __all__ = [
     "Door",
     "FileFormatError",
     "Grid",
-    "GridMaze",
     "Guide",
     "InvalidMazeError",
     "Limits",

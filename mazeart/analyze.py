@@ -49,20 +49,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import check_maze
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_links
 from mazeart._kernels.topology import degree, grid_topology, is_open, square_topology, step
 from mazeart.errors import check_choice, check_int
-from mazeart.maze import Maze
-
-if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
+from mazeart.maze import Maze, check_maze
 
 __all__ = ["DIFFICULTIES", "TARGETS", "Best", "Metrics", "best_of", "measure", "pick_best"]
 
@@ -204,7 +200,7 @@ class _Graph(NamedTuple):
     geometry: str
 
 
-def _graph(maze: Maze | GridMaze) -> _Graph:
+def _graph(maze: Maze) -> _Graph:
     """The maze as :func:`measure` reads it (the one place the grids differ)."""
     from mazeart.errors import NoPathError
     from mazeart.shape import degrees
@@ -214,7 +210,7 @@ def _graph(maze: Maze | GridMaze) -> _Graph:
         solution = solve(maze) if maze.entrance is not None and maze.exit is not None else None
     except NoPathError:
         solution = None
-    if isinstance(maze, Maze):
+    if maze.is_square:
         h, w = maze.shape
         centres = np.empty((h * w, 2))  # each cell's centre, x across and y down
         centres.reshape(h, w, 2)[:, :, 0] = np.arange(w) + 0.5
@@ -266,12 +262,12 @@ def _graph(maze: Maze | GridMaze) -> _Graph:
     )
 
 
-def measure(maze: Maze | GridMaze) -> Metrics:
+def measure(maze: Maze) -> Metrics:
     """Measure a maze.
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
 
     Returns
     -------

@@ -541,11 +541,10 @@ _CHECK_INK = "#000000"
 
 def _ends(maze: Any) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """Each end's centre and the unit direction in which its door opens, drawing units."""
-    from mazeart.grids.maze import GridMaze
     from mazeart.maze import STEP
 
     out = []
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         g = maze.grid
         for cell in (maze.entrance, maze.exit):
             if cell is None:
@@ -566,9 +565,8 @@ def _ends(maze: Any) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
 def _tunnels(maze: Any) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
     """Each crossing of a weave maze: the cell's centre and the direction of the corridor
     that passes under it (none on other grids)."""
-    from mazeart.grids.maze import GridMaze
 
-    if not isinstance(maze, GridMaze) or maze.grid.kind != "weave":
+    if not (not maze.is_square) or maze.grid.kind != "weave":
         return []
     from mazeart.grids.weave import _sides
 
@@ -608,7 +606,7 @@ def drawn(maze: Any, *, scale: int = 12, _maps: dict | None = None) -> dict[str,
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     scale : int, default 12
         Pixels a cell.
 

@@ -1,6 +1,19 @@
 """The Maze model: one canonical form that every generator returns and every consumer reads.
 
-A maze lives on an ``(H, W)`` grid of cells.
+A maze lives on a :class:`~mazeart.grids.Grid`: the square grid (implicit:
+neighbours are arithmetic, see :class:`~mazeart.grids.SquareGrid`) or an explicit
+one (hexagons, triangles, polar rings, octagons and squares, a weave). A cell is
+named by its place in the grid's :attr:`Maze.shape`: ``(row, col)`` on the square
+grid, a cell id on the others. Every field below exists on every grid; where the
+square grid says more, it is said here.
+
+- ``grid`` — the :class:`~mazeart.grids.Grid`.
+- ``passages`` — the open walls in the grid's own form: on the square grid one
+  byte of side bits per cell (below); on the others one bool per wall
+  (:attr:`Grid.wall_cells`). :attr:`Maze.open_walls` is one bool per wall on
+  every grid.
+
+On the square grid (``grid.kind == "square"``), an ``(H, W)`` grid of cells:
 
 - ``mask`` — ``(H, W) ndarray of bool``: the cells that are maze.
 - ``passages`` — ``(H, W) ndarray of uint8``: one bit per open side of a cell,
@@ -50,7 +63,8 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W
 from mazeart._io import check_text
 from mazeart._jit import njit
-from mazeart.errors import InvalidMazeError
+from mazeart.errors import InvalidMazeError, MazeartError
+from mazeart.grids.core import Grid, SquareGrid
 from mazeart.rooms import Room
 
 __all__ = [
@@ -64,6 +78,7 @@ __all__ = [
     "N",
     "S",
     "W",
+    "check_maze",
     "freeze",
     "passages_from_links",
     "thaw",
@@ -234,6 +249,24 @@ def _rebuild(mask: NDArray, passages: NDArray, fields: dict[str, Any]) -> Maze:
     return Maze(mask, passages, **fields)
 
 
+def _flat_array(a: ArrayLike, dtype: Any, n: int, what: str) -> NDArray[Any]:
+    """A read-only copy of one value per cell (or wall) of an explicit grid."""
+    arr = np.asarray(a)
+    if arr.ndim != 1 or arr.size != n:
+        raise InvalidMazeError(f"{what} has {arr.size} entries, the grid needs {n}")
+    out = _owned(arr, dtype)
+    out.flags.writeable = False
+    return out
+
+
+def _cell_id(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be a cell id (int), got {type(value).__name__}")
+    return int(value)
+
+
 def _owned(a: ArrayLike, dtype: Any) -> NDArray:
     """A C-contiguous array of ``dtype`` that no one else can write to.
 
@@ -257,31 +290,38 @@ def _as_cell(value: Any, name: str) -> Cell | None:
 
 
 class Maze:
-    """A maze on a grid: which cells are maze and which of their sides are open.
+    """A maze on a grid: which cells are maze and which of their walls are open.
 
     Parameters
     ----------
-    mask : (H, W) array_like of bool
-        Cells that are part of the maze.
-    passages : (H, W) array_like of uint8
-        Open sides per cell (bits :data:`N`, :data:`E`, :data:`S`, :data:`W`),
-        symmetric between neighbours and only between maze cells.
+    mask : array_like of bool
+        Cells that are part of the maze, in the grid's :attr:`shape`: ``(H, W)``
+        on the square grid, ``(n,)`` on another.
+    passages : array_like
+        The open walls: on the square grid ``(H, W)`` uint8 side bits per cell
+        (:data:`N`, :data:`E`, :data:`S`, :data:`W`), symmetric between
+        neighbours and only between maze cells; on another grid (or on the
+        square grid given with a flat ``mask``) one bool per wall of
+        :attr:`Grid.wall_cells`, open only between two maze cells.
+    grid : Grid, optional
+        The grid; by default the square grid of ``mask`` 's shape.
     geometry : {'cells', 'blocks'}, default 'cells'
-        How the grid is drawn (see the module docstring).
-    region : (H, W) array_like of bool, optional
+        How the grid is drawn (see the module docstring); ``blocks`` is the
+        square grid's.
+    region : array_like of bool, optional
         Cells the preset allowed; defaults to ``mask``. Must contain ``mask``.
-    entrance, exit : (int, int), optional
-        Start and goal cells; must be maze cells.
+    entrance, exit : cell, optional
+        Start and goal cells (``(row, col)`` or a cell id); must be maze cells.
     meta : mapping, optional
         Provenance (algorithm, seed, options, ...): JSON-like data, kept as a
         read-only copy.
     rooms : sequence of Room, optional
-        Rooms; their cells must be maze cells joined to each other inside and
-        to the outside only through their doors.
-    tags : mapping of (int, int) to str, optional
+        Rooms (square grid); their cells must be maze cells joined to each
+        other inside and to the outside only through their doors.
+    tags : mapping of cell to str, optional
         Tag kind per maze cell.
     guide : Guide, optional
-        What a picture adds to the drawing (outline, edges, tone).
+        What a picture adds to the drawing (outline, edges, tone; square grid).
 
     Raises
     ------
@@ -304,17 +344,27 @@ class Maze:
     [(0, 0), (1, 1)]
     >>> maze.replace(exit=(0, 2)).exit
     (0, 2)
+
+    The same model on another grid, cells by id:
+
+    >>> from mazeart.grids import make_grid
+    >>> g = make_grid("hex", rows=1, cols=3)
+    >>> opened = np.isin(np.arange(g.n_walls), [g.wall_between(0, 1), g.wall_between(1, 2)])
+    >>> hexed = Maze(np.ones(3, bool), opened, grid=g, entrance=0, exit=2)
+    >>> hexed.links().tolist(), hexed.degree().tolist(), hexed.shape
+    ([[0, 1], [1, 2]], [1, 2, 1], (3,))
     """
 
+    grid: Grid
     mask: NDArray[np.bool_]
-    passages: NDArray[np.uint8]
+    passages: NDArray[Any]
     geometry: Geometry
     region: NDArray[np.bool_]
-    entrance: Cell | None
-    exit: Cell | None
+    entrance: Any
+    exit: Any
     meta: Mapping[str, Any]
     rooms: tuple[Room, ...]
-    tags: Mapping[Cell, str]
+    tags: Mapping[Any, str]
     guide: Guide
 
     def __init__(
@@ -322,19 +372,36 @@ class Maze:
         mask: ArrayLike,
         passages: ArrayLike,
         *,
+        grid: Grid | None = None,
         geometry: Geometry = "cells",
         region: ArrayLike | None = None,
-        entrance: Cell | None = None,
-        exit: Cell | None = None,
+        entrance: Any = None,
+        exit: Any = None,
         meta: Mapping[str, Any] | None = None,
         rooms: Sequence[Room] = (),
-        tags: Mapping[Cell, str] | None = None,
+        tags: Mapping[Any, str] | None = None,
         guide: Guide | None = None,
     ) -> None:
+        if grid is not None and not isinstance(grid, Grid):
+            raise TypeError(f"grid must be a Grid, got {type(grid).__name__}")
+        if grid is not None and grid.kind == "square" and np.ndim(mask) == 1:
+            mask, passages = _square_from_walls(grid, mask, passages)
+            if region is not None:
+                region = np.asarray(region, bool).reshape(mask.shape)
+            entrance, exit = (_square_cell(grid, v) for v in (entrance, exit))
+            tags = {_square_cell(grid, k): v for k, v in (tags or {}).items()}
+        if grid is not None and grid.kind != "square":
+            self._set_graph(grid, mask, passages, geometry, region)
+            self._set(self.mask, self.passages, geometry, self.region, entrance, exit, meta,
+                      rooms, tags, guide)  # fmt: skip
+            return
         m = _owned(mask, bool)
         p = np.asarray(passages)
         if m.ndim != 2 or m.size == 0:
             raise InvalidMazeError(f"mask must be a non-empty 2-D array, got shape {m.shape}")
+        if grid is not None and m.shape != (grid.params["rows"], grid.params["cols"]):
+            raise InvalidMazeError(f"the mask is {m.shape}, the grid {grid.params['rows']} x "
+                                   f"{grid.params['cols']}")  # fmt: skip
         if p.shape != m.shape:
             raise InvalidMazeError(f"passages shape {p.shape} differs from mask shape {m.shape}")
         if not np.issubdtype(p.dtype, np.integer):
@@ -354,29 +421,57 @@ class Maze:
             raise InvalidMazeError(problem)
         for arr in (m, p, reg):
             arr.flags.writeable = False
+        object.__setattr__(self, "grid", grid if isinstance(grid, SquareGrid)
+                           else SquareGrid(*m.shape))  # fmt: skip
         self._set(m, p, geometry, reg, entrance, exit, meta, rooms, tags, guide)
+
+    def _set_graph(
+        self, grid: Grid, mask: ArrayLike, passages: ArrayLike, geometry: str, region: Any
+    ) -> None:
+        """Check and set the grid, mask, passages and region of a maze on an explicit grid."""
+        set_ = object.__setattr__
+        if geometry != "cells":
+            raise InvalidMazeError(f"the {grid.kind} grid draws cells (geometry 'cells'), "
+                                   f"not {geometry!r}")  # fmt: skip
+        m = _flat_array(mask, np.bool_, grid.n_cells, "mask")
+        p = _flat_array(passages, np.bool_, grid.n_walls, "passages")
+        a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
+        inside = (b >= 0) & m[a] & m[np.maximum(b, 0)]
+        if np.any(p & ~inside):
+            w = int(np.flatnonzero(p & ~inside)[0])
+            raise InvalidMazeError(f"wall {w} is open but does not join two maze cells "
+                                   f"(cells {int(a[w])} and {int(b[w])})")  # fmt: skip
+        reg = m if region is None else _flat_array(region, np.bool_, grid.n_cells, "region")
+        if np.any(m & ~reg):
+            raise InvalidMazeError("every maze cell must lie inside the region")
+        set_(self, "grid", grid)
+        set_(self, "mask", m)
+        set_(self, "passages", p)
+        set_(self, "region", reg)
 
     def _set(
         self,
         m: NDArray[np.bool_],
-        p: NDArray[np.uint8],
+        p: NDArray[Any],
         geometry: Geometry,
         reg: NDArray[np.bool_],
-        entrance: Cell | None,
-        exit: Cell | None,
+        entrance: Any,
+        exit: Any,
         meta: Mapping[str, Any] | None,
         rooms: Sequence[Room],
-        tags: Mapping[Cell, str] | None,
+        tags: Mapping[Any, str] | None,
         guide: Guide | None,
     ) -> None:
-        """Set the fields, the grids already checked and frozen."""
+        """Set the fields, the grids already checked and frozen (and ``grid`` set)."""
         set_ = object.__setattr__
+        square = self.grid.kind == "square"
+        as_cell = _as_cell if square else _cell_id
         set_(self, "mask", m)
         set_(self, "passages", p)
         set_(self, "geometry", geometry)
         set_(self, "region", reg)
-        set_(self, "entrance", _as_cell(entrance, "entrance"))
-        set_(self, "exit", _as_cell(exit, "exit"))
+        set_(self, "entrance", as_cell(entrance, "entrance"))
+        set_(self, "exit", as_cell(exit, "exit"))
         for name, cell in (("entrance", self.entrance), ("exit", self.exit)):
             if cell is not None and not self.is_cell(cell):
                 raise InvalidMazeError(f"{name} {cell} is not a maze cell")
@@ -386,18 +481,26 @@ class Maze:
         set_(self, "rooms", tuple(rooms))
         if not all(isinstance(room, Room) for room in self.rooms):
             raise TypeError("rooms must be Room objects (see mazeart.Room)")
-        _check_rooms(m, p, self.rooms)
-        cells: dict[Cell, str] = {}
+        if self.rooms and not square:
+            raise InvalidMazeError(f"rooms are laid out on the square grid, "
+                                   f"not the {self.grid.kind} grid")  # fmt: skip
+        if square:
+            _check_rooms(m, p, self.rooms)
+        cells: dict[Any, str] = {}
         for cell, kind in (tags or {}).items():
-            at = _as_cell(cell, "a tag's cell")
+            at = as_cell(cell, "a tag's cell")
             if at is None or not self.is_cell(at):
                 raise InvalidMazeError(f"tag {kind!r} at {cell} is not on a maze cell")
             cells[at] = check_text(kind, f"the kind of the tag at {at}")
-        set_(self, "tags", MappingProxyType(cells))
+        set_(self, "tags", MappingProxyType(cells if square else dict(sorted(cells.items()))))
         guide = Guide() if guide is None else guide
         if not isinstance(guide, Guide):
             raise TypeError(f"guide must be a Guide, got {type(guide).__name__}")
-        guide.check(m.shape)
+        if guide and not square:
+            raise InvalidMazeError(f"a picture's guidance is drawn on the square grid, "
+                                   f"not the {self.grid.kind} grid")  # fmt: skip
+        if square:
+            guide.check(m.shape)
         set_(self, "guide", guide)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -406,6 +509,7 @@ class Maze:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle by the constructor's arguments (batch work sends mazes between processes)."""
         fields = {
+            "grid": self.grid,
             "geometry": self.geometry,
             "region": self.region,
             "entrance": self.entrance,
@@ -423,19 +527,46 @@ class Maze:
     # ------------------------------------------------------------------ basics
 
     @property
-    def shape(self) -> tuple[int, int]:
-        """``(H, W)``: grid rows and columns."""
+    def kind(self) -> str:
+        """The grid's kind: ``'square'``, ``'hex'``, ... (see :data:`mazeart.grids.GRIDS`)."""
+        return self.grid.kind
+
+    @property
+    def is_square(self) -> bool:
+        """Whether the maze is on the square grid (cells ``(row, col)``, passage bits)."""
+        return self.grid.kind == "square"
+
+    def square_only(self, what: str) -> None:
+        """Raise a one-line :class:`MazeartError` unless the maze is on the square grid.
+
+        Parameters
+        ----------
+        what : str
+            What needs the square grid, as the message names it ("rooms", "ASCII").
+        """
+        if not self.is_square:
+            raise MazeartError(f"{what} needs the square grid; this maze is on the "
+                               f"{self.grid.kind} grid")  # fmt: skip
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The grid's shape, in which a cell is named: ``(H, W)`` (rows and columns) on the
+        square grid, ``(n,)`` on another."""
         return self.mask.shape  # type: ignore[return-value]
 
     @property
     def height(self) -> int:
-        """Grid rows."""
-        return int(self.mask.shape[0])
+        """Grid rows (square grid); the drawing's height rounded up to a whole unit."""
+        if self.is_square:
+            return int(self.mask.shape[0])
+        return _whole(self.grid.size[1])
 
     @property
     def width(self) -> int:
-        """Grid columns."""
-        return int(self.mask.shape[1])
+        """Grid columns (square grid); the drawing's width rounded up to a whole unit."""
+        if self.is_square:
+            return int(self.mask.shape[1])
+        return _whole(self.grid.size[0])
 
     @property
     def n_cells(self) -> int:
@@ -446,29 +577,103 @@ class Maze:
     def n_passages(self) -> int:
         """Number of open passages between neighbouring cells (edges of the maze graph)."""
         p = self.passages
+        if not self.is_square:
+            return int(np.count_nonzero(p))
         return int(np.count_nonzero(p & E) + np.count_nonzero(p & S))
 
-    def is_cell(self, cell: Cell) -> bool:
+    def is_cell(self, cell: Any) -> bool:
         """Whether ``cell`` is inside the grid and part of the maze."""
+        if not self.is_square:
+            return (
+                isinstance(cell, int | np.integer)
+                and not isinstance(cell, bool)
+                and 0 <= int(cell) < self.grid.n_cells
+                and bool(self.mask[int(cell)])
+            )
         r, c = cell
         return 0 <= r < self.height and 0 <= c < self.width and bool(self.mask[r, c])
 
+    def cell_index(self, cell: Any) -> int:
+        """A cell as a flat index into the grid's cells (``row * W + col`` on the square grid)."""
+        if self.is_square:
+            return int(cell[0]) * self.width + int(cell[1])
+        return int(cell)
+
+    def cell_at(self, index: int) -> Any:
+        """The cell at a flat index, named as this grid names cells (the inverse of
+        :meth:`cell_index`)."""
+        if self.is_square:
+            r, c = divmod(int(index), self.width)
+            return (r, c)
+        return int(index)
+
     def is_open(self, cell: Cell, side: int) -> bool:
-        """Whether ``cell`` has a passage through ``side`` (:data:`N`, :data:`E`, ...)."""
+        """Whether ``cell`` has a passage through ``side`` (:data:`N`, :data:`E`, ...;
+        square grid)."""
+        self.square_only("a side bit")
         r, c = cell
         return bool(self.passages[r, c] & side)
 
-    def neighbours(self, cell: Cell) -> list[Cell]:
-        """Cells joined to ``cell`` by a passage, in the order N, E, S, W."""
+    def neighbours(self, cell: Any) -> list[Any]:
+        """Cells joined to ``cell`` by a passage (on the square grid in the order N, E, S, W)."""
+        if not self.is_square:
+            indptr, indices = self.open_table
+            return indices[indptr[cell] : indptr[cell + 1]].tolist()
         r, c = cell
         bits = int(self.passages[r, c])
         return [(r + dr, c + dc) for bit, dr, dc in DIRECTIONS if bits & bit]
+
+    def degree(self) -> NDArray[np.int64]:
+        """Open passages of every cell (0 off the maze), flat.
+
+        Returns
+        -------
+        (n,) ndarray of int64
+        """
+        if not self.is_square:
+            return np.diff(self.open_table[0])
+        p = self.passages.reshape(-1)
+        return ((p & 1) + ((p >> 1) & 1) + ((p >> 2) & 1) + ((p >> 3) & 1)).astype(np.int64)
+
+    @cached_property
+    def open_walls(self) -> NDArray[np.bool_]:
+        """The open walls, one bool per wall of :attr:`Grid.wall_cells`, on every grid."""
+        if not self.is_square:
+            return self.passages
+        cells = self.grid.wall_cells
+        a, b = cells[:, 0].astype(np.int64), cells[:, 1].astype(np.int64)
+        w, p = self.width, self.passages.reshape(-1)
+        east = (b == a + 1) & (a // w == b // w) & ((p[a] & E) != 0)
+        out = east | ((b == a + w) & ((p[a] & S) != 0))
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def open_table(self) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
+        """The passages as a neighbour table (CSR ``indptr``, ``indices`` of flat cells):
+        the maze's graph."""
+        g = self.grid
+        if self.is_square:
+            links = self.links()
+            n = self.mask.size
+            src = np.concatenate([links[:, 0], links[:, 1]])
+            dst = np.concatenate([links[:, 1], links[:, 0]])
+            by = np.lexsort((dst, src))
+            indptr = np.zeros(n + 1, np.int64)
+            indptr[1:] = np.cumsum(np.bincount(src, minlength=n))
+            return indptr, dst[by].astype(np.int32)
+        keep = self.passages[g.wall_of]
+        source = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
+        indptr = np.zeros(g.n_cells + 1, np.int64)
+        indptr[1:] = np.cumsum(np.bincount(source[keep], minlength=g.n_cells))
+        return indptr, g.indices[keep].copy()
 
     def replace(self, **changes: Any) -> Maze:
         """A copy with some fields changed (``entrance=``, ``exit=``, ``meta=``, ...)."""
         fields: dict[str, Any] = {
             "mask": self.mask,
             "passages": self.passages,
+            "grid": self.grid,
             "geometry": self.geometry,
             "region": self.region,
             "entrance": self.entrance,
@@ -482,11 +687,13 @@ class Maze:
         if unknown:
             raise TypeError(f"unknown Maze field(s): {', '.join(sorted(unknown))}")
         fields.update(changes)
-        if all(fields[k] is getattr(self, k) for k in ("mask", "passages", "region", "geometry")):
+        own = ("mask", "passages", "region", "geometry", "grid")
+        if all(fields[k] is getattr(self, k) for k in own):
             # The grids are this maze's own, already checked and frozen.
             out = object.__new__(Maze)
+            object.__setattr__(out, "grid", self.grid)
             out._set(
-                **{k: fields[k] for k in fields if k not in ("mask", "passages", "region")},
+                **{k: fields[k] for k in fields if k not in ("mask", "passages", "region", "grid")},
                 m=self.mask,
                 p=self.passages,
                 reg=self.region,
@@ -495,13 +702,16 @@ class Maze:
         return Maze(**fields)
 
     def links(self) -> NDArray[np.intp]:
-        """Every passage as a pair of flat cell indices (``row * W + col``).
+        """Every passage as a pair of flat cell indices (``row * W + col`` on the square grid).
 
         Returns
         -------
         (K, 2) ndarray of intp
-            East links first, then south links; each passage appears once.
+            On the square grid east links first, then south links; on another grid
+            the lower cell first, in wall order. Each passage appears once.
         """
+        if not self.is_square:
+            return self.grid.wall_cells[self.passages].astype(np.intp)
         w = self.width
         er, ec = np.nonzero(self.passages & E)
         sr, sc = np.nonzero(self.passages & S)
@@ -513,7 +723,9 @@ class Maze:
         if not isinstance(other, Maze):
             return NotImplemented
         return (
-            self.geometry == other.geometry
+            self.grid.kind == other.grid.kind
+            and dict(self.grid.params) == dict(other.grid.params)
+            and self.geometry == other.geometry
             and self.entrance == other.entrance
             and self.exit == other.exit
             and np.array_equal(self.mask, other.mask)
@@ -529,6 +741,8 @@ class Maze:
 
     def __repr__(self) -> str:
         algo = self.meta.get("algorithm", "?")
+        if not self.is_square:
+            return f"Maze({self.grid.kind} grid, cells={self.n_cells}, algorithm={algo!r})"
         return (
             f"Maze({self.height}x{self.width}, geometry={self.geometry!r}, "
             f"cells={self.n_cells}, algorithm={algo!r})"
@@ -540,21 +754,88 @@ class Maze:
     def outside(self) -> NDArray[np.bool_]:
         """Grid cells outside the region that connect to the grid's edge (the ground).
 
-        Holes inside the figure are not outside.
+        Holes inside the figure (the counter of a letter) are not outside.
 
         Returns
         -------
-        (H, W) ndarray of bool
+        ndarray of bool
+            In the grid's :attr:`shape`; read-only.
         """
+        from mazeart._kernels.parts import label_cells, label_mask
+        from mazeart._kernels.topology import grid_topology
 
-        from mazeart._kernels.parts import label_mask
+        if self.is_square:
+            if self.region.all():  # no ground inside the grid
+                out = np.zeros(self.shape, dtype=bool)
+            else:
+                ground = np.pad(~self.region, 1, constant_values=True)
+                labels, _ = label_mask(ground)
+                out = (labels == labels[0, 0])[1:-1, 1:-1]
+            out.flags.writeable = False
+            return out
+        g = self.grid
+        ground = ~self.region
+        if g.kind == "weave":  # the ground is the square cells'; tunnels join no ground
+            ground[int(g.params["rows"]) * int(g.params["cols"]) :] = False
+        labels, _ = label_cells(grid_topology(g), ground)
+        rim = g.wall_cells[g.wall_cells[:, 1] < 0, 0]
+        touching = np.unique(labels[rim])
+        out = np.isin(labels, touching[touching > 0])
+        out.flags.writeable = False
+        return out
 
-        if self.region.all():  # no ground inside the grid
-            return np.zeros(self.shape, dtype=bool)
-        ground = np.pad(~self.region, 1, constant_values=True)
-        labels, _ = label_mask(ground)
-        out = labels == labels[0, 0]
-        return out[1:-1, 1:-1]
+    @cached_property
+    def boundary(self) -> NDArray[np.bool_]:
+        """Maze cells with a wall on the outside of the maze (the grid's edge or a cell of
+        :attr:`outside`): where doors can open. In the grid's :attr:`shape`."""
+        if self.is_square:
+            out = np.pad(self.outside, 1, constant_values=True)
+            touches = out[:-2, 1:-1] | out[2:, 1:-1] | out[1:-1, :-2] | out[1:-1, 2:]
+            return self.mask & touches
+        g = self.grid
+        a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
+        outer = b < 0
+        res = np.zeros(g.n_cells, bool)
+        res[a[outer]] = True
+        aa, bb = a[~outer], b[~outer]
+        res[aa[self.outside[bb]]] = True
+        res[bb[self.outside[aa]]] = True
+        return res & self.mask
+
+    def boundary_cells(self) -> NDArray[np.bool_]:
+        """Maze cells with a side facing the outside (or the grid edge): :attr:`boundary`."""
+        return self.boundary
+
+    def door_wall(self, cell: Any) -> int:
+        """The wall (of :attr:`Grid.wall_cells`) through which ``cell`` (an end) opens to
+        the outside, or ``-1``.
+
+        A wall on the grid's edge is preferred; else a wall towards a cell of
+        :attr:`outside` (never into a hole of the figure). Among several, the one
+        whose midpoint lies farthest from the maze's middle (so a door faces out).
+        """
+        if cell is None:
+            return -1
+        g, at = self.grid, self.cell_index(cell)
+        rows = np.flatnonzero((g.wall_cells[:, 0] == at) | (g.wall_cells[:, 1] == at))
+        if self.is_square:  # the side the drawing opens (:meth:`door_side`)
+            side = self.door_side(cell, prefer="SENW" if cell == self.exit != self.entrance
+                                  else "NWSE")  # fmt: skip
+            if not side:
+                return -1
+            dr, dc = STEP[side]
+            mids = np.array([g.wall(int(w)).mean(axis=0) for w in rows]) - g.centres[at]
+            return int(rows[np.argmax(mids @ np.array([dc, dr], float))])
+        outside = self.outside.reshape(-1)
+        other = np.where(g.wall_cells[rows, 0] == at, g.wall_cells[rows, 1], g.wall_cells[rows, 0])
+        edge = rows[other < 0]
+        ground = rows[(other >= 0) & outside[np.maximum(other, 0)]]
+        pick = edge if edge.size else ground
+        if not pick.size:
+            return -1
+        middle = g.centres[self.mask.reshape(-1)].mean(axis=0)
+        mids = np.array([g.wall(int(w)).mean(axis=0) for w in pick])
+        return int(pick[np.argmax(np.hypot(*(mids - middle).T))])
 
     def _faces_outside(self, r: int, c: int, dr: int, dc: int) -> bool:
         rr, cc = r + dr, c + dc
@@ -576,6 +857,7 @@ class Maze:
         int
             A direction bit, or 0.
         """
+        self.square_only("a door side")
         if cell is None:
             return 0
         r, c = cell
@@ -616,20 +898,9 @@ class Maze:
         """
         out = np.zeros(self.shape, dtype=bool)
         for room in self.rooms:
-            out |= room.mask(self.shape)
+            out |= room.mask(self.shape)  # type: ignore[arg-type]
         out.flags.writeable = False
         return out
-
-    def boundary_cells(self) -> NDArray[np.bool_]:
-        """Maze cells with a side facing the outside (or the grid edge).
-
-        Returns
-        -------
-        (H, W) ndarray of bool
-        """
-        out = np.pad(self.outside, 1, constant_values=True)
-        touches = out[:-2, 1:-1] | out[2:, 1:-1] | out[1:-1, :-2] | out[1:-1, 2:]
-        return self.mask & touches
 
     # ------------------------------------------------------------------ drawing views
 
@@ -650,6 +921,7 @@ class Maze:
             ``vertical[y, x]`` is the wall on grid line ``x`` beside cells
             ``(y, x - 1)`` and ``(y, x)``.
         """
+        self.square_only("the wall grids")
         m = self.mask
         p = self.passages
         h, w = m.shape
@@ -693,6 +965,7 @@ class Maze:
             plus every ground cell touching the region (corners included), so
             the figure is closed by a one-block outline.
         """
+        self.square_only("the block picture")
         h, w = self.shape
         out = np.zeros((h + 2, w + 2), dtype=np.int8)
         reg = np.pad(self.region, 1)
@@ -725,6 +998,7 @@ class Maze:
         ndarray of int8
             ``(2H + 1, 2W + 1)`` for ``cells``, ``(H + 2, W + 2)`` for ``blocks``.
         """
+        self.square_only("the block picture")
         if self.geometry == "blocks":
             return self.blocks(doors=doors)
         open_ = self.raster()
@@ -756,6 +1030,7 @@ class Maze:
             between two cells is open when a passage joins them; even/even
             positions (wall corners) are always closed.
         """
+        self.square_only("the block raster")
         h, w = self.shape
         out = np.zeros((2 * h + 1, 2 * w + 1), dtype=bool)
         out[1::2, 1::2] = self.mask
@@ -916,3 +1191,38 @@ def _check_grid(mask, p, region):
         if flags[code]:
             return code + 1
     return 0
+
+
+def check_maze(maze: Any) -> None:
+    """A :class:`TypeError` unless ``maze`` is a :class:`Maze` (of any grid)."""
+    if not isinstance(maze, Maze):
+        raise TypeError(f"maze must be a Maze, got {type(maze).__name__}")
+
+
+def _whole(extent: float) -> int:
+    """``extent`` rounded up to a whole number (a rounding error below 1e-9 is no unit more)."""
+    return max(1, int(np.ceil(extent - 1e-9)))
+
+
+def _square_cell(grid: Grid, value: Any) -> Cell | None:
+    """A cell id of the square grid as its ``(row, col)`` (a pair is left as it is)."""
+    if value is None or not isinstance(value, int | np.integer):
+        return value  # type: ignore[no-any-return]
+    r, c = divmod(int(value), int(grid.params["cols"]))
+    return (r, c)
+
+
+def _square_from_walls(grid: Grid, mask: ArrayLike, walls: ArrayLike) -> tuple[NDArray, NDArray]:
+    """A flat mask and one bool per wall of the square grid as ``(H, W)`` mask and bits."""
+    rows, cols = int(grid.params["rows"]), int(grid.params["cols"])
+    m = _flat_array(mask, np.bool_, rows * cols, "mask")
+    opened = _flat_array(walls, np.bool_, grid.n_walls, "passages")
+    a, b = grid.wall_cells[:, 0].astype(np.int64), grid.wall_cells[:, 1].astype(np.int64)
+    if np.any(opened & ~((b >= 0) & m[a] & m[np.maximum(b, 0)])):
+        raise InvalidMazeError("an open wall does not join two maze cells")
+    east, south = np.zeros(rows * cols, bool), np.zeros(rows * cols, bool)
+    is_east = (b == a + 1) & (a // cols == b // cols)
+    east[a[opened & is_east]] = True
+    south[a[opened & ~is_east]] = True
+    shape = (rows, cols)
+    return m.reshape(shape), passages_from_links(east.reshape(shape), south.reshape(shape))

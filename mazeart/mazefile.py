@@ -45,20 +45,16 @@ import os
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import check_maze
 from mazeart._graph import SIDE_BIT, SIDE_LETTER
 from mazeart._io import atomic_write, check_text, load_json, read_bytes
 from mazeart._limits import check_cells, current
 from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError
-from mazeart.maze import Guide, Maze, thaw
-
-if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
+from mazeart.maze import Guide, Maze, check_maze, thaw
 
 __all__ = [
     "FORMAT",
@@ -116,18 +112,31 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(", ", ": "), ensure_ascii=False, allow_nan=False)
 
 
-def dumps(maze: Maze | GridMaze) -> str:
-    """The saved-maze JSON text of ``maze`` (version 2; version 3 for a maze on another grid).
+def dumps(maze: Maze, *, version: int | None = None) -> str:
+    """The saved-maze JSON text of ``maze``.
+
+    Parameters
+    ----------
+    maze : Maze
+    version : {None, 2, 3}
+        Format 3 (:func:`grid_dumps`) holds a maze on any grid; format 2 the square
+        grid's everything (block geometry, rooms, a picture's guidance) compactly, one
+        character a cell. By default 2 on the square grid and 3 on another.
 
     Raises
     ------
     ValueError
-        If ``maze.meta`` holds something JSON cannot store.
+        If ``maze.meta`` holds something JSON cannot store, or the format cannot hold
+        the maze.
     """
-    from mazeart.grids.maze import GridMaze
 
     check_maze(maze)
-    if isinstance(maze, GridMaze):
+    if version not in (None, 2, 3):
+        raise MazeartError(f"the saved-maze format is 2 or 3, not {version!r}")
+    if version == 3 or not maze.is_square:
+        if version == 2:
+            raise MazeartError(f"format 2 holds square mazes; this one is on the "
+                               f"{maze.grid.kind} grid")  # fmt: skip
         return grid_dumps(maze)
     rooms = [
         {
@@ -335,7 +344,7 @@ def _meta(meta: Any) -> dict[str, Any]:
     return meta
 
 
-def loads(text: str | bytes) -> Maze | GridMaze:
+def loads(text: str | bytes) -> Maze:
     """Read a saved maze from its JSON text.
 
     Parameters
@@ -433,7 +442,7 @@ def loads(text: str | bytes) -> Maze | GridMaze:
         raise InvalidMazeError(f"not a valid maze: {exc}") from None
 
 
-def save_maze(maze: Maze | GridMaze, path: str | os.PathLike[str]) -> Path:
+def save_maze(maze: Maze, path: str | os.PathLike[str]) -> Path:
     """Write ``maze`` to ``path`` as a saved maze (atomically).
 
     The file is the versioned JSON format of :func:`schema`; saving is
@@ -465,7 +474,7 @@ def save_maze(maze: Maze | GridMaze, path: str | os.PathLike[str]) -> Path:
     return Path(path)
 
 
-def load_maze(path: str | os.PathLike[str]) -> Maze | GridMaze:
+def load_maze(path: str | os.PathLike[str]) -> Maze:
     """Read a saved maze file.
 
     Parameters
@@ -514,7 +523,7 @@ def is_maze_file(path: str | os.PathLike[str]) -> bool:
     return FORMAT.encode() in head
 
 
-def write_json(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
+def write_json(maze: Maze, fh: Any, **options: Any) -> None:
     """Exporter entry: write the saved-maze JSON to a binary file object.
 
     Drawing options do not apply to a saved maze and are ignored.
@@ -528,7 +537,7 @@ _GRID_KEYS = ("format", "version", "grid", "n_cells", "centres", "cells", "passa
               "exit", "tags", "meta")  # fmt: skip
 
 
-def grid_dumps(maze: GridMaze) -> str:
+def grid_dumps(maze: Maze) -> str:
     """The saved-maze JSON text of a maze on another grid (format version 3), deterministic:
     save, load, save gives the same bytes.
 
@@ -556,14 +565,20 @@ def grid_dumps(maze: GridMaze) -> str:
     its size against the cell limit before it is built, the centres against it, and
     every passage against its neighbour table.
     """
-    from mazeart.grids.maze import GridMaze  # noqa: F401  (the type in the signature)
-
     g = maze.grid
+    if maze.geometry != "cells" or maze.rooms or maze.guide:
+        raise MazeartError("format 3 holds no block geometry, rooms or picture guidance: "
+                           "save this maze in format 2")  # fmt: skip
     try:
         meta = _compact(thaw(maze.meta))
     except (TypeError, ValueError) as exc:
         raise FileFormatError(f"the maze's metadata cannot be saved as JSON: {exc}") from None
     centres = np.round(g.centres, 6)
+    mask, region = maze.mask.reshape(-1), maze.region.reshape(-1)
+
+    def cell(c: Any) -> Any:
+        return None if c is None else maze.cell_index(c)
+
     lines = [
         "{",
         f' "format": {json.dumps(FORMAT)},',
@@ -573,13 +588,18 @@ def grid_dumps(maze: GridMaze) -> str:
         ' "centres": [',
         ",\n".join(f"  [{x!r}, {y!r}]" for x, y in centres.tolist()),
         " ],",
-        f' "cells": {_compact(np.flatnonzero(maze.mask).tolist())},',
+        f' "cells": {_compact(np.flatnonzero(mask).tolist())},',
+        *(
+            [f' "region": {_compact(np.flatnonzero(region & ~mask).tolist())},']
+            if (region & ~mask).any()
+            else []
+        ),
         ' "passages": [',
         ",\n".join(f"  [{a}, {b}]" for a, b in maze.links().tolist()),
         " ],",
-        f' "entrance": {_compact(maze.entrance)},',
-        f' "exit": {_compact(maze.exit)},',
-        f' "tags": {_compact([[c, k] for c, k in maze.tags.items()])},',
+        f' "entrance": {_compact(cell(maze.entrance))},',
+        f' "exit": {_compact(cell(maze.exit))},',
+        f' "tags": {_compact(sorted([cell(c), k] for c, k in maze.tags.items()))},',
         f' "meta": {meta}',
         "}",
     ]
@@ -594,7 +614,7 @@ def _ints(value: Any, what: str) -> list[int]:
     return value
 
 
-def grid_loads(doc: dict[str, Any]) -> GridMaze:
+def grid_loads(doc: dict[str, Any]) -> Maze:
     """A grid maze from its parsed saved-maze document (version 3: see :func:`grid_dumps`).
 
     Raises
@@ -604,12 +624,11 @@ def grid_loads(doc: dict[str, Any]) -> GridMaze:
     """
     from mazeart._limits import check_cells
     from mazeart.grids import GRIDS, make_grid
-    from mazeart.grids.maze import GridMaze
 
     missing = [k for k in _GRID_KEYS if k not in doc]
     if missing:
         raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
-    extra = sorted(set(doc) - set(_GRID_KEYS))
+    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region"})
     if extra:
         raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(map(repr, extra))}")
     spec = doc["grid"]
@@ -649,6 +668,11 @@ def grid_loads(doc: dict[str, Any]) -> GridMaze:
     if ids.size and (ids.min() < 0 or ids.max() >= n):
         raise FileFormatError(f'"cells" holds an id outside 0..{n - 1}')
     mask[ids] = True
+    region = mask.copy()
+    more = np.array(_ints(doc.get("region", []), "region"), dtype=np.int64)
+    if more.size and (more.min() < 0 or more.max() >= n):
+        raise FileFormatError(f'"region" holds an id outside 0..{n - 1}')
+    region[more] = True
     pairs = doc["passages"]
     if not isinstance(pairs, list):
         raise FileFormatError('"passages" must be a list of [a, b] pairs')
@@ -677,7 +701,8 @@ def grid_loads(doc: dict[str, Any]) -> GridMaze:
     if len({t[0] for t in tags}) != len(tags):
         raise FileFormatError('"tags" names a cell twice')
     try:
-        return GridMaze(grid, mask, opened, doc["entrance"], doc["exit"], _meta(doc["meta"]),
-                        {c: k for c, k in tags})  # fmt: skip
+        return Maze(mask, opened, grid=grid, region=region, entrance=doc["entrance"],
+                    exit=doc["exit"], meta=_meta(doc["meta"]),
+                    tags={c: k for c, k in tags})  # fmt: skip
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None

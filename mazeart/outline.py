@@ -295,8 +295,8 @@ def owners(maze: Maze) -> NDArray[np.int64]:
             rr, cc = cell[0] + dr, cell[1] + dc
             if 0 <= rr < h and 0 <= cc < w and not maze.mask[rr, cc]:
                 own[rr, cc] = cell[0] * w + cell[1]
-        overlap = _cell_overlap(rings, maze.shape)
-        vertical, horizontal = _contact(rings, maze.shape)
+        overlap = _cell_overlap(rings, (h, w))
+        vertical, horizontal = _contact(rings, (h, w))
         can_own = maze.mask
         for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
             best, share = -1, 0.0
@@ -351,7 +351,7 @@ def bridge_cells(maze: Maze) -> NDArray[np.bool_]:
     rings = _rings(maze)
     if not rings:
         return np.zeros(maze.shape, dtype=bool)
-    return maze.mask & ~inside_cells(rings, maze.shape, margin=0.0)
+    return maze.mask & ~inside_cells(rings, (maze.height, maze.width), margin=0.0)
 
 
 def corridors(maze: Maze) -> tuple[NDArray, NDArray]:

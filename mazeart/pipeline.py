@@ -61,7 +61,6 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
     from mazeart.animate import Recording
-    from mazeart.grids.maze import GridMaze
     from mazeart.guide import Guidance
     from mazeart.maze import Guide
 
@@ -118,8 +117,8 @@ class Made:
 
     Attributes
     ----------
-    maze : Maze or GridMaze
-        The finished maze (a :class:`~mazeart.grids.maze.GridMaze` on a grid
+    maze : Maze
+        The finished maze (a maze on another grid on a grid
         other than squares).
     preset : (H, W) ndarray of int32, or None
         The preset read from the source, before the picture's guidance changed
@@ -148,7 +147,7 @@ class Made:
         strokes thinner than a cell that the grid loses (see :func:`fit_warnings`).
     """
 
-    maze: Maze | GridMaze
+    maze: Maze
     preset: NDArray[np.int32] | None = None
     report: ShapeReport = field(default_factory=ShapeReport)
     candidates: int = 1
@@ -175,7 +174,7 @@ class Made:
         if self.candidates > 1:
             score = measure(maze).difficulty
             extras.append(f"best of {self.candidates} candidates, difficulty {score:g}")
-        if isinstance(maze, Maze) and maze.rooms:
+        if maze.is_square and maze.rooms:
             extras.append(room_summary(list(maze.rooms)))
         if maze.tags:
             kinds: dict[str, int] = {}
@@ -184,7 +183,7 @@ class Made:
             extras.append(", ".join(f"{n} {k}" for k, n in kinds.items()))
         detail = "; ".join(e for e in extras if e)
         seed = maze.meta.get("seed")
-        if isinstance(maze, Maze):
+        if maze.is_square:
             where = f"{maze.geometry}, seed {seed}, {maze.width} x {maze.height} grid"
         else:  # another grid: its size by its own parameters
             size = ", ".join(f"{v} {k}" for k, v in maze.grid.params.items())
@@ -216,7 +215,7 @@ class Made:
             out["drawn_exit"] = check["exit"]
             out["drawn_doors"] = check["doors"]
             out["drawn_gaps"] = check["leaks"]
-        if not isinstance(self.maze, Maze):  # another grid: no picture fidelity yet
+        if not self.maze.is_square:  # another grid: no picture fidelity yet
             return out
         if self.picture is not None and self.preset is not None:
             from mazeart.guide import fidelity
@@ -572,18 +571,17 @@ def _cell(value: Any, name: str) -> tuple[int, int] | None:
     return r, c
 
 
-def square_only(maze: Maze | GridMaze, what: str) -> Maze:
+def square_only(maze: Maze, what: str) -> Maze:
     """``maze`` when it is on the square grid; else a one-line refusal naming ``what``."""
-    if not isinstance(maze, Maze):
+    if not maze.is_square:
         raise MazeartError(f"{what} is for the square grid only, not the {maze.grid.kind} grid")
     return maze
 
 
-def _saved(source: Source) -> Maze | GridMaze | None:
+def _saved(source: Source) -> Maze | None:
     """The maze a source is when it is a saved maze (a Maze, or a saved-maze file), else None."""
-    from mazeart.grids.maze import GridMaze
 
-    if isinstance(source, Maze | GridMaze):
+    if isinstance(source, Maze):
         return source
     if isinstance(source, str | os.PathLike) and is_maze_file(source):
         return load_maze(source)
@@ -926,7 +924,7 @@ def _make_on_grid(
     braid = check_number(opts["braid"], "braid", low=0, high=1)
     reports: list[ShapeReport] = []
 
-    def candidate(i: int) -> GridMaze:
+    def candidate(i: int) -> Maze:
         report = ShapeReport(walls="outline walls")
         reports.append(report)
         return generate_on_grid(
@@ -1026,7 +1024,7 @@ def _make_weave(
         check_work(k, preset.size, f"best_of {k}")
     seed = _seed(rng)
 
-    def candidate(i: int) -> GridMaze:
+    def candidate(i: int) -> Maze:
         s = seed + index * k + i
         maze = weave_maze(preset, s, density=density, islands=opts["islands"])
         if opts["place"]:  # on the preset's square cells (not under a crossing, not a bridge)
@@ -1196,7 +1194,7 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
 
 def play_levels(
     source: Source | None, *, rng: RngLike = None, **options: Any
-) -> Callable[[int], Maze | GridMaze]:
+) -> Callable[[int], Maze]:
     """The levels of a game: a function ``i -> Maze`` for ``i = 0, 1, ...``.
 
     From a picture or preset, level ``i`` is ``make(source, index=i)``. From a
@@ -1219,7 +1217,7 @@ def play_levels(
     if saved is not None:
         algorithm = options.pop("algorithm", None)
         first = make(saved, **options).maze
-        if not isinstance(first, Maze):
+        if not first.is_square:
             from mazeart.grids.carve import GRAPH_ALGORITHMS
             from mazeart.grids.generate import generate_on_grid
 
@@ -1228,7 +1226,7 @@ def play_levels(
             kind = str(first.meta.get("algorithm"))
             on_grid = algorithm or (kind if kind in GRAPH_ALGORITHMS else "backtracker")
 
-            def grid_level(i: int) -> Maze | GridMaze:
+            def grid_level(i: int) -> Maze:
                 if i == 0:
                     return first
                 if grid.kind == "weave":  # crossings and tunnels: the weave's own Kruskal
@@ -1244,7 +1242,7 @@ def play_levels(
         base = np.where(first.region, FREE, FORBIDDEN).astype(np.int32)
         algorithm = algorithm or str(first.meta.get("algorithm") or DEFAULT_ALGORITHM)
 
-        def level(i: int) -> Maze | GridMaze:
+        def level(i: int) -> Maze:
             if i == 0:
                 return first
             return make(base, rng=seed, index=i, algorithm=algorithm, geometry=first.geometry).maze
@@ -1348,7 +1346,7 @@ def _page(sources: Sequence[Source], seed: int, options: dict[str, Any], i: int)
 
 
 def solutions(
-    maze: Maze | GridMaze, *, paths: int = 1, solver: str = "bfs", hand: str = "left"
+    maze: Maze, *, paths: int = 1, solver: str = "bfs", hand: str = "left"
 ) -> list[NDArray[np.intp]]:
     """The paths to draw: the chosen solver's path, or up to ``paths`` random ones.
 
@@ -1368,14 +1366,14 @@ def solutions(
 
 
 def save(
-    made: Made | Maze | GridMaze,
+    made: Made | Maze,
     path: str | os.PathLike[str],
     *,
     solution: bool = False,
     paths: int = 1,
     solver: str = "bfs",
     hand: str = "left",
-    levels: Sequence[Made | Maze | GridMaze] | None = None,
+    levels: Sequence[Made | Maze] | None = None,
     **drawing: Any,
 ) -> Path:
     """Write a maze in the format its path's suffix names, atomically.

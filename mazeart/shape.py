@@ -32,12 +32,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._anygrid import check_maze
 from mazeart._graph import find, spanning_edges, union
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_links
@@ -52,8 +51,7 @@ from mazeart._kernels.topology import (
 )
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, check_number
-from mazeart.grids.maze import GridMaze
-from mazeart.maze import OPPOSITE, STEP, E, Maze, N, S, W, passages_from_links
+from mazeart.maze import OPPOSITE, STEP, E, Maze, N, S, W, check_maze, passages_from_links
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -112,7 +110,7 @@ class ShapeReport:
 # ----------------------------------------------------------------------------- helpers
 
 
-def degrees(maze: Maze | GridMaze | NDArray[np.uint8]) -> NDArray[np.int8]:
+def degrees(maze: Maze | NDArray[np.uint8]) -> NDArray[np.int8]:
     """Number of open passages of every cell (of a maze on any grid, or of a square
     passages array).
 
@@ -120,25 +118,24 @@ def degrees(maze: Maze | GridMaze | NDArray[np.uint8]) -> NDArray[np.int8]:
     -------
     (H, W) or (n,) ndarray of int8
     """
-    if not isinstance(maze, Maze | np.ndarray):
+    if not isinstance(maze, np.ndarray):
         check_maze(maze)
-        return maze.degree().astype(np.int8)  # type: ignore[union-attr]
+        if not maze.is_square:
+            return maze.degree().astype(np.int8)
     p = maze.passages if isinstance(maze, Maze) else maze
     return ((p & N != 0).astype(np.int8) + (p & E != 0) + (p & S != 0) + (p & W != 0)).astype(
         np.int8
     )
 
 
-def dead_ends(maze: Maze | GridMaze) -> NDArray[np.bool_]:
+def dead_ends(maze: Maze) -> NDArray[np.bool_]:
     """Maze cells outside rooms with exactly one passage (on any grid).
 
     Returns
     -------
     (H, W) or (n,) ndarray of bool
     """
-    if not isinstance(maze, Maze):
-        check_maze(maze)
-        return maze.mask & (degrees(maze) == 1)
+    check_maze(maze)
     return maze.mask & (degrees(maze) == 1) & ~maze.room_mask
 
 
@@ -452,11 +449,7 @@ def _framed(a: NDArray, fill=0) -> NDArray:
     return out
 
 
-@overload
-def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze: ...
-@overload
-def connect(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze: ...
-def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
+def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     """Join a maze's separate pieces with bridges across the ground.
 
     The bridges are those of a minimum spanning tree over the pieces, where two
@@ -469,7 +462,7 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A maze on any grid (cells are ids on a grid other than the square one).
     report : ShapeReport, optional
         Filled with the number of parts, bridges, bridge cells, and parts left
@@ -477,7 +470,7 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
 
     Returns
     -------
-    Maze or GridMaze
+    Maze
         The same kind as ``maze``.
         Any two parts that a corridor can join are joined; bridge cells become
         maze cells (and region). The bridges form a spanning tree (a forest when
@@ -500,7 +493,7 @@ def connect(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze
     report.parts = int(n)
     if n <= 1:
         return maze
-    if not (isinstance(maze, Maze) and maze.geometry == "blocks"):
+    if not (maze.geometry == "blocks"):
         ground = f.bridgeable & ~f.mask & ~f.room
         sources = np.where(f.mask & ~f.room & f.bridgeable, pieces, 0).astype(np.int32)
         label, dist, parent = _voronoi(f.topo, sources, ground)
@@ -629,10 +622,10 @@ class _Flat(NamedTuple):
     bridgeable: NDArray[np.bool_]  # cells a bridge between parts may cross or start from
     order: NDArray[np.int64]
     stride: int
-    back: Callable[..., Maze | GridMaze]  # (mask, links[, region]) -> the maze
+    back: Callable[..., Maze]  # (mask, links[, region]) -> the maze
 
 
-def _unbridgeable(maze: GridMaze) -> NDArray[np.bool_]:
+def _unbridgeable(maze: Maze) -> NDArray[np.bool_]:
     """Cells of a grid a bridge must not touch: a weave grid's under nodes and the cells
     its tunnels cross under (a bridge there would open a crossing's wall)."""
     out = np.zeros(maze.grid.n_cells, bool)
@@ -648,9 +641,9 @@ def _unbridgeable(maze: GridMaze) -> NDArray[np.bool_]:
     return out
 
 
-def _flat(maze: Maze | GridMaze) -> _Flat:
+def _flat(maze: Maze) -> _Flat:
     """The one place the shaping steps see which grid a maze is on."""
-    if isinstance(maze, Maze):
+    if maze.is_square:
         h, w = maze.shape
         stride = w + 2
 
@@ -682,8 +675,10 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
     keep = np.zeros(maze.grid.n_cells, bool)
     keep[[c for c in (maze.entrance, maze.exit, *maze.tags) if c is not None]] = True
 
-    def other(mask: NDArray[np.bool_], links: NDArray[Any], region: Any = None) -> GridMaze:
-        return maze.replace(mask=mask, passages=links)
+    def other(mask: NDArray[np.bool_], links: NDArray[Any], region: Any = None) -> Maze:
+        return maze.replace(
+            mask=mask, passages=links, region=maze.region | mask if region is None else region
+        )
 
     return _Flat(
         topo=topo,
@@ -691,7 +686,7 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
         mask=maze.mask.copy(),
         keep=keep,
         room=np.zeros(maze.grid.n_cells, bool),
-        region=maze.mask.copy(),
+        region=maze.region.copy(),
         bridgeable=~_unbridgeable(maze),
         order=np.arange(topo[2], dtype=np.int64),
         stride=0,
@@ -699,11 +694,7 @@ def _flat(maze: Maze | GridMaze) -> _Flat:
     )
 
 
-@overload
-def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze: ...
-@overload
-def prune_dead_ends(maze: GridMaze, *, report: ShapeReport | None = None) -> GridMaze: ...
-def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None) -> Maze | GridMaze:
+def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     """Remove every dead end one cell long that branches off a junction (the hybrid's last step).
 
     A dead-end cell whose only neighbour has three or more passages is cut off
@@ -715,14 +706,14 @@ def prune_dead_ends(maze: Maze | GridMaze, *, report: ShapeReport | None = None)
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A maze on any grid (cells are ids on a grid other than the square one).
     report : ShapeReport, optional
         Its ``pruned`` grows by the number of cells removed.
 
     Returns
     -------
-    Maze or GridMaze
+    Maze
         The same kind as ``maze``.
 
     Examples
@@ -850,21 +841,13 @@ def _braid(topo, links, mask, room, region, stride, blocks, target, state):  # t
     return removed
 
 
-@overload
 def braid(
-    maze: Maze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
-) -> Maze: ...
-@overload
-def braid(
-    maze: GridMaze, fraction: float, rng: RngLike = None, *, report: ShapeReport | None = None
-) -> GridMaze: ...
-def braid(
-    maze: Maze | GridMaze,
+    maze: Maze,
     fraction: float,
     rng: RngLike = None,
     *,
     report: ShapeReport | None = None,
-) -> Maze | GridMaze:
+) -> Maze:
     """Remove a share of the dead ends by opening a wall at each, creating loops.
 
     Dead ends are visited in random order; each still a dead end opens a wall to
@@ -878,7 +861,7 @@ def braid(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A maze on any grid (cells are ids on a grid other than the square one).
     fraction : float
         Share of dead ends to remove, 0 to 1: ``round(fraction * dead ends)``.
@@ -890,7 +873,7 @@ def braid(
 
     Returns
     -------
-    Maze or GridMaze
+    Maze
         The same kind as ``maze``.
 
     Examples
@@ -911,7 +894,7 @@ def braid(
         return maze
     state = kernel_state(as_generator(rng))
     f = _flat(maze)
-    blocks = isinstance(maze, Maze) and maze.geometry == "blocks"
+    blocks = maze.geometry == "blocks"
     keep_off = f.room | ~f.bridgeable  # rooms; a weave's crossings and tunnels stay as they are
     _braid(f.topo, f.links, f.mask, keep_off, f.region, f.stride, blocks, target, state)
     out = f.back(f.mask, f.links)

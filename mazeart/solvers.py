@@ -2,7 +2,7 @@
 
 Every solver reads a maze's passages as a graph and returns paths from the
 entrance: ``(L, 2)`` arrays of ``(row, col)`` for a :class:`~mazeart.maze.Maze`,
-``(L,)`` cell ids for a maze on another grid (:class:`~mazeart.grids.maze.GridMaze`).
+``(L,)`` cell ids for a maze on another grid (maze on another grid).
 One implementation serves both: :class:`_Reading` reads either maze as flat cells,
 its passages and its topology, and the kernels (:mod:`mazeart._kernels.paths`)
 are written once against the topology.
@@ -37,12 +37,11 @@ or four neighbours at a time, which a neighbour table has no counterpart of.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import check_maze
 from mazeart._graph import erase_loops
 from mazeart._jit import njit
 from mazeart._kernels import paths
@@ -50,10 +49,7 @@ from mazeart._kernels.paths import BLOCKED, OPEN_SIDES
 from mazeart._kernels.topology import grid_topology, square_topology
 from mazeart._rng import RngLike, as_generator, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
-from mazeart.maze import Maze
-
-if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
+from mazeart.maze import Maze, check_maze
 
 __all__ = ["SOLVERS", "dead_end_filling", "distances", "random_paths", "solve", "wall_follower"]
 
@@ -75,11 +71,11 @@ class _Reading:
     follower's way in. A square maze's flat arrays are not framed: the kernels step only
     through open passages, which never lead off the grid."""
 
-    def __init__(self, maze: Maze | GridMaze) -> None:
+    def __init__(self, maze: Maze) -> None:
         check_maze(maze)
         self.maze = maze
-        self.square = isinstance(maze, Maze)
-        if isinstance(maze, Maze):
+        self.square = maze.is_square
+        if maze.is_square:
             self.width = maze.width
             self.topo: Any = square_topology(maze.width)
             self.links: NDArray[Any] = np.ascontiguousarray(maze.passages).reshape(-1)
@@ -97,7 +93,7 @@ class _Reading:
         """The two flat cells a solver joins: ``start`` and ``goal``, the entrance and the
         exit by default."""
         maze = self.maze
-        if isinstance(maze, Maze):
+        if maze.is_square:
             first = maze.entrance if start is None else tuple(start)
             last = maze.exit if goal is None else tuple(goal)
             if first is None or last is None:
@@ -141,7 +137,7 @@ class _Reading:
 
     def per_cell(self, values: NDArray[Any]) -> NDArray[Any]:
         """One value per flat cell in the maze's shape: ``(H, W)`` or ``(n,)``."""
-        return values.reshape(self.maze.shape) if isinstance(self.maze, Maze) else values
+        return values.reshape(self.maze.shape) if self.maze.is_square else values
 
     def guide(self) -> Any:
         """What A*'s bound reads (:func:`mazeart._kernels.paths.estimate`): nothing more on
@@ -193,7 +189,7 @@ class _Reading:
         below it first, the right hand the one above, and either tries every one once.
         """
         maze = self.maze
-        if isinstance(maze, Maze):
+        if maze.is_square:
             return _SQUARE_RING.get(maze.door_side(divmod(a, maze.width)), 2)
         assert ring_cells is not None
         g = maze.grid
@@ -214,12 +210,12 @@ class _Reading:
         return 0 if k == 0 else turned % k if hand == "left" else (turned - 1) % k
 
 
-def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[np.int32]:
+def distances(maze: Maze, source: tuple[int, int] | int) -> NDArray[np.int32]:
     """Passage distance from ``source`` to every cell.
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     source : (int, int) or int
         A maze cell: ``(row, col)`` on the square grid, a cell id on another.
 
@@ -236,7 +232,7 @@ def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[n
     [[0, 1]]
     """
     reading = _Reading(maze)
-    if isinstance(maze, Maze):
+    if maze.is_square:
         if not isinstance(source, tuple | list) or len(source) != 2:
             raise TypeError(f"source must be a (row, col) cell, got {source!r}")
         if not maze.is_cell((source[0], source[1])):
@@ -249,7 +245,7 @@ def distances(maze: Maze | GridMaze, source: tuple[int, int] | int) -> NDArray[n
     return reading.per_cell(dist)
 
 
-def distances_from(maze: Maze | GridMaze, sources: list[Any]) -> NDArray[np.int32]:
+def distances_from(maze: Maze, sources: list[Any]) -> NDArray[np.int32]:
     """Passage distance from the nearest of ``sources`` (maze cells: ``(row, col)`` on the
     square grid, ids on another) to every cell, in one pass; ``-1`` where unreachable.
 
@@ -266,7 +262,7 @@ def distances_from(maze: Maze | GridMaze, sources: list[Any]) -> NDArray[np.int3
 
 
 def dead_end_filling(
-    maze: Maze | GridMaze,
+    maze: Maze,
     *,
     start: tuple[int, int] | int | None = None,
     goal: tuple[int, int] | int | None = None,
@@ -275,7 +271,7 @@ def dead_end_filling(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     start, goal : (int, int) or int, optional
         The two cells never filled; default to the entrance and exit (cell ids on a grid
         other than the square one).
@@ -292,7 +288,7 @@ def dead_end_filling(
 
 
 def wall_follower(
-    maze: Maze | GridMaze,
+    maze: Maze,
     *,
     hand: str = "left",
     start: tuple[int, int] | int | None = None,
@@ -309,7 +305,7 @@ def wall_follower(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         Not a weave: its crossings have no wall to follow.
     hand : {'left', 'right'}, default 'left'
     start, goal : (int, int) or int, optional
@@ -350,7 +346,7 @@ def wall_follower(
 
 
 def solve(
-    maze: Maze | GridMaze,
+    maze: Maze,
     *,
     method: str = "bfs",
     start: tuple[int, int] | int | None = None,
@@ -361,7 +357,7 @@ def solve(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A maze on any grid.
     method : {'bfs', 'astar', 'dead-end-filling', 'wall-follower'}, default 'bfs'
         See the module docstring. The first three return a shortest path.
@@ -375,7 +371,7 @@ def solve(
     -------
     (L, 2) ndarray of intp
         ``(row, col)`` of every cell on the path, ``start`` first; for a maze
-        on another grid (:class:`~mazeart.grids.maze.GridMaze`), ``(L,)`` cell
+        on another grid (maze on another grid), ``(L,)`` cell
         ids.
 
     Raises
@@ -418,7 +414,7 @@ def solve(
 
 
 def random_paths(
-    maze: Maze | GridMaze,
+    maze: Maze,
     count: int,
     rng: RngLike = None,
     *,
@@ -434,7 +430,7 @@ def random_paths(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     count : int
         Paths wanted (at least 1).
     rng : int or numpy.random.Generator, optional

@@ -28,16 +28,14 @@ not maze, nor on the entrance or exit, and one cell holds at most one tag.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import check_maze
 from mazeart._rng import RngLike, as_generator
 from mazeart.errors import MazeartError
-from mazeart.grids.maze import GridMaze
-from mazeart.maze import Maze
+from mazeart.maze import Maze, check_maze
 from mazeart.shape import dead_ends, degrees
 from mazeart.weights import MAX_TAG_KIND, TAG
 
@@ -144,23 +142,23 @@ Cell = Any
 """A maze's cell: ``(row, col)`` on the square grid, an id on another."""
 
 
-def _native(maze: Maze | GridMaze, index: Any) -> Cell:
+def _native(maze: Maze, index: Any) -> Cell:
     """An index into the maze's per-cell arrays as the maze names the cell."""
-    if isinstance(maze, Maze):
+    if maze.is_square:
         return (int(index[0]), int(index[1]))
     return int(index[0]) if isinstance(index, tuple | list | np.ndarray) else int(index)
 
 
-def _cells_of(maze: Maze | GridMaze, cand: NDArray[np.bool_]) -> list[Cell]:
+def _cells_of(maze: Maze, cand: NDArray[np.bool_]) -> list[Cell]:
     """The cells where ``cand`` holds, in reading order (ids in order)."""
     return [_native(maze, row) for row in np.argwhere(cand)]
 
 
-def _room_mask(maze: Maze | GridMaze) -> NDArray[np.bool_]:
-    return maze.room_mask if isinstance(maze, Maze) else np.zeros(maze.mask.shape, bool)
+def _room_mask(maze: Maze) -> NDArray[np.bool_]:
+    return maze.room_mask
 
 
-def _far_from(maze: Maze | GridMaze, sources: list[Cell]) -> NDArray[np.int32]:
+def _far_from(maze: Maze, sources: list[Cell]) -> NDArray[np.int32]:
     """Passage distance to the nearest of ``sources`` (-1 where unreachable)."""
     from mazeart.solvers import distances_from
 
@@ -168,7 +166,7 @@ def _far_from(maze: Maze | GridMaze, sources: list[Cell]) -> NDArray[np.int32]:
 
 
 def _spread(
-    maze: Maze | GridMaze, cand: NDArray[np.bool_], count: int, rng: np.random.Generator, anchors
+    maze: Maze, cand: NDArray[np.bool_], count: int, rng: np.random.Generator, anchors
 ) -> list[Cell]:
     """Farthest-point sampling: each pick as far as possible from the anchors and earlier picks."""
     chosen: list[Cell] = []
@@ -211,7 +209,7 @@ def _farthest_first(maze, score: NDArray, cand: NDArray[np.bool_], count: int, r
     return [_native(maze, pool[i]) for i in sorted(picks)]
 
 
-def _solution(maze: Maze | GridMaze) -> list[Cell]:
+def _solution(maze: Maze) -> list[Cell]:
     from mazeart.errors import NoPathError
     from mazeart.solvers import solve
 
@@ -274,34 +272,18 @@ def _trap(maze, count, rng, taken):
 _RULES.update(loot=_loot, spawn=_spawn, key=_key, npc=_npc, trap=_trap)
 
 
-@overload
 def place_tags(
     maze: Maze,
     counts: Mapping[str, int] | str,
     rng: RngLike = None,
     *,
     allowed: NDArray[np.bool_] | None = None,
-) -> Maze: ...
-@overload
-def place_tags(
-    maze: GridMaze,
-    counts: Mapping[str, int] | str,
-    rng: RngLike = None,
-    *,
-    allowed: NDArray[np.bool_] | None = None,
-) -> GridMaze: ...
-def place_tags(
-    maze: Maze | GridMaze,
-    counts: Mapping[str, int] | str,
-    rng: RngLike = None,
-    *,
-    allowed: NDArray[np.bool_] | None = None,
-) -> Maze | GridMaze:
+) -> Maze:
     """Place tags on a maze by their kinds' rules.
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A maze on any grid (cells are ids on a grid other than the square one).
     counts : mapping or str
         ``{kind: count}`` or ``"loot=5,spawn=2"``.
@@ -314,7 +296,7 @@ def place_tags(
 
     Returns
     -------
-    Maze or GridMaze
+    Maze
         The same kind as ``maze``, with the new tags added to ``maze.tags``.
 
     Raises
@@ -338,7 +320,7 @@ def place_tags(
     taken = np.zeros(shape, dtype=bool) if allowed is None else ~np.asarray(allowed, bool)
     if taken.shape != shape:
         raise MazeartError(f"allowed has shape {taken.shape}, the maze's cells {shape}")
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         from mazeart.shape import _unbridgeable
 
         taken |= _unbridgeable(maze)  # a weave's crossings and tunnels: a tag there is hidden

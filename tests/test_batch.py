@@ -211,8 +211,8 @@ def test_mazes_travel_between_processes_intact():
     assert tone is not None and np.array_equal(tone, toned.guide.tone) and outline
     assert not tone.flags.writeable and not outline[0].flags.writeable
     # Metadata keeps its values' types on any grid.
-    from mazeart import GridMaze
+    from mazeart import Maze
 
     hexed = make("12x8", rng=2, grid="hex").maze
-    tagged = GridMaze(hexed.grid, hexed.mask, hexed.passages, meta={"sizes": (1, 2)})
+    tagged = Maze(hexed.mask, hexed.passages, grid=hexed.grid, meta={"sizes": (1, 2)})
     assert pickle.loads(pickle.dumps(tagged)) == tagged

@@ -23,7 +23,6 @@ from scipy import ndimage
 
 import mazeart
 from mazeart.export.png import to_png_image
-from mazeart.grids.maze import GridMaze
 from mazeart.guide import drawn
 
 SCALE = 8  # pixels a cell
@@ -37,7 +36,7 @@ def ends_of(maze) -> list[tuple[np.ndarray, np.ndarray]]:
     from mazeart.maze import STEP
 
     out = []
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         g = maze.grid
         for cell in (maze.entrance, maze.exit):
             centre = g.centres[cell]
@@ -54,7 +53,7 @@ def ends_of(maze) -> list[tuple[np.ndarray, np.ndarray]]:
 def crossings(maze) -> list[tuple[np.ndarray, np.ndarray]]:
     """Where a weave maze's corridor passes under another: the over cell's centre and the
     direction of the corridor beneath (the under node's two neighbours)."""
-    if not isinstance(maze, GridMaze) or maze.grid.kind != "weave":
+    if maze.grid.kind != "weave":
         return []
     g = maze.grid
     n = int(g.params["rows"]) * int(g.params["cols"])

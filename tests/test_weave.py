@@ -27,8 +27,8 @@ from PIL import Image, ImageDraw
 
 from mazeart.errors import InvalidMazeError, MazeartError
 from mazeart.grids import grid_from_pairs, make_grid, square_grid
-from mazeart.grids.maze import GridMaze
 from mazeart.grids.weave import check_weave, weave_floor, weave_grid, weave_maze, weave_walls
+from mazeart.maze import Maze
 from mazeart.mazefile import dumps, loads
 from mazeart.shape import connect
 from mazeart.solvers import solve
@@ -89,7 +89,7 @@ def free_parts(free: np.ndarray) -> list[set[int]]:
             for part in nx.connected_components(lattice.subgraph(keep))]  # fmt: skip
 
 
-def check_walk(maze: GridMaze, path: np.ndarray) -> None:
+def check_walk(maze: Maze, path: np.ndarray) -> None:
     """A walk through the passages, each node once, straight through every under node; a
     square is passed twice only once over and once under."""
     g = maze.grid
@@ -108,7 +108,7 @@ def check_walk(maze: GridMaze, path: np.ndarray) -> None:
         assert len(ids) == 1 or (len(ids) == 2 and sum(i >= n for i in ids) == 1)
 
 
-def crossings(maze: GridMaze) -> list[tuple[int, bool]]:
+def crossings(maze: Maze) -> list[tuple[int, bool]]:
     """Each crossing's cell and whether its over corridor runs east-west."""
     g = maze.grid
     rows, cols = int(g.params["rows"]), int(g.params["cols"])
@@ -206,7 +206,7 @@ def test_weave_mazes_keep_the_rule_and_are_trees_from_the_saved_file(preset, see
 def test_the_shortest_path_goes_under_and_may_pass_a_crossing_twice():
     g = weave_grid(3, 3)  # cells 0-8, under node 9 below cell 4
     links = [(1, 9), (7, 9), (3, 4), (4, 5), (0, 1), (0, 3), (2, 5), (6, 7), (7, 8)]
-    maze = GridMaze(g, np.ones(10, bool), opened(g, links), 1, 7)
+    maze = Maze(np.ones(10, bool), opened(g, links), grid=g, entrance=1, exit=7)
     check_weave(maze)
     assert solve(maze).tolist() == [1, 9, 7]  # straight down, under the corridor 3-4-5
     for method in ("bfs", "astar", "dead-end-filling"):
@@ -252,13 +252,13 @@ def test_bridges_avoid_crossing_cells_and_under_nodes():
     g = weave_grid(3, 3)
     mask = np.zeros(10, bool)
     mask[[1, 7]] = True
-    free_way = connect(GridMaze(g, mask, np.zeros(g.n_walls, bool)))
+    free_way = connect(Maze(mask, np.zeros(g.n_walls, bool), grid=g))
     # straight through the middle cell, never through an under node (a tunnel with no crossing)
     assert free_way.n_cells == 3 and free_way.mask[4] and not free_way.mask[9]
     # a crossing at 4: the over corridor 3-4-5, a tunnel 1-9-7 under it; two parts
     mask = np.zeros(10, bool)
     mask[[1, 3, 4, 5, 7, 9]] = True
-    crossing = GridMaze(g, mask, opened(g, [(3, 4), (4, 5), (1, 9), (7, 9)]))
+    crossing = Maze(mask, opened(g, [(3, 4), (4, 5), (1, 9), (7, 9)]), grid=g)
     joined = connect(crossing)
     new = joined.passages & ~crossing.passages
     assert joined.n_cells == 7 and new.sum() == 2  # around a corner: one bridge cell
@@ -269,7 +269,7 @@ def test_bridges_avoid_crossing_cells_and_under_nodes():
 def test_check_weave_names_what_breaks_the_rule():
     g = weave_grid(3, 3)
     good = [(1, 9), (7, 9), (3, 4), (4, 5)]
-    check_weave(GridMaze(g, np.ones(10, bool), opened(g, good)))
+    check_weave(Maze(np.ones(10, bool), opened(g, good), grid=g))
     turn = "under node 9 (under cell 4) has passages through N, W, not N and S or E and W"
     dead_end = "under node 9 (under cell 4) has passages through N, not N and S or E and W"
     not_across = "cell 4 over a corridor that passes under it is not a straight corridor"
@@ -282,13 +282,13 @@ def test_check_weave_names_what_breaks_the_rule():
     ]
     for message, pairs in cases:
         with pytest.raises(InvalidMazeError, match=re.escape(message)):
-            check_weave(GridMaze(g, np.ones(10, bool), opened(g, pairs)))
+            check_weave(Maze(np.ones(10, bool), opened(g, pairs), grid=g))
     without_cell = np.ones(10, bool)
     without_cell[4] = False
     with pytest.raises(InvalidMazeError, match=re.escape(not_across)):
-        check_weave(GridMaze(g, without_cell, opened(g, [(1, 9), (7, 9)])))
+        check_weave(Maze(without_cell, opened(g, [(1, 9), (7, 9)]), grid=g))
     with pytest.raises(InvalidMazeError, match="weave grid, not the square grid"):
-        check_weave(GridMaze(square_grid(2, 2), np.ones(4, bool), np.zeros(12, bool)))
+        check_weave(Maze(np.ones(4, bool), np.zeros(12, bool), grid=square_grid(2, 2)))
     # a generated maze with one side of a crossing cell opened
     maze = weave_maze(np.zeros((12, 12), np.int32), 5, density=0.5)
     cell, across = crossings(maze)[0]
@@ -327,7 +327,7 @@ def test_a_preset_without_free_cells_and_a_bad_inset_are_refused():
 UNIT, MARGIN = 40, 10
 
 
-def render(maze: GridMaze, inset: float) -> Image.Image:
+def render(maze: Maze, inset: float) -> Image.Image:
     cols, rows = int(maze.grid.params["cols"]), int(maze.grid.params["rows"])
     img = Image.new("L", (cols * UNIT + 2 * MARGIN, rows * UNIT + 2 * MARGIN), 255)
     draw = ImageDraw.Draw(img)

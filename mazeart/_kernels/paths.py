@@ -7,7 +7,7 @@ flat cell numbers. All but the wall follower read a maze's passages as its
 of arrays: on the square grid the passage bits themselves (N=1, E=2, S=4, W=8,
 the topology's own form) and the flat step of each side of a passage set
 (:func:`square_ways`); on a graph the maze's table of open neighbours
-(``(indptr, indices)``, CSR: :attr:`mazeart.grids.maze.GridMaze.open_table`,
+(``(indptr, indices)``, CSR: :attr:`mazeart.maze.Maze.open_table`,
 which the maze keeps). A graph's padded neighbour rows would serve too, but a
 solver would then read every slot, open or not, through two tables: about twice
 the time, which is memory traffic. The wall follower turns through every

@@ -23,7 +23,6 @@ from numpy.typing import ArrayLike
 from mazeart._io import atomic_write, check_writable, plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 
@@ -97,7 +96,7 @@ FORMAT_OPTIONS: dict[str, frozenset[str]] = {
 
 _DRAWN = (".svg", ".png", ".pdf")
 _ANY_GRID = (*_DRAWN, ".json", ".html")
-"""The formats that take a maze on any grid (:class:`~mazeart.grids.maze.GridMaze`): the
+"""The formats that take a maze on any grid (maze on another grid): the
 drawings, the saved maze and the browser game."""
 
 
@@ -125,7 +124,7 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
 
 
 def write(
-    maze: Maze | GridMaze,
+    maze: Maze,
     path: str | os.PathLike[str],
     *,
     solutions: Sequence[ArrayLike] | None = None,
@@ -137,14 +136,14 @@ def write(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A square maze, or a maze on any grid (``.svg``, ``.png``, ``.pdf``
         and ``.json`` only).
     path : str or path-like
         Destination (see :data:`EXPORT_FORMATS`).
     solutions : sequence of array_like, optional
         Paths to draw (``.svg``, ``.png``, ``.pdf``): ``(L, 2)`` cells of a
-        Maze, ``(L,)`` cell ids of a GridMaze.
+        Maze, ``(L,)`` cell ids of a Maze.
     **options
         The format's options (see :data:`FORMAT_OPTIONS`).
 
@@ -173,14 +172,14 @@ def write(
     ...
     mazeart.errors.MazeartError: size: not an option of .txt output
     """
-    from mazeart._anygrid import check_maze
+    from mazeart.maze import check_maze
 
     check_maze(maze)
     p = check_output_path(path)
     suffix = p.suffix.lower()
     writer, _ = EXPORT_FORMATS[suffix]
     tiled = suffix in (".tmj", ".tmx")  # the map says which grids it takes
-    if isinstance(maze, GridMaze) and suffix not in _ANY_GRID and not tiled:
+    if (not maze.is_square) and suffix not in _ANY_GRID and not tiled:
         raise MazeartError(
             f"{suffix} output is drawn for the square grid only "
             "(SVG, PNG, PDF and HTML take any grid)"

@@ -11,7 +11,7 @@ of one size do not share a table. "Show solution" draws the path; a run during
 which it was switched on is timed but not recorded, and the page says so.
 With several levels the next one starts after a win.
 
-A maze on another grid (a :class:`~mazeart.grids.maze.GridMaze`: hexagons,
+A maze on another grid (a maze on another grid: hexagons,
 triangles, polar rings, octagons and squares, weave) is played the same way,
 on the walls of the shared drawing (:func:`mazeart.export.scene.build_scene`,
 so it looks like the SVG), the player at the centre of a cell. A click or a
@@ -69,7 +69,6 @@ import numpy as np
 from mazeart._io import dump_json, plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import GAME_COLOURS, TAG_FALLBACK, Style, tag_colours
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 if TYPE_CHECKING:
@@ -81,12 +80,12 @@ _PLACES = 4
 """Decimals kept of the coordinates a page embeds (a ten-thousandth of a cell)."""
 
 
-def level_data(maze: Maze | GridMaze) -> dict[str, Any]:
+def level_data(maze: Maze) -> dict[str, Any]:
     """What the page needs of one maze: passages, walls, ends, solution, tags, key.
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A square maze, or a maze on any grid (:mod:`mazeart.grids`).
 
     Returns
@@ -94,7 +93,7 @@ def level_data(maze: Maze | GridMaze) -> dict[str, Any]:
     dict
         JSON-ready; ``kind`` is the grid's kind, ``key`` the maze's best-times
         key (:func:`mazeart.play.game.maze_key`). A square :class:`Maze` gives
-        its passages as one hex digit per cell (``grid``); a :class:`GridMaze`
+        its passages as one hex digit per cell (``grid``); a :class:`Maze`
         its cells' centres and outlines, every cell's neighbours and open
         neighbours, and the walls to draw as polylines (``strokes``, the
         shared drawing's: :func:`mazeart.export.scene.build_scene`).
@@ -104,7 +103,7 @@ def level_data(maze: Maze | GridMaze) -> dict[str, Any]:
     MazeartError
         If the maze has no entrance or exit, or they are not joined.
     """
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         return _grid_level(maze)
     from mazeart.mazefile import _grid_rows
     from mazeart.play.game import maze_key
@@ -147,7 +146,7 @@ def _ragged_lists(indptr: Any, values: Any) -> list[list[Any]]:
     return [flat[a:b] for a, b in itertools.pairwise(ptr)]
 
 
-def _grid_level(maze: GridMaze) -> dict[str, Any]:
+def _grid_level(maze: Maze) -> dict[str, Any]:
     """:func:`level_data` of a maze on any grid (a weave maze's tunnels are its under nodes:
     cells whose centre and outline are those of the cell they pass under)."""
     from mazeart.export.scene import build_scene
@@ -215,7 +214,7 @@ def _grid_level(maze: GridMaze) -> dict[str, Any]:
     return data
 
 
-def _end_fill(maze: GridMaze, cell: int) -> list[list[float]]:
+def _end_fill(maze: Maze, cell: int) -> list[list[float]]:
     """The rings to fill at an end: its cell's outline; on the weave grid, what of the inset
     drawing's floor is in the cell (its box and its door)."""
     g = maze.grid
@@ -231,12 +230,12 @@ def _end_fill(maze: GridMaze, cell: int) -> list[list[float]]:
     return [_flat([[a, b], [c, b], [c, d], [a, d]]) for a, b, c, d in mine.tolist()]
 
 
-def to_html(mazes: Maze | GridMaze | Sequence[Maze | GridMaze], *, title: str = "mazeart") -> str:
+def to_html(mazes: Maze | Sequence[Maze], *, title: str = "mazeart") -> str:
     """The game page for one maze or several levels.
 
     Parameters
     ----------
-    mazes : Maze, GridMaze, or a sequence of them
+    mazes : Maze, Maze, or a sequence of them
         Played in turn; levels may mix grids.
     title : str, default 'mazeart'
         Page title and heading (escaped).
@@ -245,7 +244,7 @@ def to_html(mazes: Maze | GridMaze | Sequence[Maze | GridMaze], *, title: str = 
     -------
     str
     """
-    levels = [mazes] if isinstance(mazes, Maze | GridMaze) else list(mazes)
+    levels = [mazes] if isinstance(mazes, Maze) else list(mazes)
     if not levels:
         raise MazeartError("a game needs at least one maze")
     from mazeart.play.game import KEEP, REACH
@@ -266,7 +265,7 @@ def to_html(mazes: Maze | GridMaze | Sequence[Maze | GridMaze], *, title: str = 
     return re.sub("%TITLE%|%DATA%", lambda m: fill[m.group(0)], _PAGE)
 
 
-def write_html(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
+def write_html(maze: Maze, fh: Any, **options: Any) -> None:
     """Exporter entry: write the one-maze game page (``title`` applies; drawing options do not)."""
     levels = options.get("levels") or [maze]
     fh.write(to_html(levels, title=options.get("title") or "mazeart").encode("utf-8"))

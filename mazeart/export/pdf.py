@@ -38,7 +38,6 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart.errors import MazeartError, check_int
 from mazeart.export._style import Style, style_from, tag_legend
 from mazeart.export.scene import Layer, Lines, Scene, build_scene
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 __all__ = ["PAGE_SIZES", "page_size", "to_pdf_bytes", "write_book", "write_pdf"]
@@ -263,7 +262,7 @@ class _Document:
         pdf.text(x + (w - pdf.string_width(text)) / 2, y, text)
         pdf.set_text_color(0, 0, 0)
 
-    def legend(self, maze: Maze | GridMaze, style: Style, x: float, y: float, w: float) -> None:
+    def legend(self, maze: Maze, style: Style, x: float, y: float, w: float) -> None:
         """The tags' legend centred under the maze's caption (``y``: the caption's baseline)."""
         if not (style.tags and maze.tags):
             return
@@ -319,13 +318,13 @@ def _legend_name(kind: str) -> str:
     return "".join(ch if ord(ch) in _glyphs() else "?" for ch in text)
 
 
-def _caption(maze: Maze | GridMaze) -> str:
+def _caption(maze: Maze) -> str:
     algo = maze.meta.get("algorithm", "maze")
     seed = maze.meta.get("seed")
     bits = [str(algo)]
     if seed is not None:
         bits.append(f"seed {seed}")
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         bits.append(f"{maze.kind} grid, {maze.n_cells} cells")
     else:
         bits.append(f"{maze.width} x {maze.height}")
@@ -335,7 +334,7 @@ def _caption(maze: Maze | GridMaze) -> str:
 
 
 def to_pdf_bytes(
-    maze: Maze | GridMaze,
+    maze: Maze,
     *,
     page: str = "A4",
     landscape: bool = False,
@@ -351,7 +350,7 @@ def to_pdf_bytes(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A square maze, or a maze on any grid (hexagons, triangles, rings, ...).
     page : str, default 'A4'
         ``A3``, ``A4``, ``A5``, ``letter``, ``legal`` or ``WIDTHxHEIGHT`` with
@@ -365,7 +364,7 @@ def to_pdf_bytes(
         Add the answer-key page.
     solutions : sequence of array_like, optional
         Paths for the answer key (default: the shortest path): ``(L, 2)``
-        cells of a Maze, ``(L,)`` cell ids of a GridMaze.
+        cells of a Maze, ``(L,)`` cell ids of a Maze.
     style : Style, optional
         Line width, colours and so on; ``cell_size`` and ``size`` do not
         apply (the maze is scaled to the page).
@@ -392,13 +391,13 @@ def to_pdf_bytes(
     return doc.output()
 
 
-def write_pdf(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
+def write_pdf(maze: Maze, fh: Any, **options: Any) -> None:
     """Write :func:`to_pdf_bytes` output to a binary file object."""
     fh.write(to_pdf_bytes(maze, **options))
 
 
 def write_book(
-    mazes: Sequence[Maze | GridMaze] | Callable[[int], Maze | GridMaze],
+    mazes: Sequence[Maze] | Callable[[int], Maze],
     fh: Any,
     *,
     count: int | None = None,
@@ -416,7 +415,7 @@ def write_book(
 
     Parameters
     ----------
-    mazes : sequence of Maze or GridMaze, or callable
+    mazes : sequence of Maze, or callable
         The mazes, or a function ``i -> maze`` called for ``i`` in ``range(count)``
         (made one at a time; only their answer keys' drawings wait for the back pages).
     fh : binary file object
@@ -441,7 +440,7 @@ def write_book(
     st = style_from({"solution": True, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
     title = _printable(title, "title")
-    keys: list[tuple[Maze | GridMaze, _Drawing, str, int]] = []
+    keys: list[tuple[Maze, _Drawing, str, int]] = []
     for i in range(n):
         maze = make(i)
         name = f"{title} #{i + 1}" if title else f"Maze {i + 1}"

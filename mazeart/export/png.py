@@ -28,7 +28,6 @@ from mazeart._limits import check_pixels
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Label, Lines, Scene, Stroke, build_scene, label_font
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
@@ -231,7 +230,7 @@ def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
 
 
 def to_png_image(
-    maze: Maze | GridMaze,
+    maze: Maze,
     *,
     style: Style | None = None,
     solutions: Sequence[ArrayLike] | None = None,
@@ -241,7 +240,7 @@ def to_png_image(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A square maze, or a maze on any grid (hexagons, triangles, rings, ...).
     style : Style, optional
         Base drawing options; keyword ``options`` override single fields.
@@ -250,7 +249,7 @@ def to_png_image(
     solutions : sequence of array_like, optional
         Paths to draw, each in its own colour (default: the shortest path
         when ``solution=True``): ``(L, 2)`` cells of a Maze, ``(L,)`` cell
-        ids of a GridMaze.
+        ids of a Maze.
 
     Returns
     -------
@@ -268,7 +267,7 @@ def to_png_image(
     return render(scene, cell_size=int(cs), margin=margin)
 
 
-def write_png(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
+def write_png(maze: Maze, fh: Any, **options: Any) -> None:
     """Write :func:`to_png_image` output, with the maze's metadata, to a binary file object.
 
     A maze on any grid adds its kind (``"grid"``); its ends are cell ids.
@@ -285,7 +284,7 @@ def write_png(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
         "exit": maze.exit,
         **{k: maze.meta.get(k) for k in ("algorithm", "seed")},
     }
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         meta["grid"] = maze.kind
     info.add_text("mazeart", dump_json(meta))
     # zlib's fastest level on big pictures: 6x faster than the default for 1.1x the bytes

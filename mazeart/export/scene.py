@@ -6,7 +6,7 @@ units (``x`` across, ``y`` down, a cell one unit wide): named :class:`Layer` s o
 :class:`Stroke` s (polylines of one width), :class:`Fill` s (rectangles and
 polygons), :class:`Dot` s and :class:`Label` s. SVG, PNG and PDF only translate
 it, so they show the same ink. A maze on another grid
-(:class:`~mazeart.grids.maze.GridMaze`: hexagons, triangles, rings, ...)
+(maze on another grid: hexagons, triangles, rings, ...)
 draws through the same primitives: its cells' polygons, its walls as
 polylines, its path through the cells' centres.
 
@@ -40,7 +40,6 @@ from mazeart._io import plain
 from mazeart._jit import njit
 from mazeart.export._style import Style, tag_colour, tag_legend
 from mazeart.grids import Grid
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import STEP, Maze
 
 __all__ = [
@@ -692,7 +691,7 @@ def _arrows(maze: Maze, st: Style) -> tuple[tuple[Fill, ...], tuple[Dot, ...]]:
     return tuple(fills), tuple(dots)
 
 
-def _legend(maze: Maze | GridMaze, style: Style) -> Layer:
+def _legend(maze: Maze, style: Style) -> Layer:
     """The tags' legend in the bottom margin: a dot and the name of each kind drawn."""
     margin = float(style.margin)
     entries = tag_legend(maze.tags.values())
@@ -704,7 +703,7 @@ def _legend(maze: Maze | GridMaze, style: Style) -> Layer:
     unit = sum(2 * radius + gap + text_width(plain(kind), 1.0) for kind, _ in entries)
     unit += between * (len(entries) - 1)
     # the scene's extent: a grid's own size (its width and height round it up to whole units)
-    width, height = maze.grid.size if isinstance(maze, GridMaze) else (maze.width, maze.height)
+    width, height = maze.grid.size if (not maze.is_square) else (maze.width, maze.height)
     size = min(size, (width + margin) / unit)  # one row: smaller type when it is long
     centre = height + margin / 2
     baseline = centre + 0.36 * size
@@ -733,7 +732,7 @@ def _ragged(points: NDArray[np.float64], ptr: NDArray[np.int64], ids: ArrayLike)
     return Lines(points[idx].astype(np.float64), starts)
 
 
-def _grid_walls(maze: GridMaze) -> NDArray[np.float64]:
+def _grid_walls(maze: Maze) -> NDArray[np.float64]:
     """The segments of the walls a grid maze draws: closed walls with a maze cell on a side,
     but not the doors of its entrance and exit."""
     g = maze.grid
@@ -764,7 +763,7 @@ def _along(line: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.f
     return line[k] + t * d[k], d[k] / max(float(lengths[k]), 1e-12)
 
 
-def _door(maze: GridMaze, cell: int) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
+def _door(maze: Maze, cell: int) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
     """Where ``cell``'s door is: its wall's middle and the unit normal out of the cell."""
     door = maze.door_wall(cell)
     if door < 0:
@@ -791,13 +790,13 @@ def _dot_radius(grid: Grid, cell: int) -> float:
     return min(0.3, 0.6 * float(np.min(np.hypot(*(a + t[:, None] * ab - p).T))))
 
 
-def grid_solution_polyline(maze: GridMaze, path: ArrayLike) -> NDArray[np.float64]:
+def grid_solution_polyline(maze: Maze, path: ArrayLike) -> NDArray[np.float64]:
     """Turning points of a path of cell ids through the cells' centres, reaching out through
     the door of an end that is the entrance or the exit.
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
     path : (L,) array_like of int
         Cell ids, each a neighbour of the last.
 
@@ -824,7 +823,7 @@ def grid_solution_polyline(maze: GridMaze, path: ArrayLike) -> NDArray[np.float6
 
 
 def _grid_scene(
-    maze: GridMaze,
+    maze: Maze,
     style: Style,
     *,
     solutions: Sequence[ArrayLike] | None,
@@ -928,7 +927,7 @@ def _grid_scene(
 
 
 def build_scene(
-    maze: Maze | GridMaze,
+    maze: Maze,
     style: Style,
     *,
     solutions: Sequence[ArrayLike] | None = None,
@@ -943,7 +942,7 @@ def build_scene(
     dot and a name per kind (:func:`mazeart.export._style.tag_legend`) in the
     bottom margin, below the maze.
 
-    A :class:`~mazeart.grids.maze.GridMaze` draws ``floor`` (its cells'
+    A maze on another grid draws ``floor`` (its cells'
     polygons), ``walls`` (every closed wall with a maze cell on a side, the
     doors of its entrance and exit left open), ``solution`` (through the
     cells' centres and out through the doors), ``markers`` and ``arrows``
@@ -953,12 +952,12 @@ def build_scene(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     style : Style
     solutions : sequence of array_like, optional
         Paths for the solution layer (default: the shortest, when
         ``style.solution``): ``(L, 2)`` cells of a Maze, ``(L,)`` cell ids of
-        a GridMaze.
+        a Maze.
     arrows : bool, default False
         Arrows into the entrance and out of the exit.
     ordered : bool, default True
@@ -970,7 +969,7 @@ def build_scene(
     Scene
         With ``style.plotter``, :meth:`Scene.for_plotter` of it.
     """
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         scene = _grid_scene(maze, style, solutions=solutions, arrows=arrows, ordered=ordered)
         return scene.for_plotter(style.line_width) if style.plotter else scene
     from mazeart.outline import edge_paths, outline_paths
@@ -993,7 +992,7 @@ def build_scene(
     rooms = tuple(
         Fill(
             style.room_fill,
-            _run_rects(room.mask(maze.shape)),
+            _run_rects(room.mask((maze.height, maze.width))),
             attrs={"data-name": room.name, "data-kind": room.kind},
             title=f"{room.name} ({room.kind}), {len(room.doors)} "
             f"door{'s' * (len(room.doors) != 1)}",

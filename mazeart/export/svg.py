@@ -8,7 +8,7 @@ all its polylines in pen order, a dot a ``<circle>``, a label (the tags' legend,
 path: the scene is already cut to the outline, so a plotter draws what a
 browser shows. The maze's metadata (algorithm, seed, size, ends) is stored in
 ``<metadata>`` as attributes of a ``mazeart:maze`` element; for a maze on any
-grid (:class:`~mazeart.grids.maze.GridMaze`) also ``data-grid`` (its kind,
+grid (maze on another grid) also ``data-grid`` (its kind,
 e.g. ``hex``), its entrance and exit given as cell ids.
 """
 
@@ -26,7 +26,6 @@ from mazeart._io import plain
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Layer, Lines, build_scene
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 
 __all__ = ["MAZEART_NS", "to_svg"]
@@ -66,14 +65,14 @@ def _cell_text(cell: tuple[int, int] | int) -> str:
     return str(cell) if isinstance(cell, int) else f"{cell[0]},{cell[1]}"
 
 
-def _meta_attrs(maze: Maze | GridMaze) -> str:
+def _meta_attrs(maze: Maze) -> str:
     attrs: dict[str, Any] = {
         "rows": maze.height,
         "cols": maze.width,
         "cells": maze.n_cells,
         "geometry": maze.geometry,
     }
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         attrs["data-grid"] = maze.kind
     for key in ("algorithm", "seed"):
         if maze.meta.get(key) is not None:
@@ -150,7 +149,7 @@ def _layer_svg(layer: Layer, cs: float) -> str:
 
 
 def to_svg(
-    maze: Maze | GridMaze,
+    maze: Maze,
     *,
     style: Style | None = None,
     solutions: Sequence[ArrayLike] | None = None,
@@ -160,7 +159,7 @@ def to_svg(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A square maze, or a maze on any grid (hexagons, triangles, rings, ...).
     style : Style, optional
         Base drawing options; keyword ``options`` override single fields
@@ -168,7 +167,7 @@ def to_svg(
     solutions : sequence of array_like, optional
         Paths to draw in the ``solution`` layer, each in its own colour
         (default: the shortest path when ``solution=True``): ``(L, 2)``
-        cells of a Maze, ``(L,)`` cell ids of a GridMaze.
+        cells of a Maze, ``(L,)`` cell ids of a Maze.
 
     Returns
     -------
@@ -184,7 +183,7 @@ def to_svg(
     vb_h = scene.height * cs + 2 * m
     width, height = _physical_size(st.size, vb_w, vb_h)
     algo = maze.meta.get("algorithm", "maze")
-    if isinstance(maze, GridMaze):
+    if not maze.is_square:
         title = f"mazeart {algo} maze, {maze.n_cells} cells on the {maze.kind} grid"
     else:
         title = f"mazeart {algo} maze, {maze.width} x {maze.height} cells"
@@ -207,6 +206,6 @@ def to_svg(
     return "\n".join(out) + "\n"
 
 
-def write_svg(maze: Maze | GridMaze, fh: Any, **options: Any) -> None:
+def write_svg(maze: Maze, fh: Any, **options: Any) -> None:
     """Write :func:`to_svg` output to a binary file object."""
     fh.write(to_svg(maze, **options).encode("utf-8"))

@@ -42,8 +42,8 @@ def to_ascii(
     str
         Lines ending in ``\\n``.
     """
-    if not isinstance(maze, Maze):
-        from mazeart._anygrid import check_maze
+    if not maze.is_square:
+        from mazeart.maze import check_maze
 
         check_maze(maze)
         raise MazeartError("ASCII draws the square grid only (SVG, PNG and PDF draw any grid)")

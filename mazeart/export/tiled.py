@@ -37,19 +37,15 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._anygrid import check_maze
 from mazeart._graph import SIDE_LETTER
 from mazeart._io import atomic_write, check_writable, dump_json
 from mazeart.errors import MazeartError, check_int
-from mazeart.maze import STEP, Maze
-
-if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
+from mazeart.maze import STEP, Maze, check_maze
 
 __all__ = ["HEX_SIDES", "tiled_map", "write_tiled"]
 
@@ -78,14 +74,12 @@ def _coord(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def tiled_map(
-    maze: Maze | GridMaze, *, tile_size: int = 16, tileset_image: str = "tiles.png"
-) -> dict:
+def tiled_map(maze: Maze, *, tile_size: int = 16, tileset_image: str = "tiles.png") -> dict:
     """The maze as a Tiled JSON map (a dict ready for ``json.dump``).
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         A square maze, or a maze on the hex grid (a hexagonal map).
     tile_size : int, default 16
         Tile width and height in pixels (a hex tile's width; its height follows).
@@ -98,7 +92,7 @@ def tiled_map(
     """
     check_maze(maze)
     tile_size = check_int(tile_size, "tile size")
-    if not isinstance(maze, Maze):
+    if not maze.is_square:
         return _hex_map(maze, tile_size, tileset_image)
     gid = maze.picture().astype(np.int64)  # gid 0 ground, 1 wall, 2 floor
     scale = 2 if maze.geometry == "cells" else 1  # picture positions per cell step
@@ -227,7 +221,7 @@ def tiled_map(
     }
 
 
-def _hex_sides(maze: GridMaze) -> NDArray[np.int64]:
+def _hex_sides(maze: Maze) -> NDArray[np.int64]:
     """Each cell's open sides as bits (:data:`HEX_SIDES`), doors of the two ends included."""
     g = maze.grid
     n = g.n_cells
@@ -252,7 +246,7 @@ def _hex_side(dx: NDArray[np.float64], dy: NDArray[np.float64]) -> NDArray[np.in
     return np.rint(angle / 60).astype(np.int64) % 6
 
 
-def _hex_map(maze: GridMaze, tile_size: int, tileset_image: str) -> dict:
+def _hex_map(maze: Maze, tile_size: int, tileset_image: str) -> dict:
     g = maze.grid
     if g.kind != "hex":
         raise MazeartError(
@@ -462,9 +456,7 @@ def check_tileset(map_path: str | os.PathLike[str]) -> Path:
     return path
 
 
-def write_tiled(
-    maze: Maze | GridMaze, fh: Any, *, path: str | os.PathLike[str], **options: Any
-) -> None:
+def write_tiled(maze: Maze, fh: Any, *, path: str | os.PathLike[str], **options: Any) -> None:
     """Exporter entry: write a ``.tmj`` or ``.tmx`` map to ``fh`` and its tileset beside ``path``.
 
     Only ``tile_size`` (default 16) applies; drawing options are ignored.

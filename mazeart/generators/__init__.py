@@ -24,18 +24,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._anygrid import any_grid
 from mazeart._kernels.parts import label_mask
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.generators._registry import ALGORITHMS, Algorithm, get_algorithm, register
-from mazeart.maze import DIRECTIONS, GEOMETRIES, OPPOSITE, Maze
+from mazeart.maze import DIRECTIONS, GEOMETRIES, OPPOSITE, Maze, check_maze
 from mazeart.shape import ShapeReport
 from mazeart.solvers import distances
 from mazeart.weights import FREE, ROOM, TAG, is_free, validate_weights
 
 if TYPE_CHECKING:
-    from mazeart.grids.maze import GridMaze
     from mazeart.rooms import Room
 
 # Algorithm modules register themselves on import; this order is the listing order.
@@ -151,9 +149,65 @@ def _door_cut_pairs(
     return cand[one], joins[one]
 
 
-@any_grid("mazeart.grids.generate:endpoints_on_grid")
+def _graph_endpoints(maze: Maze) -> tuple[int, int]:
+    """The entrance and exit: two cells on the maze's outside with a long path between them.
+
+    On a polar grid whose centre cell is maze, the exit is the centre and the
+    entrance the rim cell farthest from it (the classic round maze). On a full
+    grid (every cell maze), the entrance is on the top row and the exit on the
+    bottom row, the exit as far from the entrance as such a cell can be.
+    Otherwise, the farthest boundary cell from one boundary cell, and the
+    farthest from that (exact on a perfect maze, where distances obey the
+    four-point condition).
+
+    Returns
+    -------
+    entrance, exit : int
+        Without a rule above, the entrance is the one nearer the top (then the left).
+    """
+    from mazeart.solvers import distances
+
+    if maze.n_cells == 0:
+        raise MazeartError("the maze has no cells")
+    indptr, indices = maze.open_table
+    cand = np.flatnonzero(maze.boundary)
+    if cand.size == 0:
+        cand = np.flatnonzero(maze.mask)
+    # the largest part along the passages (of those holding a candidate)
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = maze.grid.n_cells
+    graph = csr_matrix((np.ones(len(indices), np.int8), indices, indptr), shape=(n, n))
+    _, part = connected_components(graph, directed=False)
+    sizes = np.bincount(part, weights=maze.mask, minlength=int(part.max()) + 1)
+    held = np.unique(part[cand])
+    largest = held[np.argmax(sizes[held])]
+    cand = cand[part[cand] == largest]
+    g = maze.grid
+    if g.kind == "polar" and part[0] == largest and maze.mask[0]:  # from the rim to the middle
+        d = distances(maze, 0)
+        return int(cand[np.argmax(d[cand])]), 0
+    starts = finishes = cand
+    if bool(maze.mask.all()):  # a full grid: in at the top, out at the bottom (as squares)
+        y = g.centres[cand, 1]
+        top, bottom = cand[y <= y.min() + 0.5], cand[y >= y.max() - 0.5]
+        if top.size and bottom.size and np.union1d(top, bottom).size > 1:
+            starts, finishes = top, bottom
+    d1 = distances(maze, int(cand[0]))
+    a = int(starts[np.argmax(d1[starts])])
+    d2 = distances(maze, a)
+    away = d2[finishes].astype(np.int64)
+    away[finishes == a] = -1
+    b = int(finishes[np.argmax(away)])
+    if starts is not cand:
+        return a, b
+    ya, yb = g.centres[a], g.centres[b]
+    return (a, b) if (ya[1], ya[0]) <= (yb[1], yb[0]) else (b, a)
+
+
 def default_endpoints(
-    maze: Maze | GridMaze,
+    maze: Maze,
 ) -> tuple[tuple[int, int], tuple[int, int]] | tuple[int, int]:
     """Two cells on the figure's outer boundary with a long path between them.
 
@@ -173,9 +227,9 @@ def default_endpoints(
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         On a grid other than the square one, the ends are cell ids
-        (:func:`mazeart.grids.generate.endpoints_on_grid`).
+        (see :func:`_graph_endpoints`).
 
     Returns
     -------
@@ -191,7 +245,9 @@ def default_endpoints(
     >>> default_endpoints(maze) == (maze.entrance, maze.exit)
     True
     """
-    assert isinstance(maze, Maze)  # (any_grid sends the other grids to theirs)
+    check_maze(maze)
+    if not maze.is_square:
+        return _graph_endpoints(maze)
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
     found = _tree_endpoints(maze)

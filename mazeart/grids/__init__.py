@@ -1,6 +1,6 @@
 """Grids: which cells a maze has, which are neighbours, and the shape of every cell and wall.
 
-The grid layer under :class:`~mazeart.grids.maze.GridMaze`: :mod:`mazeart.grids.core`
+The grid layer under maze on another grid: :mod:`mazeart.grids.core`
 holds :class:`Grid` and the square grid, :mod:`mazeart.grids.shapes` the hexagons,
 triangles, polar rings and octagons (all in :data:`GRIDS`, rebuilt by
 :func:`make_grid`), :mod:`mazeart.grids.sample` lays a grid over a picture,

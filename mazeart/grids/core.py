@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from mazeart.errors import MazeartError, check_int
 
-__all__ = ["GRIDS", "Grid", "grid_from_pairs", "make_grid", "square_grid"]
+__all__ = ["GRIDS", "Grid", "SquareGrid", "grid_from_pairs", "make_grid", "square_grid"]
 
 
 def _frozen(a: Any, dtype: Any) -> NDArray[Any]:
@@ -220,8 +220,60 @@ def grid_from_pairs(
     )
 
 
-def square_grid(rows: int, cols: int) -> Grid:
+class SquareGrid(Grid):
     """The square grid: cell ``(r, c)`` is id ``r * cols + c``, one unit a side.
+
+    Its neighbours are arithmetic (``c ± 1``, ``c ± cols``), so it holds no
+    per-cell arrays: a square maze keeps its passages as bits per cell and the
+    kernels step by the topology's strides. The arrays every :class:`Grid` has
+    (centres, the neighbour table, walls, outlines) are built the first time a
+    reader asks for one, for the code written against any grid.
+    """
+
+    _ARRAYS = ("centres", "indptr", "indices", "wall_of", "wall_cells", "wall_ptr",
+               "wall_points", "cell_ptr", "cell_points")  # fmt: skip
+
+    def __init__(self, rows: int, cols: int) -> None:
+        rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
+        set_ = object.__setattr__
+        set_(self, "kind", "square")
+        set_(self, "params", MappingProxyType({"rows": rows, "cols": cols}))
+        set_(self, "size", (float(cols), float(rows)))
+        set_(self, "_cache", {})
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for what __init__ did not set: the explicit arrays.
+        if name not in SquareGrid._ARRAYS:
+            raise AttributeError(name)
+        arrays = self._cache.get("arrays")
+        if arrays is None:
+            arrays = self._cache["arrays"] = _square_arrays(self.rows, self.cols)
+        return getattr(arrays, name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SquareGrid, (self.rows, self.cols))
+
+    @property
+    def rows(self) -> int:
+        """Rows of cells."""
+        return int(self.params["rows"])
+
+    @property
+    def cols(self) -> int:
+        """Columns of cells."""
+        return int(self.params["cols"])
+
+    @property
+    def n_cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def n_walls(self) -> int:
+        return (self.rows + 1) * self.cols + self.rows * (self.cols + 1)
+
+
+def square_grid(rows: int, cols: int) -> SquareGrid:
+    """The square grid of ``rows`` by ``cols`` cells (see :class:`SquareGrid`).
 
     Parameters
     ----------
@@ -229,7 +281,7 @@ def square_grid(rows: int, cols: int) -> Grid:
 
     Returns
     -------
-    Grid
+    SquareGrid
 
     Examples
     --------
@@ -237,7 +289,11 @@ def square_grid(rows: int, cols: int) -> Grid:
     >>> g.centres[5].tolist(), g.polygon(5).tolist()
     ([1.5, 1.5], [[1.0, 1.0], [2.0, 1.0], [2.0, 2.0], [1.0, 2.0]])
     """
-    rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
+    return SquareGrid(rows, cols)
+
+
+def _square_arrays(rows: int, cols: int) -> Grid:
+    """The square grid's explicit arrays, built by whole-array steps."""
     n = rows * cols
     x, y = np.arange(cols, dtype=np.float64), np.arange(rows, dtype=np.float64)[:, None]
     centres = np.empty((rows, cols, 2))

@@ -1,4 +1,4 @@
-"""The whole generation on any grid: weights per cell in, a finished :class:`GridMaze` out.
+"""The whole generation on any grid: weights per cell in, a finished :class:`Maze` out.
 
 The same steps as on squares (:func:`mazeart.generators.generate`): carve every free
 part (:mod:`mazeart.grids.carve`), join the parts with bridges through the ground,
@@ -22,12 +22,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
+from mazeart.generators import default_endpoints
 from mazeart.grids import Grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
-from mazeart.grids.maze import GridMaze
+from mazeart.maze import Maze
 from mazeart.shape import ShapeReport
 
-__all__ = ["endpoints_on_grid", "generate_on_grid"]
+__all__ = ["generate_on_grid"]
 
 """Options of the graph generators (the others take none)."""
 
@@ -50,63 +51,6 @@ def grid_weights(weights: ArrayLike, grid: Grid) -> NDArray[np.int32]:
     return validate_weights(w.reshape(1, -1)).reshape(-1)
 
 
-def endpoints_on_grid(maze: GridMaze) -> tuple[int, int]:
-    """The entrance and exit: two cells on the maze's outside with a long path between them.
-
-    On a polar grid whose centre cell is maze, the exit is the centre and the
-    entrance the rim cell farthest from it (the classic round maze). On a full
-    grid (every cell maze), the entrance is on the top row and the exit on the
-    bottom row, the exit as far from the entrance as such a cell can be.
-    Otherwise, the farthest boundary cell from one boundary cell, and the
-    farthest from that (exact on a perfect maze, where distances obey the
-    four-point condition).
-
-    Returns
-    -------
-    entrance, exit : int
-        Without a rule above, the entrance is the one nearer the top (then the left).
-    """
-    from mazeart.solvers import distances
-
-    if maze.n_cells == 0:
-        raise MazeartError("the maze has no cells")
-    indptr, indices = maze.open_table
-    cand = np.flatnonzero(maze.boundary)
-    if cand.size == 0:
-        cand = np.flatnonzero(maze.mask)
-    # the largest part along the passages (of those holding a candidate)
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    n = maze.grid.n_cells
-    graph = csr_matrix((np.ones(len(indices), np.int8), indices, indptr), shape=(n, n))
-    _, part = connected_components(graph, directed=False)
-    sizes = np.bincount(part, weights=maze.mask, minlength=int(part.max()) + 1)
-    held = np.unique(part[cand])
-    largest = held[np.argmax(sizes[held])]
-    cand = cand[part[cand] == largest]
-    g = maze.grid
-    if g.kind == "polar" and part[0] == largest and maze.mask[0]:  # from the rim to the middle
-        d = distances(maze, 0)
-        return int(cand[np.argmax(d[cand])]), 0
-    starts = finishes = cand
-    if bool(maze.mask.all()):  # a full grid: in at the top, out at the bottom (as squares)
-        y = g.centres[cand, 1]
-        top, bottom = cand[y <= y.min() + 0.5], cand[y >= y.max() - 0.5]
-        if top.size and bottom.size and np.union1d(top, bottom).size > 1:
-            starts, finishes = top, bottom
-    d1 = distances(maze, int(cand[0]))
-    a = int(starts[np.argmax(d1[starts])])
-    d2 = distances(maze, a)
-    away = d2[finishes].astype(np.int64)
-    away[finishes == a] = -1
-    b = int(finishes[np.argmax(away)])
-    if starts is not cand:
-        return a, b
-    ya, yb = g.centres[a], g.centres[b]
-    return (a, b) if (ya[1], ya[0]) <= (yb[1], yb[0]) else (b, a)
-
-
 def generate_on_grid(
     weights: ArrayLike,
     grid: Grid,
@@ -121,7 +65,7 @@ def generate_on_grid(
     place: str | Mapping[str, int] | None = None,
     report: ShapeReport | None = None,
     **options: Any,
-) -> GridMaze:
+) -> Maze:
     """A maze on ``grid`` from a weight per cell: the whole generation.
 
     Parameters
@@ -136,7 +80,7 @@ def generate_on_grid(
     prune : bool, default False
     braid : float, default 0.0
     entrance, exit : int, optional
-        Cell ids (default: :func:`endpoints_on_grid`).
+        Cell ids (default: :func:`mazeart.generators.default_endpoints`).
     place : str or mapping, optional
         Tags to place (``"loot=5,spawn=2"``; :func:`mazeart.tags.place_tags`),
         never on a bridge across the ground.
@@ -146,7 +90,7 @@ def generate_on_grid(
 
     Returns
     -------
-    GridMaze
+    Maze
     """
     w = grid_weights(weights, grid)
     if algorithm not in GRAPH_ALGORITHMS:
@@ -172,12 +116,12 @@ def generate_on_grid(
     generator = as_generator(rng if given is None else given)
     report = report if report is not None else ShapeReport()
     opened = carve_graph(grid, free, algorithm, generator, **options)
-    maze = GridMaze(grid, free, opened)
+    maze = Maze(free, opened, grid=grid)
     if islands == "connect":
         from mazeart.shape import connect
 
         maze = connect(maze, report=report)
-    auto_in, auto_out = endpoints_on_grid(maze)
+    auto_in, auto_out = default_endpoints(maze)
     maze = maze.replace(
         entrance=auto_in if entrance is None else entrance,
         exit=auto_out if exit is None else exit,

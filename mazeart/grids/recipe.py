@@ -1,4 +1,4 @@
-"""The ``mazeart`` recipe on another grid: a picture (or ``WxH``) in, a :class:`GridMaze` out.
+"""The ``mazeart`` recipe on another grid: a picture (or ``WxH``) in, a :class:`Maze` out.
 
 :func:`mazeart.make` hands over here when ``grid`` is not ``'square'``. The
 picture is read as for squares (alpha, or luminance at Otsu's threshold), the

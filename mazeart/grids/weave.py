@@ -1,6 +1,6 @@
 """Weave mazes: corridors that pass under each other on the square grid.
 
-A weave maze is a :class:`~mazeart.grids.maze.GridMaze` on the weave grid
+A weave maze is a maze on another grid on the weave grid
 (:func:`weave_grid`): the square cells, and beneath every interior cell an *under
 node* joined to that cell's four neighbours by tunnel walls. A crossing is only
 allowed through a straight perpendicular passage, as in the usual construction: an
@@ -32,10 +32,10 @@ from numpy.typing import ArrayLike, NDArray
 from mazeart._jit import njit
 from mazeart._rng import RngLike, as_generator, below, fresh_seed, kernel_state
 from mazeart.errors import InvalidMazeError, MazeartError, check_choice, check_number
+from mazeart.generators import default_endpoints
 from mazeart.grids._weavegrid import STEP, under_layout, weave_grid
 from mazeart.grids.core import Grid
-from mazeart.grids.generate import endpoints_on_grid
-from mazeart.grids.maze import GridMaze
+from mazeart.maze import Maze
 from mazeart.weights import validate_weights
 
 __all__ = ["check_weave", "weave_floor", "weave_grid", "weave_maze", "weave_outline", "weave_walls"]
@@ -185,7 +185,7 @@ def weave_maze(
     *,
     density: float = 0.2,
     islands: str = "connect",
-) -> GridMaze:
+) -> Maze:
     """A weave maze on a preset: Kruskal's algorithm with crossings placed first.
 
     Crossings go first, at random interior free cells whose four neighbours are free
@@ -199,7 +199,7 @@ def weave_maze(
     plain junction. Separate parts are then joined by bridges that avoid crossing
     cells and under nodes (:func:`~mazeart.shape.connect`), and the
     entrance and exit are two boundary cells far apart
-    (:func:`~mazeart.grids.generate.endpoints_on_grid`; an under node is never ground,
+    (:func:`~mazeart.generators.default_endpoints`; an under node is never ground,
     so none makes its neighbours boundary cells).
 
     Parameters
@@ -215,7 +215,7 @@ def weave_maze(
 
     Returns
     -------
-    GridMaze
+    Maze
         On the weave grid of ``H`` rows and ``W`` columns; ``meta`` records
         ``algorithm='kruskal-weave'``, ``seed`` (``None`` for a Generator),
         ``grid='weave'``, ``density`` and ``islands``.
@@ -253,12 +253,12 @@ def weave_maze(
     opened[_wall_ids(grid, lo, hi)] = True
     mask = np.concatenate([free, np.zeros(cell_of.size, bool)])
     mask[under_of[cross > 0]] = True
-    maze = GridMaze(grid, mask, opened)
+    maze = Maze(mask, opened, grid=grid)
     if islands == "connect":  # bridges keep off the crossings and the under nodes
         from mazeart.shape import connect
 
         maze = connect(maze)
-    entrance, exit_ = endpoints_on_grid(maze)  # under nodes are no ground: no door faces one
+    entrance, exit_ = default_endpoints(maze)  # under nodes are no ground: no door faces one
     meta: dict[str, Any] = {
         "algorithm": "kruskal-weave",
         "seed": None if given is None else int(given),
@@ -272,7 +272,7 @@ def weave_maze(
 # ----------------------------------------------------------------------------- the rule
 
 
-def _sides(maze: GridMaze) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8]]:
+def _sides(maze: Maze) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8]]:
     """Which sides of each square cell its passages go through, as bits (:data:`_N` ...).
 
     Returns ``level`` (the cell's own corridor: to a neighbour, or into the tunnel under
@@ -308,7 +308,7 @@ def _sides(maze: GridMaze) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArra
     return level, square, under
 
 
-def check_weave(maze: GridMaze) -> None:
+def check_weave(maze: Maze) -> None:
     """Check the weave rule: every crossing is a straight corridor over a straight one.
 
     An under node is in the maze only with exactly two passages, to opposite cells
@@ -318,7 +318,7 @@ def check_weave(maze: GridMaze) -> None:
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
         A maze on the weave grid.
 
     Raises
@@ -332,10 +332,10 @@ def check_weave(maze: GridMaze) -> None:
     >>> g = weave_grid(3, 3)
     >>> pairs = [(1, 9), (7, 9), (3, 4), (4, 5)]  # 1-7 under cell 4, 3-5 over it
     >>> opened = np.isin(np.arange(g.n_walls), [g.wall_between(a, b) for a, b in pairs])
-    >>> check_weave(GridMaze(g, np.ones(10, bool), opened))
+    >>> check_weave(Maze(np.ones(10, bool), opened, grid=g))
     >>> turn = np.isin(np.arange(g.n_walls), [g.wall_between(1, 9), g.wall_between(3, 9)])
     >>> try:
-    ...     check_weave(GridMaze(g, np.ones(10, bool), turn))
+    ...     check_weave(Maze(np.ones(10, bool), turn, grid=g))
     ... except InvalidMazeError as exc:
     ...     print(exc)
     under node 9 (under cell 4) has passages through N, W, not N and S or E and W
@@ -380,10 +380,10 @@ def _check_inset(inset: float) -> float:
     return inset
 
 
-def _doors(maze: GridMaze) -> NDArray[np.uint8]:
+def _doors(maze: Maze) -> NDArray[np.uint8]:
     """The side each square end (entrance, exit) opens through, as bits per cell: a side
     on the grid's edge if it has one, else a side towards the ground around the maze
-    (:attr:`~mazeart.grids.maze.GridMaze.outside`, not a hole in it); among several, the
+    (:attr:`~mazeart.maze.Maze.outside`, not a hole in it); among several, the
     one whose midpoint lies farthest from the maze's middle."""
     g = maze.grid
     rows, cols = int(g.params["rows"]), int(g.params["cols"])
@@ -424,7 +424,7 @@ def _merge(key: NDArray[np.float64], lo: NDArray[np.float64], hi: NDArray[np.flo
     return key[first], lo[first], np.maximum.reduceat(hi, first)
 
 
-def weave_walls(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
+def weave_walls(maze: Maze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
     """The walls of the usual weave drawing, as polylines.
 
     Each maze cell is a box ``inset`` in from its sides and each passage a strip between
@@ -436,7 +436,7 @@ def weave_walls(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
         A maze on the weave grid that keeps the weave rule (:func:`check_weave`).
     inset : float, default 0.2
         The margin between a box and its cell's sides, in ``(0, 0.5)`` units.
@@ -458,7 +458,7 @@ def weave_walls(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
     --------
     >>> g = weave_grid(1, 2)
     >>> opened = np.arange(g.n_walls) == g.wall_between(0, 1)
-    >>> maze = GridMaze(g, np.ones(2, bool), opened)
+    >>> maze = Maze(np.ones(2, bool), opened, grid=g)
     >>> [w.tolist() for w in weave_walls(maze, inset=0.25)]  # doctest: +NORMALIZE_WHITESPACE
     [[[0.25, 0.25], [1.75, 0.25]], [[0.25, 0.75], [1.75, 0.75]],
      [[0.25, 0.25], [0.25, 0.75]], [[1.75, 0.25], [1.75, 0.75]]]
@@ -513,14 +513,14 @@ def weave_walls(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
     return list(segments)
 
 
-def weave_outline(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
+def weave_outline(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
     """The weave maze's outer wall: the cell sides between its square cells and the rest
     (the ground, a hole, the grid's edge), as segments ``x0, y0, x1, y1``. Each door leaves
     its corridor's width open in the side it opens through.
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
         A maze on the weave grid.
     inset : float, default 0.2
         As for :func:`weave_walls`: a door's opening runs from ``inset`` to ``1 - inset``
@@ -554,7 +554,7 @@ def weave_outline(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
     return np.concatenate(segs).astype(np.float64) if segs else np.zeros((0, 4))
 
 
-def weave_boxes(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
+def weave_boxes(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
     """The floor of the usual weave drawing as rectangles ``x0, y0, x1, y1`` that meet edge
     to edge: each cell's box, the strips of its passages east and south (a passage under a
     crossing reaches the crossing's box) and the doors of the entrance and the exit. A
@@ -562,7 +562,7 @@ def weave_boxes(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
         A maze on the weave grid that keeps the weave rule (:func:`check_weave`).
     inset : float, default 0.2
         As for :func:`weave_walls`.
@@ -601,7 +601,7 @@ def weave_boxes(maze: GridMaze, *, inset: float = 0.2) -> NDArray[np.float64]:
     return np.stack([np.concatenate(z) for z in zip(*boxes, strict=True)], axis=1)
 
 
-def weave_floor(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
+def weave_floor(maze: Maze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
     """The floor of the usual weave drawing (:func:`weave_walls`), as polygon rings to fill.
 
     The union of the cells' boxes, the strips of their passages (a passage under a
@@ -609,7 +609,7 @@ def weave_floor(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
         A maze on the weave grid that keeps the weave rule (:func:`check_weave`).
     inset : float, default 0.2
         As for :func:`weave_walls`.
@@ -633,7 +633,7 @@ def weave_floor(maze: GridMaze, *, inset: float = 0.2) -> list[NDArray[np.float6
     --------
     >>> g = weave_grid(1, 2)
     >>> opened = np.arange(g.n_walls) == g.wall_between(0, 1)
-    >>> maze = GridMaze(g, np.ones(2, bool), opened)
+    >>> maze = Maze(np.ones(2, bool), opened, grid=g)
     >>> [ring.tolist() for ring in weave_floor(maze, inset=0.25)]
     [[[0.25, 0.25], [1.75, 0.25], [1.75, 0.75], [0.25, 0.75]]]
     """

@@ -31,7 +31,6 @@ import numpy as np
 
 from mazeart._io import atomic_write, dump_json, load_json, read_bytes
 from mazeart.errors import MazeartError
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import DIRECTIONS, Maze
 
 __all__ = [
@@ -72,7 +71,7 @@ degrees from one; a triangle's three too), and a neighbour well off to the side 
 degrees) is not taken."""
 
 
-def step_towards(maze: GridMaze, cell: int, direction: str) -> int | None:
+def step_towards(maze: Maze, cell: int, direction: str) -> int | None:
     """The cell a step ``direction`` leads to from ``cell`` of a maze on any grid: of the
     neighbours a passage joins to ``cell``, the one whose centre's heading is nearest the
     direction's (within :data:`REACH` degrees; the lower id on a tie), or None.
@@ -103,7 +102,7 @@ class Game:
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         Needs an entrance and an exit.
     clock : callable, default time.monotonic
         Seconds; tests pass a fake.
@@ -114,11 +113,9 @@ class Game:
         The player's cell: ``(row, col)`` on the square grid, a cell id on the others.
     """
 
-    def __init__(
-        self, maze: Maze | GridMaze, *, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        if not isinstance(maze, Maze | GridMaze):
-            raise TypeError(f"a game needs a Maze or a GridMaze, got {type(maze).__name__}")
+    def __init__(self, maze: Maze, *, clock: Callable[[], float] = time.monotonic) -> None:
+        if not isinstance(maze, Maze):
+            raise TypeError(f"a game needs a Maze, got {type(maze).__name__}")
         if maze.entrance is None or maze.exit is None:
             raise MazeartError("a game needs a maze with an entrance and an exit")
         self.maze = maze
@@ -150,7 +147,7 @@ class Game:
         stops it.
         """
         maze = self.maze
-        if isinstance(maze, GridMaze):
+        if not maze.is_square:
             target = step_towards(maze, self.position, direction)
             return target is not None and self.move_to(target)
         if direction not in HEADINGS:
@@ -168,7 +165,7 @@ class Game:
         if self.won:
             return False
         maze = self.maze
-        if isinstance(maze, GridMaze):
+        if not maze.is_square:
             if not maze.is_cell(cell) or int(cell) not in maze.neighbours(self.position):
                 return False
             cell = int(cell)
@@ -188,18 +185,18 @@ class Game:
         return True
 
 
-def size_key(maze: Maze | GridMaze) -> str:
+def size_key(maze: Maze) -> str:
     """The key best times had before they were kept per maze: ``"40x30 cells"`` (the
     drawing's size and the geometry; on another grid its kind, ``"12x10 hex"``).
 
     Files of that kind still load (:func:`load_scores`); new times go under
     :func:`maze_key`.
     """
-    kind = maze.grid.kind if isinstance(maze, GridMaze) else maze.geometry
+    kind = maze.grid.kind if (not maze.is_square) else maze.geometry
     return f"{maze.width}x{maze.height} {kind}"
 
 
-def maze_key(maze: Maze | GridMaze) -> str:
+def maze_key(maze: Maze) -> str:
     """A maze's fingerprint, the key of its best times: size, geometry and a hash.
 
     The hash (SHA-256, 16 hex digits kept) covers the grid's shape and
@@ -209,7 +206,7 @@ def maze_key(maze: Maze | GridMaze) -> str:
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
 
     Returns
     -------
@@ -300,12 +297,12 @@ def load_best_times(path: Path | None = None) -> dict[str, float]:
     return {key: times[0] for key, times in load_scores(path).items()}
 
 
-def top_times(maze: Maze | GridMaze, path: Path | None = None) -> list[float]:
+def top_times(maze: Maze, path: Path | None = None) -> list[float]:
     """The best times of ``maze``, fastest first (empty when it was never solved).
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     path : Path, optional
         The best-times file (default: :func:`best_times_path`).
 
@@ -346,7 +343,7 @@ class Score:
         return self.times[0]
 
 
-def record_score(maze: Maze | GridMaze, seconds: float, path: Path | None = None) -> Score:
+def record_score(maze: Maze, seconds: float, path: Path | None = None) -> Score:
     """Enter a finished time in the maze's table of :data:`KEEP` best times.
 
     A time equal to one already in the table goes after it. The file is
@@ -355,7 +352,7 @@ def record_score(maze: Maze | GridMaze, seconds: float, path: Path | None = None
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
         The maze solved; its table is :func:`maze_key`'s.
     seconds : float
         The time (0 or more; kept to the millisecond).
@@ -390,16 +387,14 @@ def record_score(maze: Maze | GridMaze, seconds: float, path: Path | None = None
     return Score(t, tuple(times), at + 1)
 
 
-def record_time(
-    maze: Maze | GridMaze, seconds: float, path: Path | None = None
-) -> tuple[bool, float]:
+def record_time(maze: Maze, seconds: float, path: Path | None = None) -> tuple[bool, float]:
     """Record a finished time; return whether it is the maze's new best, and the best.
 
     :func:`record_score` with its answer cut to those two.
 
     Parameters
     ----------
-    maze : Maze or GridMaze
+    maze : Maze
     seconds : float
     path : Path, optional
         The best-times file (default: :func:`best_times_path`).

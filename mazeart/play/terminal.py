@@ -35,7 +35,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart.errors import check_int
-from mazeart.grids.maze import GridMaze
 from mazeart.maze import Maze
 from mazeart.play.game import Game, Score, record_score
 
@@ -102,7 +101,7 @@ BLOCKS_PER_CELL = {"triangle": 5, "weave": 3}
 triangle needs five for a floor block inside it."""
 
 
-def grid_picture(maze: GridMaze) -> tuple[NDArray[np.int8], Callable[[int], tuple[int, int]]]:
+def grid_picture(maze: Maze) -> tuple[NDArray[np.int8], Callable[[int], tuple[int, int]]]:
     """A maze on another grid as a block picture (0 ground, 1 wall, 2 floor, as
     :meth:`mazeart.maze.Maze.picture`), and where each cell is.
 
@@ -112,7 +111,7 @@ def grid_picture(maze: GridMaze) -> tuple[NDArray[np.int8], Callable[[int], tupl
 
     Parameters
     ----------
-    maze : GridMaze
+    maze : Maze
 
     Returns
     -------
@@ -151,8 +150,8 @@ def grid_picture(maze: GridMaze) -> tuple[NDArray[np.int8], Callable[[int], tupl
     return picture, position
 
 
-def _picture(maze: Maze | GridMaze) -> tuple[NDArray[np.int8], Callable[[Any], tuple[int, int]]]:
-    if isinstance(maze, GridMaze):
+def _picture(maze: Maze) -> tuple[NDArray[np.int8], Callable[[Any], tuple[int, int]]]:
+    if not maze.is_square:
         return grid_picture(maze)
     return maze.picture(), maze.picture_position
 
@@ -307,7 +306,7 @@ class Board:
 
 def _run(
     scr: Any,
-    levels: Iterator[Maze | GridMaze],
+    levels: Iterator[Maze],
     count: int | None,
     result: PlayResult,
     best_path: Any,
@@ -324,7 +323,7 @@ def _run(
         board = Board(scr, game, exit_attr=exit_attr)
         total = f"/{count}" if count else ""
         help_line = "arrows or WASD move to the green EE, q quits"
-        if isinstance(maze, GridMaze):
+        if not maze.is_square:
             help_line = "arrows or WASD, 7 9 1 3 diagonally, to the green EE; q quits"
         while not game.won:
             status = (
@@ -361,7 +360,7 @@ def _run(
 
 
 def play(
-    levels: Callable[[int], Maze | GridMaze],
+    levels: Callable[[int], Maze],
     *,
     count: int | None = 3,
     best_path: Path | None = None,
@@ -371,7 +370,7 @@ def play(
     Parameters
     ----------
     levels : callable
-        ``i -> Maze`` (or a :class:`~mazeart.grids.maze.GridMaze`) for level ``i``
+        ``i -> Maze`` (or a maze on another grid) for level ``i``
         (from 0); called when the level starts, so
         each maze is freshly made.
     count : int or None, default 3
@@ -386,7 +385,7 @@ def play(
     if count is not None:
         count = check_int(count, "the number of levels")
 
-    def stream() -> Iterator[Maze | GridMaze]:
+    def stream() -> Iterator[Maze]:
         i = 0
         while count is None or i < count:
             yield levels(i)
