@@ -56,7 +56,7 @@ from numpy.typing import NDArray
 
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_links
-from mazeart._kernels.topology import degree, grid_topology, is_open, square_topology, step
+from mazeart._kernels.topology import degree, is_open, step
 from mazeart.errors import check_choice, check_int
 from mazeart.maze import Maze, check_maze
 
@@ -203,63 +203,42 @@ class _Graph(NamedTuple):
 def _graph(maze: Maze) -> _Graph:
     """The maze as :func:`measure` reads it (the one place the grids differ)."""
     from mazeart.errors import NoPathError
-    from mazeart.shape import degrees
     from mazeart.solvers import solve
 
     try:
         solution = solve(maze) if maze.entrance is not None and maze.exit is not None else None
     except NoPathError:
         solution = None
-    if maze.is_square:
-        h, w = maze.shape
-        centres = np.empty((h * w, 2))  # each cell's centre, x across and y down
-        centres.reshape(h, w, 2)[:, :, 0] = np.arange(w) + 0.5
-        centres.reshape(h, w, 2)[:, :, 1] = (np.arange(h) + 0.5)[:, None]
-        flat = None if solution is None else (solution[:, 0] * w + solution[:, 1]).astype(np.int64)
-        span = 0.0
-        if maze.entrance is not None and maze.exit is not None:
-            (r0, c0), (r1, c1) = maze.entrance, maze.exit
-            span = float(abs(r1 - r0) + abs(c1 - c0))
-        mask = maze.mask.reshape(-1)
-
-        def flat_of(cell: tuple[int, int] | None) -> int | None:
-            return None if cell is None else cell[0] * w + cell[1]
-
-        return _Graph(
-            topo=square_topology(w),
-            links=maze.passages.reshape(-1),
-            mask=mask,
-            local=mask & ~maze.room_mask.reshape(-1),
-            deg=degrees(maze).reshape(-1).astype(np.int64),
-            centres=centres,
-            ends=(flat_of(maze.entrance), flat_of(maze.exit)),
-            path=flat,
-            span=span,
-            rows=maze.height,
-            cols=maze.width,
-            geometry=maze.geometry,
-        )
     g = maze.grid
     span = 0.0
     if maze.entrance is not None and maze.exit is not None:
-        src = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
-        unit = float(np.hypot(*(g.centres[src] - g.centres[g.indices]).T).mean())
-        span = float(np.hypot(*(g.centres[maze.exit] - g.centres[maze.entrance]))) / unit
+        if maze.is_square:  # steps of an open grid: the Manhattan distance
+            (r0, c0), (r1, c1) = maze.entrance, maze.exit
+            span = float(abs(r1 - r0) + abs(c1 - c0))
+        else:  # the straight line, in mean steps between neighbours' centres
+            src = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
+            unit = float(np.hypot(*(g.centres[src] - g.centres[g.indices]).T).mean())
+            span = float(np.hypot(*(g.centres[maze.exit] - g.centres[maze.entrance]))) / unit
+    mask = maze.mask.reshape(-1)
     width, height = g.size
     return _Graph(
-        topo=grid_topology(g),
-        links=maze.passages,
-        mask=maze.mask,
-        local=maze.mask,
-        deg=maze.degree().astype(np.int64),
+        topo=maze.topology,
+        links=maze.passages.reshape(-1),
+        mask=mask,
+        local=mask & ~maze.room_mask.reshape(-1),
+        deg=maze.degree(),
         centres=g.centres,
-        ends=(maze.entrance, maze.exit),
-        path=None if solution is None else np.asarray(solution, np.int64),
+        ends=(_index(maze, maze.entrance), _index(maze, maze.exit)),
+        path=None if solution is None else maze.flat_cells(solution),
         span=span,
         rows=math.ceil(height),
         cols=math.ceil(width),
-        geometry=g.kind,
+        geometry=maze.geometry if maze.is_square else g.kind,
     )
+
+
+def _index(maze: Maze, cell: Any) -> int | None:
+    return None if cell is None else maze.cell_index(cell)
 
 
 def measure(maze: Maze) -> Metrics:

@@ -174,7 +174,9 @@ class Guide:
                 raise InvalidMazeError("edge labels must be integers from 0 to 35")
             set_(self, "edge_labels", _frozen_array(labels, np.int8, "edge labels", 2))
         if self.tone is not None:
-            tone = _frozen_array(self.tone, np.float64, "the tone map", 2)
+            tone = _frozen_array(
+                self.tone, np.float64, "the tone map", 1 if np.ndim(self.tone) == 1 else 2
+            )
             if tone.size and (tone.min() < 0 or tone.max() > 1):
                 raise InvalidMazeError("the tone map must hold values from 0 to 1")
             set_(self, "tone", tone)
@@ -208,8 +210,13 @@ class Guide:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def check(self, shape: tuple[int, int]) -> None:
-        """Raise :class:`InvalidMazeError` unless the per-cell maps fit a grid of ``shape``."""
+    def check(self, shape: tuple[int, ...]) -> None:
+        """Raise :class:`InvalidMazeError` unless the per-cell maps fit a grid of ``shape``
+        (``(H, W)`` on the square grid; ``(n,)`` on another, where a guide holds a tone
+        map only: outlines and edge curves are the square grid's)."""
+        if len(shape) == 1 and (self.outline or self.edge_curves or self.edge_labels is not None):
+            raise InvalidMazeError("a smooth outline and colour edges are drawn on the square "
+                                   "grid; another grid's guide holds a tone map only")  # fmt: skip
         for name, grid in (("edge labels", self.edge_labels), ("tone map", self.tone)):
             if grid is not None and grid.shape != shape:
                 raise InvalidMazeError(f"the {name} are {grid.shape}, the grid {shape}")
@@ -496,11 +503,7 @@ class Maze:
         guide = Guide() if guide is None else guide
         if not isinstance(guide, Guide):
             raise TypeError(f"guide must be a Guide, got {type(guide).__name__}")
-        if guide and not square:
-            raise InvalidMazeError(f"a picture's guidance is drawn on the square grid, "
-                                   f"not the {self.grid.kind} grid")  # fmt: skip
-        if square:
-            guide.check(m.shape)
+        guide.check(m.shape)
         set_(self, "guide", guide)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -606,6 +609,25 @@ class Maze:
             r, c = divmod(int(index), self.width)
             return (r, c)
         return int(index)
+
+    def flat_cells(self, cells: ArrayLike) -> NDArray[np.int64]:
+        """Cells (``(L, 2)`` rows and columns on the square grid, ``(L,)`` ids elsewhere) as
+        flat indices (:meth:`cell_index` of each)."""
+        a = np.asarray(cells, np.int64)
+        if self.is_square:
+            a = a.reshape(-1, 2)
+            return a[:, 0] * self.width + a[:, 1]
+        return a.reshape(-1)
+
+    @property
+    def topology(self) -> Any:
+        """The grid as the kernels see it (:mod:`mazeart._kernels.topology`): the square
+        grid's strides (not framed: a kernel that steps only through open passages never
+        leaves the grid), another grid's neighbour table. The passages, flat, are
+        ``passages.reshape(-1)``."""
+        from mazeart._kernels.topology import grid_topology, square_topology
+
+        return square_topology(self.width) if self.is_square else grid_topology(self.grid)
 
     def is_open(self, cell: Cell, side: int) -> bool:
         """Whether ``cell`` has a passage through ``side`` (:data:`N`, :data:`E`, ...;

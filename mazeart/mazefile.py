@@ -538,7 +538,7 @@ _GRID_KEYS = ("format", "version", "grid", "n_cells", "centres", "cells", "passa
 
 
 def grid_dumps(maze: Maze) -> str:
-    """The saved-maze JSON text of a maze on another grid (format version 3), deterministic:
+    """The saved-maze JSON text of a maze on any grid (format version 3), deterministic:
     save, load, save gives the same bytes.
 
     Layout::
@@ -555,8 +555,12 @@ def grid_dumps(maze: Maze) -> str:
          "entrance": 4,
          "exit": 117,
          "tags": [[33, "loot"], [90, "spawn"]],
+         "tone": [0.12, 0.8, ...],              # optional: darkness per grid cell (--tone)
          "meta": {"algorithm": "wilson", "seed": 7, ...}
         }
+
+    ``"region"`` (optional, after ``"cells"``) lists the cells the preset allowed that
+    are not maze (pruned dead ends). On the square grid a cell's id is ``row * cols + col``.
 
     Centres are in drawing units (``x`` across, ``y`` down); two cells joined by a
     passage are neighbours in the grid that ``kind`` and ``params`` name (see
@@ -566,9 +570,11 @@ def grid_dumps(maze: Maze) -> str:
     every passage against its neighbour table.
     """
     g = maze.grid
-    if maze.geometry != "cells" or maze.rooms or maze.guide:
-        raise MazeartError("format 3 holds no block geometry, rooms or picture guidance: "
-                           "save this maze in format 2")  # fmt: skip
+    guide = maze.guide
+    if maze.geometry != "cells" or maze.rooms or guide.outline or guide.edge_labels is not None:
+        raise MazeartError("format 3 holds no block geometry, rooms, smooth outline or colour "
+                           "edges: save this maze in format 2")  # fmt: skip
+    tone = None if guide.tone is None else np.round(guide.tone.reshape(-1), 2).tolist()
     try:
         meta = _compact(thaw(maze.meta))
     except (TypeError, ValueError) as exc:
@@ -595,11 +601,12 @@ def grid_dumps(maze: Maze) -> str:
             else []
         ),
         ' "passages": [',
-        ",\n".join(f"  [{a}, {b}]" for a, b in maze.links().tolist()),
+        ",\n".join(f"  [{a}, {b}]" for a, b in sorted(maze.links().tolist())),
         " ],",
         f' "entrance": {_compact(cell(maze.entrance))},',
         f' "exit": {_compact(cell(maze.exit))},',
         f' "tags": {_compact(sorted([cell(c), k] for c, k in maze.tags.items()))},',
+        *([f' "tone": {_compact(tone)},'] if tone is not None else []),
         f' "meta": {meta}',
         "}",
     ]
@@ -628,7 +635,7 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     missing = [k for k in _GRID_KEYS if k not in doc]
     if missing:
         raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
-    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region"})
+    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "tone"})
     if extra:
         raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(map(repr, extra))}")
     spec = doc["grid"]
@@ -700,9 +707,22 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
         raise FileFormatError('"tags" must be a list of [cell id, kind] pairs')
     if len({t[0] for t in tags}) != len(tags):
         raise FileFormatError('"tags" names a cell twice')
+    guide = None
+    if "tone" in doc:
+        tone = doc["tone"]
+        if (
+            not isinstance(tone, list)
+            or len(tone) != n
+            or not all(
+                isinstance(t, int | float) and not isinstance(t, bool) and 0 <= t <= 1 for t in tone
+            )
+        ):
+            raise FileFormatError(f'"tone" must be {n} numbers from 0 to 1, one a cell')
+        shape = (int(params["rows"]), int(params["cols"])) if kind == "square" else (n,)
+        guide = Guide(tone=np.array(tone, np.float64).reshape(shape))
     try:
         return Maze(mask, opened, grid=grid, region=region, entrance=doc["entrance"],
                     exit=doc["exit"], meta=_meta(doc["meta"]),
-                    tags={c: k for c, k in tags})  # fmt: skip
+                    tags={c: k for c, k in tags}, guide=guide)  # fmt: skip
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None

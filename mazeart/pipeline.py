@@ -44,7 +44,7 @@ from mazeart.errors import MazeartError, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
-from mazeart.maze import GEOMETRIES, Maze
+from mazeart.maze import GEOMETRIES, Guide, Maze
 from mazeart.mazefile import dumps, is_maze_file, load_maze, loads
 from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
@@ -382,8 +382,8 @@ def _photo_note(why: str) -> str:
     """What the report says of a photograph read as a silhouette because of ``why``."""
     return (
         f"a photograph read as a silhouette of its dark tones ({why}); "
-        "mode='tone' draws all its tones, on the square grid with none of edges, regions, "
-        "a smooth outline or blocks"
+        "mode='tone' draws all its tones, with none of edges, regions, a smooth outline "
+        "or blocks"
     )
 
 
@@ -891,9 +891,11 @@ def _make_on_grid(
     threshold = opts["threshold"]
     if threshold is not None:
         threshold = check_number(threshold, "threshold", low=0, high=255)
-    picture, specks = None, (0, 0)
+    picture, specks, guide = None, (0, 0), None
     notes: list[str] = []
     rect = _rectangle(source)
+    if opts["tone"] and rect is not None:
+        raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
     if rect is not None:
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
         weights = np.full(grid.n_cells, FREE, np.int32)
@@ -912,11 +914,15 @@ def _make_on_grid(
         given_width = picture.width
         picture = _working_size(picture, cells)
         centre = _point(opts["centre"], given_width / picture.width)
-        grid, weights, specks = grid_over_picture(
+        notes = _grid_mode(kind, picture, opts, given)
+        grid, weights, specks, dark = grid_over_picture(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
-            coverage=coverage, min_island=min_island, centre=centre,
+            coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
         )  # fmt: skip
-        notes = _grid_notes(kind, picture, threshold, opts["invert"])
+        if dark is not None:
+            guide = Guide(tone=np.round(dark, 2).astype(np.float64))
+        else:
+            notes += _grid_notes(kind, picture, threshold, opts["invert"], photo=False)
     check_cells(1, grid.n_cells, f"the {kind} grid")
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
@@ -927,11 +933,12 @@ def _make_on_grid(
     def candidate(i: int) -> Maze:
         report = ShapeReport(walls="outline walls")
         reports.append(report)
-        return generate_on_grid(
+        maze = generate_on_grid(
             weights, grid, algorithm=opts["algorithm"], rng=seed + index * k + i,
             islands=opts["islands"], prune=opts["prune"], braid=braid, place=opts["place"],
             report=report, **extra,
         )  # fmt: skip
+        return maze if guide is None else maze.replace(guide=guide)
 
     kept, maze = _keep_best(candidate, k, opts["difficulty"], progress)
     return Made(
@@ -962,13 +969,35 @@ def _keep_best(
     return best.candidate, best.maze
 
 
-def _grid_notes(kind: str, picture: Image, threshold: float | None, invert: bool) -> list[str]:
+def _grid_mode(kind: str, picture: Image, opts: dict[str, Any], given: Mapping) -> list[str]:
+    """Decide how to read a picture under another grid (``mode``), as :func:`_read_as` does
+    on squares: by its tones (a photograph, unless a reading option is given) or as a
+    silhouette."""
+    from mazeart.image import is_photograph
+
+    mode = check_choice(opts["mode"], "mode", _MODES)
+    chosen = [k for k in _READING if given.get(k) not in (None, False, _DEFAULTS[k])]
+    if mode == "tone":
+        opts["tone"] = True
+    elif opts["threshold"] is None and is_photograph(picture):
+        if mode == "auto" and not chosen:
+            opts["tone"] = True
+            return [f"a photograph: drawn by its tones on the {kind} grid "
+                    "(mode='silhouette' for its shape)"]  # fmt: skip
+        return [_photo_note(", ".join(chosen) if chosen else "mode='silhouette'")]
+    return []
+
+
+def _grid_notes(
+    kind: str, picture: Image, threshold: float | None, invert: bool, *, photo: bool = True
+) -> list[str]:
     """What the report says of a picture laid under another grid (or woven): a photograph
-    read as a silhouette; a figure too wide (or tall) for the polar grid's rings to read."""
+    read as a silhouette (unless ``photo`` is False: said already); a figure too wide (or
+    tall) for the polar grid's rings to read."""
     from mazeart.image import figure_coverage, is_photograph
 
     notes = []
-    if threshold is None and is_photograph(picture):
+    if photo and threshold is None and is_photograph(picture):
         notes.append(_photo_note(f"the {kind} grid"))
     if kind == "polar":
         rows, cols = np.nonzero(figure_coverage(picture, threshold=threshold, invert=invert))

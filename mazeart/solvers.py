@@ -46,7 +46,6 @@ from mazeart._graph import erase_loops
 from mazeart._jit import njit
 from mazeart._kernels import paths
 from mazeart._kernels.paths import BLOCKED, OPEN_SIDES
-from mazeart._kernels.topology import grid_topology, square_topology
 from mazeart._rng import RngLike, as_generator, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
 from mazeart.maze import Maze, check_maze
@@ -75,18 +74,13 @@ class _Reading:
         check_maze(maze)
         self.maze = maze
         self.square = maze.is_square
-        if maze.is_square:
-            self.width = maze.width
-            self.topo: Any = square_topology(maze.width)
-            self.links: NDArray[Any] = np.ascontiguousarray(maze.passages).reshape(-1)
-            self.ways: Any = paths.square_ways(self.links, maze.width)
-            self.mask = maze.mask.reshape(-1)
-        else:
-            self.width = 0
-            self.topo = grid_topology(maze.grid)
-            self.links = maze.passages
-            self.ways = maze.open_table
-            self.mask = maze.mask
+        self.width = maze.width
+        self.topo: Any = maze.topology
+        self.links: NDArray[Any] = maze.passages.reshape(-1)
+        self.ways: Any = (
+            paths.square_ways(self.links, maze.width) if self.square else maze.open_table
+        )
+        self.mask = maze.mask.reshape(-1)
         self.n = int(self.mask.size)
 
     def ends(self, start: Any, goal: Any) -> tuple[int, int]:
@@ -130,14 +124,12 @@ class _Reading:
 
     def path(self, flat: NDArray[np.integer]) -> NDArray[np.intp]:
         """Flat cells as the maze's cells: ``(L, 2)`` rows and columns, or ``(L,)`` ids."""
-        if self.square:
-            rows, cols = np.divmod(np.asarray(flat, dtype=np.intp), self.width)
-            return np.stack([rows, cols], axis=1)
-        return np.asarray(flat).astype(np.intp)
+        cells = np.asarray(flat, dtype=np.intp)
+        return np.stack(np.divmod(cells, self.width), axis=-1) if self.square else cells
 
     def per_cell(self, values: NDArray[Any]) -> NDArray[Any]:
         """One value per flat cell in the maze's shape: ``(H, W)`` or ``(n,)``."""
-        return values.reshape(self.maze.shape) if self.maze.is_square else values
+        return values.reshape(self.maze.shape)
 
     def guide(self) -> Any:
         """What A*'s bound reads (:func:`mazeart._kernels.paths.estimate`): nothing more on

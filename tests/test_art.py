@@ -108,15 +108,42 @@ def test_a_photograph_reads_as_itself_by_default():
     small = render.filter(ImageFilter.GaussianBlur(4)).resize((50, 50), Image.Resampling.BOX)
     r = np.corrcoef(np.asarray(small, float).ravel(), grey.ravel())[0, 1]
     assert r >= 0.8
-    # read as a silhouette (asked for, or on another grid), the photograph is its dark tones:
-    # a positive of it, and the report says so
-    for how in ({"mode": "silhouette"}, {"grid": "hex"}, {"outline": "smooth"}):
+    # read as a silhouette (asked for, or by an option that reads one), the photograph is
+    # its dark tones: a positive of it, and the report says so
+    for how in ({"mode": "silhouette"}, {"grid": "hex", "mode": "silhouette"},
+                {"outline": "smooth"}):  # fmt: skip
         made = make(camera, cells=100, rng=1, **how)
         assert any("photograph read as a silhouette" in note for note in made.notes), how
         render = to_png_image(made.maze, cell_size=6, margin=0, background="#ffffff")
         small = render.convert("L").filter(ImageFilter.GaussianBlur(4))
         small = np.asarray(small.resize((50, 50), Image.Resampling.BOX), float)
         assert np.corrcoef(small.ravel(), grey.ravel())[0, 1] >= 0.8, how
+
+
+@pytest.mark.parametrize(("grid", "least"), [("hex", 0.85), ("triangle", 0.85), ("polar", 0.85),
+                                             ("upsilon", 0.25)])  # fmt: skip
+def test_a_photograph_reads_as_itself_on_every_grid(grid, least):
+    """Tone on another grid: the walls' widths follow the photograph's darkness, so the
+    blurred render (cropped to the maze's cells: a polar grid's disc reaches past the
+    picture) looks like it. The upsilon grid's short sides leave its walls little room
+    (every passage must stay open as drawn): a faint likeness, but one."""
+    import numpy as np
+    from conftest import SKIMAGE_DATA
+    from PIL import ImageFilter
+
+    from mazeart.export import to_png_image
+
+    camera = SKIMAGE_DATA / "camera.png"
+    made = make(camera, cells=100, rng=1, grid=grid)
+    assert any("drawn by its tones" in note for note in made.notes)
+    maze, g = made.maze, made.maze.grid
+    corners = np.concatenate([g.polygon(int(c)) for c in np.flatnonzero(maze.mask)]) * 6
+    box = (*corners.min(axis=0), *corners.max(axis=0))
+    render = to_png_image(maze, cell_size=6, margin=0, background="#ffffff").convert("L")
+    small = render.crop(box).filter(ImageFilter.GaussianBlur(4))
+    small = np.asarray(small.resize((50, 50), Image.Resampling.BOX), float)
+    grey = np.asarray(Image.open(camera).convert("L").resize((50, 50), Image.Resampling.BOX), float)
+    assert np.corrcoef(small.ravel(), grey.ravel())[0, 1] >= least
 
 
 def test_a_logos_design_shows_by_default_and_a_silhouette_stays_one(pictures, tmp_path):

@@ -177,6 +177,18 @@ def test_every_default_maze_is_solvable_as_drawn(grid, how, cells, pool):
     assert not failures, failures
 
 
+@pytest.mark.parametrize("grid", ["square", "hex", "triangle", "polar", "upsilon"])
+def test_tone_keeps_every_passage_open_as_drawn(grid, pool):
+    """Walls drawn as thick as the picture is dark still leave every passage open: the
+    thickest on a grid's short walls too (a colour logo's flat dark areas ask for it)."""
+    names = list(PICTURES)
+    results = list(pool.map(walk_one, names, [grid] * len(names), [{"tone": True}] * len(names),
+                            [60] * len(names)))  # fmt: skip
+    failures = [(name, walked, reported) for name, walked, reported in results
+                if not solvable(walked) or reported["reachable"] < 0.999]  # fmt: skip
+    assert not failures, failures
+
+
 def test_the_flood_sees_what_is_wrong(pictures):
     """Not blind: a sealed passage, a gap in the outer wall and a door drawn shut all show,
     here and in what ``mazeart info`` reports."""

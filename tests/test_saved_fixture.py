@@ -11,8 +11,9 @@ entrance, E the exit, a loot tag on the bottom-right cell):
     #       #
     #########
 
-and ``tests/fixtures/maze-v3-hex.json`` a hex grid of 2 rows of 3 cells (ids in
-reading order, the second row shifted right) with five passages. The expected
+``tests/fixtures/maze-v3-square.json`` the same maze in format 3 (cell ``(r, c)`` is
+id ``4 r + c``), and ``tests/fixtures/maze-v3-hex.json`` a hex grid of 2 rows of 3
+cells (ids in reading order, the second row shifted right) with five passages. The expected
 values below are written from these pictures, not from the package: a field
 written and read wrong the same way (a side's bit swapped in both the writer
 and the reader) passes a save-and-load test, and fails here.
@@ -58,7 +59,8 @@ def read_square_by_hand(doc: dict) -> set:
     return seen
 
 
-@pytest.mark.parametrize(("name", "version"), [("maze-v2-square", 2), ("maze-v3-hex", 3)])
+@pytest.mark.parametrize(("name", "version"), [("maze-v2-square", 2), ("maze-v3-square", 3),
+                                               ("maze-v3-hex", 3)])  # fmt: skip
 def test_the_fixtures_follow_their_schema(name, version):
     doc = json.loads((FIXTURES / f"{name}.json").read_text())
     jsonschema.validate(doc, schema(version))
@@ -76,6 +78,18 @@ def test_the_square_fixture_reads_as_its_picture():
             assert maze.is_open((r, c), side) == (pair in SQUARE_PASSAGES), ((r, c), side)
     assert mazeart.solve(maze).tolist() == [[0, 0], [0, 1], [1, 1], [1, 0], [2, 0], [2, 1],
                                             [2, 2], [1, 2], [0, 2], [0, 3], [1, 3]]  # fmt: skip
+
+
+def test_the_square_fixture_in_format_3_is_the_same_maze():
+    doc = json.loads((FIXTURES / "maze-v3-square.json").read_text())
+    by_hand = {tuple(sorted([divmod(a, 4), divmod(b, 4)])) for a, b in doc["passages"]}
+    assert by_hand == SQUARE_PASSAGES  # the ids name the picture's cells
+    maze = mazeart.load_maze(FIXTURES / "maze-v3-square.json")
+    assert maze.grid.kind == "square" and maze.shape == (3, 4)  # the square grid's own cells
+    assert (maze.entrance, maze.exit, dict(maze.tags)) == ((0, 0), (1, 3), {(2, 3): "loot"})
+    assert maze == mazeart.load_maze(FIXTURES / "maze-v2-square.json")
+    again = json.loads(dumps(mazeart.load_maze(FIXTURES / "maze-v2-square.json"), version=3))
+    assert again == doc
 
 
 def test_the_hex_fixture_reads_as_its_picture():

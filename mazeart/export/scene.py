@@ -732,9 +732,9 @@ def _ragged(points: NDArray[np.float64], ptr: NDArray[np.int64], ids: ArrayLike)
     return Lines(points[idx].astype(np.float64), starts)
 
 
-def _grid_walls(maze: Maze) -> NDArray[np.float64]:
+def _grid_walls(maze: Maze) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """The segments of the walls a grid maze draws: closed walls with a maze cell on a side,
-    but not the doors of its entrance and exit."""
+    but not the doors of its entrance and exit; and the wall of each segment."""
     g = maze.grid
     a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
     drawn = ~maze.passages & (maze.mask[a] | ((b >= 0) & maze.mask[np.maximum(b, 0)]))
@@ -745,9 +745,10 @@ def _grid_walls(maze: Maze) -> NDArray[np.float64]:
     last = np.zeros(len(g.wall_points), bool)
     last[g.wall_ptr[1:] - 1] = True  # no segment from one wall's end to the next wall
     first = np.flatnonzero(~last)
-    keep = drawn[np.searchsorted(g.wall_ptr, first, side="right") - 1]
+    wall = np.searchsorted(g.wall_ptr, first, side="right") - 1
+    keep = drawn[wall]
     first = first[keep]
-    return np.hstack([g.wall_points[first], g.wall_points[first + 1]])
+    return np.hstack([g.wall_points[first], g.wall_points[first + 1]]), wall[keep]
 
 
 def _along(line: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -847,19 +848,28 @@ def _grid_scene(
             floor = Fill(style.floor, rings=_ragged(g.cell_points, g.cell_ptr,
                                                     np.flatnonzero(maze.mask)))  # fmt: skip
         layers.append(Layer("floor", fills=(floor,)))
+    cap = "square" if square or weave else "round"
+    # a weave maze draws both sides of every corridor where a plain one draws one wall
+    groups = [(style.line_width * (0.6 if weave else 1.0), None)]
     if weave:  # the inset drawing whose gaps show the passages under (doors open)
         from mazeart.grids.weave import weave_walls
 
         segments = np.array([np.ravel(seg) for seg in weave_walls(maze)]).reshape(-1, 4)
     else:
-        segments = _grid_walls(maze)
-    walls = chain_segments(segments)  # chained even unordered: joints, not notches
-    if ordered:
-        walls = order_lines(walls)
-    cap = "square" if square or weave else "round"
-    # a weave maze draws both sides of every corridor where a plain one draws one wall
-    width = style.line_width * (0.6 if weave else 1.0)
-    layers.append(Layer("walls", strokes=(Stroke(walls, width, style.wall, cap),)))
+        segments, wall = _grid_walls(maze)
+        if maze.guide.tone is not None:  # a width per level of darkness (mazeart.tone)
+            from mazeart.tone import LEVELS, level_width, wall_tone
+
+            levels = wall_tone(maze)[wall]
+            groups = [(level_width(k), levels == k) for k in range(LEVELS)]
+    strokes = []
+    for width, pick in groups:
+        walls = chain_segments(segments if pick is None else segments[pick])  # joints
+        if ordered:
+            walls = order_lines(walls)
+        if pick is None or pick.any():
+            strokes.append(Stroke(walls, width, style.wall, cap))
+    layers.append(Layer("walls", strokes=tuple(strokes)))
     if weave:  # the figure's outer wall around the inset corridors, open at the doors
         from mazeart.grids.weave import weave_outline
 

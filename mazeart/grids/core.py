@@ -245,6 +245,14 @@ class SquareGrid(Grid):
         # Only reached for what __init__ did not set: the explicit arrays.
         if name not in SquareGrid._ARRAYS:
             raise AttributeError(name)
+        if name == "centres":  # asked alone often (measures, A*): no need for the rest
+            centres = self._cache.get("centres")
+            if centres is None:
+                centres = np.empty((self.rows, self.cols, 2))
+                centres[:, :, 0] = np.arange(self.cols) + 0.5
+                centres[:, :, 1] = (np.arange(self.rows) + 0.5)[:, None]
+                centres = self._cache["centres"] = _frozen(centres.reshape(-1, 2), np.float64)
+            return centres
         arrays = self._cache.get("arrays")
         if arrays is None:
             arrays = self._cache["arrays"] = _square_arrays(self.rows, self.cols)

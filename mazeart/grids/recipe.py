@@ -29,7 +29,6 @@ SQUARE_ONLY = {
     "colour_rooms": "colour rooms",
     "edges": "edges",
     "regions": "regions",
-    "tone": "tone",
     "outline": "a smooth outline",
     "preset": "presets",
 }
@@ -69,7 +68,8 @@ def grid_over_picture(
     coverage: float = 0.5,
     min_island: int = 3,
     centre: tuple[float, float] | None = None,
-) -> tuple[Grid, NDArray[np.int32], tuple[int, int]]:
+    tone: bool = False,
+) -> tuple[Grid, NDArray[np.int32], tuple[int, int], NDArray[np.float32] | None]:
     """The grid of ``kind`` laid over a picture, and a weight per cell.
 
     Parameters
@@ -85,12 +85,17 @@ def grid_over_picture(
         Parts of the figure smaller than this many cells are left out.
     centre : (float, float), optional
         The polar grid's centre in picture pixels (default: the figure's centroid).
+    tone : bool, default False
+        Draw the picture's tones (:mod:`mazeart.tone`): every cell the picture covers
+        is maze (a polar grid centred on the picture), and each cell's darkness is
+        returned.
 
     Returns
     -------
-    grid, weights, specks
+    grid, weights, specks, darkness
         ``weights`` is ``(n,)`` int32 (``0`` free, ``1000`` forbidden); ``specks``
-        counts the islands dropped and their cells.
+        counts the islands dropped and their cells; ``darkness`` is ``(n,)`` float32
+        from 0 (white) to 1 (black) with ``tone``, else None.
 
     Raises
     ------
@@ -102,6 +107,14 @@ def grid_over_picture(
 
     check_choice(kind, "grid", GRID_KINDS[1:])
     cells = check_int(cells, "cells")
+    if tone:
+        from mazeart.tone import grid_darkness
+
+        grid, transform = fit_grid(kind, picture.size, cells, centre=centre)
+        share = cell_coverage(grid, transform, np.ones(picture.size[::-1], np.float32))
+        free = share >= 0.5  # the cells the picture lies under
+        dark = grid_darkness(picture, grid, transform)
+        return grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), (0, 0), dark
     cover = figure_coverage(picture, threshold=threshold, invert=invert)
     grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre)
     share = cell_coverage(grid, transform, cover)
@@ -112,4 +125,4 @@ def grid_over_picture(
             f"no cell of the {kind} grid ({grid.n_cells} cells) is free, nothing to carve "
             "(try invert or a threshold)"
         )
-    return grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), specks
+    return grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), specks, None
