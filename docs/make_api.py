@@ -24,7 +24,8 @@ STAGES: list[tuple[str, str, list[str]]] = [
     ("The whole pipeline",
      "A source (a picture, a preset, a saved maze or a plain rectangle) and the command line's "
      "options by their Python names in; a finished maze out, written in any format.",
-     ["make", "save", "Made", "make_many", "make_book", "make_preset", "limits", "Limits"]),
+     ["make", "Recipe", "save", "Made", "make_many", "make_book", "make_preset", "limits",
+      "Limits"]),
     ("Image → weights",
      "A picture becomes a preset: an int32 weight matrix, 0 free and 1000 forbidden, other "
      "values for rooms, doors and tags.",

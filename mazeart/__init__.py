@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from mazeart.maze import Guide, Maze
     from mazeart.mazefile import load_maze, save_maze
     from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
+    from mazeart.recipe import Recipe
     from mazeart.rooms import Door, Room, load_rooms
     from mazeart.shape import braid, connect, prune_dead_ends
     from mazeart.solvers import distances, random_paths, solve
@@ -83,6 +84,7 @@ _HOME = {
     "make_book": "mazeart.pipeline",
     "make_many": "mazeart.pipeline",
     "make_preset": "mazeart.pipeline",
+    "Recipe": "mazeart.recipe",
     "save": "mazeart.pipeline",
     "Door": "mazeart.rooms",
     "Room": "mazeart.rooms",
@@ -137,6 +139,7 @@ __all__ = [
     "MazeartError",
     "Metrics",
     "NoPathError",
+    "Recipe",
     "Room",
     "__version__",
     "best_of",

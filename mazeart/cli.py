@@ -41,6 +41,7 @@ from mazeart.pipeline import (
     save,
     square_only,
 )
+from mazeart.recipe import MODES, option_table
 from mazeart.weights import FREE, PRESET_SUFFIXES, save_preset
 
 _DEFAULT_COMMAND = "make"
@@ -153,7 +154,7 @@ _IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF = (
     "Input", "Maze", "Connect and shape", "Drawing", "Solution", "Image-guided", "PDF"
 )  # fmt: skip
 _CHOICES = {
-    "mode": ("auto", "silhouette", "tone"),
+    "mode": MODES,
     "outline": ("cells", "smooth"),
     "geometry": ("cells", "blocks"),
     "grid": GRID_KINDS,
@@ -163,70 +164,13 @@ _CHOICES = {
     "hand": ("left", "right"),
 }
 
-# (parameter, library keyword, type, default, help, panel, flag names)
-_GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
-    ("cells", "cells", int, 80, "Grid columns across the image.", _IN, ()),
-    ("threshold", "threshold", float | None, None,
-     "Luminance threshold 0-255 (default: Otsu's).", _IN, ()),
-    ("invert", "invert", bool, False, "Swap figure and ground.", _IN, ()),
-    ("coverage", "coverage", float, 0.5,
-     "Share of a cell that must be figure for it to hold maze.", _IN, ()),
-    ("preset", "preset", bool, False,
-     "Read a PNG as a preset (one pixel per cell) even without its colour key.", _IN,
-     ("--preset",)),
-    ("colour_rooms", "colour_rooms", bool, False,
-     "Pure red regions of the picture are rooms, pure blue marks their doors (one door a "
-     "mark).", _IN,
-     ("--colour-rooms",)),
-    ("rooms", "rooms", Path | None, None, "Rooms file (JSON or TOML; in cells, fractions of the "
-     "picture or its pixels) to reserve in the grid.",
-     _IN, ("--rooms",)),
-    ("mode", "mode", str, "auto", "How to read the picture: silhouette (its figure), tone "
-     "(its tones: a photograph) or auto (tone for a photograph; a logo's colour regions "
-     "walled).", _ART, ()),
-    ("edges", "edges", bool | None, None, "Walls along the boundaries between the picture's "
-     "colour regions, crossed by as few doors as keep the maze connected (default: when the "
-     "figure holds distinct colour regions).", _ART, ("--edges/--no-edges",)),
-    ("regions", "regions", bool, False, "Give each colour region of the picture its own "
-     "texture (the flow generator).", _ART, ("--regions",)),
-    ("segments", "segments", int | None, None, "Colour clusters for --edges and --regions "
-     "(default: the figure's own flat colours).", _ART, ()),
-    ("tone", "tone", bool, False, "Fill the whole picture and draw each wall as thick as the "
-     "picture is dark under it: a photograph read from a distance.", _ART,
-     ("--tone",)),
-    ("outline", "outline", str | None, None, "Draw the figure's outer wall as cell sides "
-     "(cells), or as the picture's smooth contour (smooth; SVG, PNG, PDF).", _ART, ()),
-    ("textures", "textures", str | None, None, "Textures for --regions, largest region first: "
-     "horizontal, vertical, spiral, vortex, gradient, isolines, random.", _ART, ()),
-    ("algorithm", "algorithm", str, "weighted-dfs", "Generator (see: mazeart algorithms).",
-     _MAZE, ("--algorithm", "-a")),
-    ("grid", "grid", str, "square", "The cells' shape: square, hex, triangle, polar (rings "
-     "centred on the figure) or upsilon (octagons and squares).", _MAZE, ()),
-    ("centre", "centre", str | None, None, "The polar grid's centre X,Y in the picture's pixels "
-     "(default: the figure's centroid).", _MAZE, ()),
-    ("weave", "weave", bool, False, "A weave maze: corridors pass under each other (square "
-     "grid; Kruskal's algorithm with crossings).", _MAZE, ("--weave",)),
-    ("geometry", "geometry", str | None, None, "cells (thin walls between cells) or blocks "
-     "(path and wall blocks); default: the algorithm's first.", _MAZE, ()),
+# (parameter, library keyword, type, default, help, panel, flag names): the recipe's fields
+# (mazeart.recipe, where each default lives), and the seed, which is make()'s rng.
+_GENERATION: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = option_table()
+_GENERATION.insert(
+    [row[1] for row in _GENERATION].index("entrance"),
     ("seed", "rng", int | None, None, "Random seed (default: a fresh one, reported).", _MAZE, ()),
-    ("entrance", "entrance", str | None, None, "Entrance cell ROW,COL (default: automatic).",
-     _MAZE, ()),
-    ("exit_", "exit", str | None, None, "Exit cell ROW,COL (default: automatic).", _MAZE,
-     ("--exit",)),
-    ("difficulty", "difficulty", str | None, None, "easy, medium or hard: picks size, "
-     "algorithm and braid (options you give win), and what --best-of aims for.", _MAZE, ()),
-    ("best_of", "best_of", int, 1, "Make K candidates (seeds SEED, SEED+1, ...) and keep the "
-     "one that best fits --difficulty (hardest by default).", _MAZE, ()),
-    ("islands", "islands", str, "connect", "connect: join separate parts with bridges; "
-     "separate: keep them apart.", _SHAPE, ()),
-    ("prune_dead_ends", "prune", bool, False, "Remove one-cell dead ends off junctions.", _SHAPE,
-     ("--prune-dead-ends",)),
-    ("braid", "braid", float, 0.0, "Share of dead ends (0-1) to open into loops.", _SHAPE, ()),
-    ("min_island", "min_island", int, 3, "Leave out a picture's islands smaller than this "
-     "many cells (specks of noise; 0 keeps every one).", _SHAPE, ()),
-    ("place", "place", str | None, None, "Tags to place, e.g. loot=5,spawn=2 (kinds: spawn, "
-     "loot, key, npc, trap).", _SHAPE, ()),
-]  # fmt: skip
+)
 
 _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("solution", "solution", bool, False, "Draw the solution path.", _SOLVE, ()),

@@ -39,13 +39,14 @@ from mazeart._io import atomic_write, existing_file, open_image
 from mazeart._limits import check_cells, check_count, check_work, current
 from mazeart._pool import check_jobs, ordered_map
 from mazeart._rng import RngLike, as_generator, fresh_seed
-from mazeart.analyze import DIFFICULTIES, TARGETS, best_of, measure, pick_best
+from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
-from mazeart.maze import GEOMETRIES, Guide, Maze
+from mazeart.maze import Guide, Maze
 from mazeart.mazefile import dumps, is_maze_file, load_maze, loads
+from mazeart.recipe import DEFAULTS, Recipe
 from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
 from mazeart.solvers import SOLVERS, random_paths, solve
@@ -78,36 +79,7 @@ __all__ = [
 Source = str | os.PathLike[str] | NDArray[np.integer] | Maze | Any
 """A picture (path or PIL image), a preset (path, array, or ASCII text), or a saved maze."""
 
-_DEFAULTS: dict[str, Any] = {
-    "cells": 80,
-    "algorithm": DEFAULT_ALGORITHM,
-    "braid": 0.0,
-    "threshold": None,
-    "invert": False,
-    "coverage": 0.5,
-    "preset": False,
-    "colour_rooms": False,
-    "rooms": None,
-    "edges": None,
-    "regions": False,
-    "segments": None,
-    "tone": False,
-    "outline": None,
-    "textures": None,
-    "geometry": None,
-    "entrance": None,
-    "exit": None,
-    "difficulty": None,
-    "best_of": 1,
-    "islands": "connect",
-    "prune": False,
-    "place": None,
-    "min_island": 3,
-    "mode": "auto",
-    "grid": "square",
-    "weave": False,
-    "centre": None,
-}
+_DEFAULTS = DEFAULTS
 """Every option of :func:`make` that shapes a new maze, and its default."""
 
 
@@ -269,7 +241,7 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
     threshold = opts["threshold"]
     if threshold is not None:
         threshold = check_number(threshold, "threshold", low=0, high=255)
-    coverage = check_number(opts["coverage"], "coverage", low=0, high=1, low_open=True)
+    coverage = float(opts["coverage"])
     picture = None
     if isinstance(source, PILImage.Image):
         picture = source
@@ -335,7 +307,6 @@ def _working_size(picture: Image, cells: int) -> Image:
     return picture.reduce(factor)
 
 
-_MODES = ("auto", "silhouette", "tone")
 _READING = ("edges", "regions", "tone", "outline", "threshold", "invert", "coverage",
             "colour_rooms", "segments", "textures")  # fmt: skip
 """Options that say how to read the picture: given any, ``mode='auto'`` leaves it to them."""
@@ -346,7 +317,7 @@ def _read_as(
 ) -> list[str]:
     """Decide how to read a picture (``mode``): by its tones or as a silhouette, with its
     colour regions walled or not; the notes say what ``auto`` chose."""
-    mode = check_choice(opts["mode"], "mode", _MODES)
+    mode = opts["mode"]
     if picture is None:
         if mode == "tone":
             raise MazeartError("mode 'tone' reads the picture's tones; give a picture")
@@ -552,7 +523,7 @@ def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) ->
         regions=opts["regions"],
         outline="smooth" if smooth else "cells",
         tone=opts["tone"],
-        segments=None if opts["segments"] is None else check_int(opts["segments"], "segments"),
+        segments=opts["segments"],
         textures=textures,
         threshold=opts["threshold"],
         invert=opts["invert"],
@@ -604,6 +575,7 @@ def _seed(rng: RngLike) -> int:
 def make(
     source: Source,
     *,
+    recipe: Recipe | None = None,
     rng: RngLike = None,
     index: int = 0,
     record: bool = False,
@@ -622,6 +594,9 @@ def make(
         preset (``.npy``, ``.txt``, a preset ``.png``, an array, or ASCII text with a newline; see
         :mod:`mazeart.weights`), ``"WxH"`` for a plain rectangle (``"30x20"``),
         or a saved maze (``.json`` or a :class:`Maze`), which is returned as it is.
+    recipe : Recipe, optional
+        The options as one checked object (:class:`mazeart.Recipe`); ``options``
+        given beside it win.
     rng : int or numpy.random.Generator, optional
         The run's seed (fresh when omitted; a Generator gives one). The maze
         records the seed that makes it again.
@@ -689,11 +664,14 @@ def make(
     """
     if "seed" in options:
         raise TypeError("make() takes the seed as rng=SEED (an int or a numpy Generator)")
+    if recipe is not None:
+        if not isinstance(recipe, Recipe):
+            raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")
+        chosen = {k: v for k, v in recipe.as_dict().items() if v != DEFAULTS[k]}
+        options = {**chosen, **options}
     if executor is not None and jobs == 1:  # the default gives way to a given executor
         jobs = None
     check_jobs(jobs, executor)
-    opts = {**_DEFAULTS, **{k: v for k, v in options.items() if k in _DEFAULTS}}
-    extra = {k: v for k, v in options.items() if k not in _DEFAULTS}
     index = check_int(index, "index", minimum=0)
     saved = _saved(source)
     if saved is not None:
@@ -705,9 +683,10 @@ def make(
         return Made(saved)
     if isinstance(source, str | os.PathLike) and Path(source).suffix.lower() == ".json":
         load_maze(source)  # not a saved maze: say what is wrong with it
+    recipe, extra = Recipe.split(options)  # every value checked, once
+    opts = recipe.as_dict()
     difficulty = opts["difficulty"]
     if difficulty is not None:
-        check_choice(difficulty, "difficulty", TARGETS)
         for name, value in DIFFICULTIES[difficulty].items():
             if options.get(name) is None:
                 opts[name] = value
@@ -723,9 +702,7 @@ def make(
         opts["texture_bias"] = check_number(extra.pop("bias", 0.9), "bias", low=0, high=1)
     else:
         opts["texture_bias"] = 0.9
-    from mazeart.grids.recipe import GRID_KINDS
-
-    kind = check_choice(opts["grid"], "grid", GRID_KINDS)
+    kind = opts["grid"]
     if kind != "square" and options.get("algorithm") is None and difficulty is None:
         opts["algorithm"] = "backtracker"  # the weighted DFS is the square grid's own
     algo = get_algorithm(opts["algorithm"])
@@ -735,12 +712,7 @@ def make(
         if opts["regions"] and "bias" in parsed:
             opts["texture_bias"] = check_number(parsed.pop("bias"), "bias", low=0, high=1)
         extra = {**extra, **parsed}
-    if opts["geometry"] is not None:
-        check_choice(opts["geometry"], "geometry", GEOMETRIES)
-    if opts["outline"] is not None:
-        check_choice(opts["outline"], "outline", ("cells", "smooth"))
-    braid = check_number(opts["braid"], "braid", low=0, high=1)
-    k = check_count(opts["best_of"], "best_of")
+    braid, k = float(opts["braid"]), int(opts["best_of"])
     if kind != "square":
         if opts["weave"]:
             raise MazeartError(f"weave mazes are on the square grid, not the {kind} grid")
@@ -754,7 +726,7 @@ def make(
     preset, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], preset, source, picture)
     notes = _read_as(picture, preset, opts, options)
-    min_island = check_int(opts["min_island"], "min_island", minimum=0)
+    min_island = int(opts["min_island"])
     warnings = []
     if picture is not None and not opts["tone"] and not opts["colour_rooms"]:
         warnings = fit_warnings(picture, preset, threshold=opts["threshold"], invert=opts["invert"])
@@ -886,8 +858,8 @@ def _make_on_grid(
         if opts[name] is not None:
             raise MazeartError(f"{name} is chosen automatically on the {kind} grid")
     cells = check_int(opts["cells"], "cells", maximum=current().max_cells)
-    min_island = check_int(opts["min_island"], "min_island", minimum=0)
-    coverage = check_number(opts["coverage"], "coverage", low=0, high=1, low_open=True)
+    min_island = int(opts["min_island"])
+    coverage = float(opts["coverage"])
     threshold = opts["threshold"]
     if threshold is not None:
         threshold = check_number(threshold, "threshold", low=0, high=255)
@@ -927,7 +899,7 @@ def _make_on_grid(
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
     seed = _seed(rng)
-    braid = check_number(opts["braid"], "braid", low=0, high=1)
+    braid = float(opts["braid"])
     reports: list[ShapeReport] = []
 
     def candidate(i: int) -> Maze:
@@ -975,7 +947,7 @@ def _grid_mode(kind: str, picture: Image, opts: dict[str, Any], given: Mapping) 
     silhouette."""
     from mazeart.image import is_photograph
 
-    mode = check_choice(opts["mode"], "mode", _MODES)
+    mode = opts["mode"]
     chosen = [k for k in _READING if given.get(k) not in (None, False, _DEFAULTS[k])]
     if mode == "tone":
         opts["tone"] = True
@@ -1045,7 +1017,7 @@ def _make_weave(
     if opts["geometry"] not in (None, "cells") or opts["braid"]:
         raise MazeartError("a weave maze has the cells geometry and no braid")
     preset, picture = _read_source(source, opts)
-    min_island = check_int(opts["min_island"], "min_island", minimum=0)
+    min_island = int(opts["min_island"])
     specks = (0, 0)
     if picture is not None and min_island > 1:
         preset, specks = _drop_specks(preset, min_island)
@@ -1208,7 +1180,7 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     }  # fmt: skip
     if unknown:
         raise TypeError(f"make_preset() got unknown option(s) {', '.join(sorted(unknown))}")
-    opts = {**_DEFAULTS, **options}
+    opts = Recipe(**options).as_dict()
     saved = _saved(source)
     if saved is not None:  # a saved maze: its region is the preset's free part
         region = square_only(saved, "a preset").region

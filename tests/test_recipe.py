@@ -1,0 +1,92 @@
+"""The recipe: one checked object for every option that shapes a maze.
+
+``make(source, recipe=Recipe(...))`` makes the maze that the same options as keywords
+make; a bad value is refused when the recipe is made, in one line naming it; the
+command line offers exactly the recipe's options (plus the seed), each with the
+recipe's default, so a default cannot drift between the two.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import mazeart
+from mazeart import MazeartError, Recipe
+from mazeart.mazefile import dumps
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"braid": 0.4, "algorithm": "wilson"}, {"grid": "hex", "place": "loot=3"},
+     {"grid": "polar", "difficulty": "easy"}, {"weave": True}],
+)  # fmt: skip
+def test_a_recipe_makes_what_its_options_make(options):
+    by_keywords = mazeart.make("16x12", rng=3, **options).maze
+    by_recipe = mazeart.make("16x12", rng=3, recipe=Recipe(**options)).maze
+    assert dumps(by_recipe) == dumps(by_keywords)
+
+
+def test_keywords_beside_a_recipe_win():
+    recipe = Recipe(braid=0.5, algorithm="prim")
+    made = mazeart.make("16x12", rng=1, recipe=recipe, braid=0.0)
+    assert made.maze.meta["algorithm"] == "prim"
+    assert dumps(made.maze) == dumps(mazeart.make("16x12", rng=1, algorithm="prim").maze)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [({"braid": 2}, MazeartError, r"^braid must be a finite number in \[0, 1\], got 2$"),
+     ({"grid": "hexagon"}, MazeartError, r"^unknown grid 'hexagon' \(choose from square, hex"),
+     ({"mode": "photo"}, MazeartError, r"^unknown mode 'photo'"),
+     ({"cells": 0}, MazeartError, r"^cells must be"),
+     ({"cells": 2.5}, TypeError, r"^cells must be an integer"),
+     ({"best_of": 10**9}, MazeartError, r"^best_of must be"),
+     ({"islands": "merge"}, MazeartError, r"^unknown islands 'merge'"),
+     ({"coverage": 0}, MazeartError, r"^coverage must be"),
+     ({"algorithm": 3}, TypeError, r"^algorithm must be a string")],
+)  # fmt: skip
+def test_bad_values_are_refused_when_the_recipe_is_made(options, error, message):
+    with pytest.raises(error, match=message):
+        Recipe(**options)
+    with pytest.raises(error, match=message):  # and by make, the same way
+        mazeart.make("10x10", **options)
+
+
+def test_a_recipe_is_frozen_and_keyword_only():
+    recipe = Recipe(cells=40)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        recipe.cells = 50  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Recipe(40)  # type: ignore[misc]
+    assert recipe.replace(braid=0.2).braid == 0.2 and recipe.braid == 0.0
+    with pytest.raises(MazeartError):
+        recipe.replace(braid=-1)
+    with pytest.raises(TypeError, match="recipe must be a Recipe"):
+        mazeart.make("10x10", recipe={"cells": 40})
+
+
+def test_the_command_line_offers_the_recipe_with_its_defaults():
+    """Read from the command's help as a user sees it: every recipe field is an option, and
+    the default shown is the recipe's."""
+    import re
+
+    done = subprocess.run([sys.executable, "-m", "mazeart", "make", "--help"], text=True,
+                          capture_output=True, env={"COLUMNS": "250", "PATH": ""},
+                          check=True)  # fmt: skip
+    text = done.stdout
+    for f in dataclasses.fields(Recipe):
+        flag = "--" + (f.metadata["cli"] or f.name).rstrip("_").replace("_", "-")
+        if f.metadata["flags"]:
+            flag = f.metadata["flags"][0].split("/")[0]
+        assert flag in text, f.name
+        line = next(ln for ln in text.splitlines() if flag in ln)
+        if f.default not in (None, False, True):
+            shown = re.search(r"\[default: ([^\]]+)\]", line)
+            assert shown is not None, (f.name, line)
+            assert shown.group(1) == str(f.default), (f.name, shown.group(1))
+    assert np.isin(["--seed"], text.split()).all()
