@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
     from mazeart.animate import Recording
+    from mazeart.grids import Grid
     from mazeart.guide import Guidance
     from mazeart.maze import Guide
 
@@ -706,26 +707,105 @@ def make(
     if kind != "square" and options.get("algorithm") is None and difficulty is None:
         opts["algorithm"] = "backtracker"  # the weighted DFS is the square grid's own
     algo = get_algorithm(opts["algorithm"])
-    algorithm = algo.name
+    opts["algorithm"] = algo.name
     if args:
         parsed = algo.parse_args(args)
         if opts["regions"] and "bias" in parsed:
             opts["texture_bias"] = check_number(parsed.pop("bias"), "bias", low=0, high=1)
         extra = {**extra, **parsed}
-    braid, k = float(opts["braid"]), int(opts["best_of"])
-    if kind != "square":
-        if opts["weave"]:
-            raise MazeartError(f"weave mazes are on the square grid, not the {kind} grid")
-        return _make_on_grid(
-            source, kind, opts, options, extra, rng=rng, index=index, k=k, progress=progress
-        )
-    if opts["weave"]:
-        return _make_weave(
-            source, opts, options, extra, rng=rng, index=index, k=k, progress=progress
-        )
+    k = int(opts["best_of"])
+    if kind != "square" and opts["weave"]:
+        raise MazeartError(f"weave mazes are on the square grid, not the {kind} grid")
+    plan = (_grid_plan if kind != "square" else _weave_plan if opts["weave"] else _square_plan)(
+        source, opts, options, extra, k
+    )
+    seed = _seed(rng)
+    seeds = [seed + index * k + i for i in range(k)]
+    recording = None
+    if record and plan.records:
+        from mazeart.animate import Recording
+
+        recording = Recording()
+        with recording:
+            kept, maze, report = _choose(plan.job, seeds, opts["difficulty"], record, jobs,
+                                         executor, progress)  # fmt: skip
+    else:
+        kept, maze, report = _choose(plan.job, seeds, opts["difficulty"], record, jobs, executor,
+                                     progress)  # fmt: skip
+    return Made(
+        maze,
+        preset=plan.preset,
+        report=report,
+        candidates=k,
+        kept=kept,
+        picture=plan.picture,
+        threshold=plan.threshold,
+        invert=opts["invert"],
+        recording=recording,
+        specks=plan.specks,
+        min_island=int(opts["min_island"]),
+        notes=tuple(plan.notes),
+        warnings=tuple(plan.warnings),
+    )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`make` has read and decided before it makes a candidate, on any grid:
+    the job that makes one from its seed (picklable, so a process pool can run it), and
+    what :class:`Made` tells of the source."""
+
+    job: _Job
+    preset: NDArray[np.int32] | None = None
+    picture: Image | None = None
+    threshold: float | None = None
+    specks: tuple[int, int] = (0, 0)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    records: bool = False  # whether the job's carve can be recorded (the square generators)
+
+
+def _choose(
+    job: _Job,
+    seeds: list[int],
+    difficulty: str | None,
+    record: bool,
+    jobs: int | None,
+    executor: Executor | None,
+    progress: Callable[[int], None] | None,
+) -> tuple[int, Maze, ShapeReport]:
+    """The kept candidate (the one of ``seeds`` nearest the difficulty: ``best_of``), its
+    number and its shaping report; made here one after another, or on a pool."""
+    k = len(seeds)
+    if k == 1:
+        maze, report = job.make(seeds[0])
+        return 0, maze, report
+    if record or check_jobs(jobs, executor) == 1:  # a recording watches this process
+        reports: list[ShapeReport] = []
+
+        def candidate(i: int) -> Maze:
+            maze, report = job.make(seeds[i])
+            reports.append(report)
+            return maze
+
+        best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
+        return best.candidate, best.maze, reports[best.candidate]
+    made = []
+    for maze, score, report in ordered_map(job, seeds, executor=executor, jobs=jobs):
+        made.append((maze, score, report))
+        if progress is not None:
+            progress(len(made))
+    pick = pick_best([score for _, score, _ in made], difficulty or "hard")
+    return pick, made[pick][0], made[pick][2]
+
+
+def _square_plan(
+    source: Source, opts: dict[str, Any], given: Mapping[str, Any], extra: dict[str, Any], k: int
+) -> _Plan:
+    """The square grid: the source's preset, the picture's guidance and rooms."""
     preset, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], preset, source, picture)
-    notes = _read_as(picture, preset, opts, options)
+    notes = _read_as(picture, preset, opts, given)
     min_island = int(opts["min_island"])
     warnings = []
     if picture is not None and not opts["tone"] and not opts["colour_rooms"]:
@@ -738,73 +818,25 @@ def make(
     guided = _guidance(preset, picture, opts)
     if guided is not None and guided.angle is not None:
         extra = {**extra, "angle": guided.angle, "bias": guided.bias}
-    weights = preset if guided is None else guided.weights
-    seed = _seed(rng)
-    reports: list[ShapeReport] = []
-
     arguments = dict(
-        algorithm=algorithm,
+        algorithm=opts["algorithm"],
         geometry=opts["geometry"],
         entrance=_cell(opts["entrance"], "entrance"),
         exit=_cell(opts["exit"], "exit"),
         rooms=rooms,
         islands=opts["islands"],
         prune=opts["prune"],
-        braid=braid,
+        braid=float(opts["braid"]),
         place=opts["place"],
         walls=None if guided is None else guided.walls,
         inside=None if guided is None else guided.inside,
         **extra,
     )
     walls = "edge walls" if opts["edges"] else "outline walls"
-
-    job = _Candidate(weights, arguments, walls, None if guided is None else guided.guide)
-
-    def candidate(i: int) -> Maze:
-        maze, report = job.make(seed + index * k + i)
-        reports.append(report)
-        return maze
-
-    def choose() -> tuple[int, Maze]:
-        if k == 1:
-            return 0, candidate(0)
-        if record or check_jobs(jobs, executor) == 1:  # a recording watches this process
-            best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
-            return best.candidate, best.maze
-        seeds = [seed + index * k + i for i in range(k)]
-        made = []
-        for maze, score, report in ordered_map(job, seeds, executor=executor, jobs=jobs):
-            made.append((maze, score))
-            reports.append(report)
-            if progress is not None:
-                progress(len(made))
-        pick = pick_best([score for _, score in made], difficulty or "hard")
-        return pick, made[pick][0]
-
-    recording = None
-    if record:
-        from mazeart.animate import Recording
-
-        recording = Recording()
-        with recording:
-            kept, maze = choose()
-    else:
-        kept, maze = choose()
-    return Made(
-        maze,
-        preset=preset,
-        report=reports[kept],
-        candidates=k,
-        kept=kept,
-        picture=picture,
-        threshold=opts["threshold"],
-        invert=opts["invert"],
-        recording=recording,
-        specks=specks,
-        min_island=min_island,
-        notes=tuple(notes),
-        warnings=tuple(warnings),
-    )
+    job = _Candidate(preset if guided is None else guided.weights, arguments, walls,
+                     None if guided is None else guided.guide)  # fmt: skip
+    return _Plan(job, preset=preset, picture=picture, threshold=opts["threshold"],
+                 specks=specks, notes=notes, warnings=warnings, records=True)  # fmt: skip
 
 
 def _point(value: Any, scale: float) -> tuple[float, float] | None:
@@ -826,23 +858,15 @@ def _point(value: Any, scale: float) -> tuple[float, float] | None:
     return x / scale, y / scale
 
 
-def _make_on_grid(
-    source: Source,
-    kind: str,
-    opts: dict[str, Any],
-    given: Mapping[str, Any],
-    extra: dict[str, Any],
-    *,
-    rng: RngLike,
-    index: int,
-    k: int,
-    progress: Callable[[int], None] | None = None,
-) -> Made:
-    """:func:`make` on another grid (see :mod:`mazeart.grids.recipe`)."""
+def _grid_plan(
+    source: Source, opts: dict[str, Any], given: Mapping[str, Any], extra: dict[str, Any], k: int
+) -> _Plan:
+    """Another grid (see :mod:`mazeart.grids.recipe`): laid over the picture (or ``WxH``)."""
     from PIL import Image as PILImage
 
-    from mazeart.grids.generate import generate_on_grid
     from mazeart.grids.recipe import SQUARE_ONLY, grid_for_rectangle, grid_over_picture
+
+    kind = opts["grid"]
 
     for name, what in SQUARE_ONLY.items():
         value = given.get(name)
@@ -898,47 +922,10 @@ def _make_on_grid(
     check_cells(1, grid.n_cells, f"the {kind} grid")
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
-    seed = _seed(rng)
-    braid = float(opts["braid"])
-    reports: list[ShapeReport] = []
-
-    def candidate(i: int) -> Maze:
-        report = ShapeReport(walls="outline walls")
-        reports.append(report)
-        maze = generate_on_grid(
-            weights, grid, algorithm=opts["algorithm"], rng=seed + index * k + i,
-            islands=opts["islands"], prune=opts["prune"], braid=braid, place=opts["place"],
-            report=report, **extra,
-        )  # fmt: skip
-        return maze if guide is None else maze.replace(guide=guide)
-
-    kept, maze = _keep_best(candidate, k, opts["difficulty"], progress)
-    return Made(
-        maze,
-        report=reports[kept],
-        candidates=k,
-        kept=kept,
-        picture=picture,
-        threshold=threshold,
-        invert=opts["invert"],
-        specks=specks,
-        min_island=min_island,
-        notes=tuple(notes),
-    )
-
-
-def _keep_best(
-    candidate: Callable[[int], Any],
-    k: int,
-    difficulty: str | None,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[int, Any]:
-    """The kept one of ``k`` candidates (:func:`~mazeart.analyze.best_of`) and its number,
-    made one after another in this process."""
-    if k == 1:
-        return 0, candidate(0)
-    best = best_of(candidate, k, target=difficulty or "hard", progress=progress)
-    return best.candidate, best.maze
+    arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
+                     braid=float(opts["braid"]), place=opts["place"], **extra)  # fmt: skip
+    return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
+                 threshold=threshold, specks=specks, notes=notes)  # fmt: skip
 
 
 def _grid_mode(kind: str, picture: Image, opts: dict[str, Any], given: Mapping) -> list[str]:
@@ -986,25 +973,16 @@ def _grid_notes(
     return notes
 
 
-def _make_weave(
-    source: Source,
-    opts: dict[str, Any],
-    given: Mapping[str, Any],
-    extra: dict[str, Any],
-    *,
-    rng: RngLike,
-    index: int,
-    k: int,
-    progress: Callable[[int], None] | None = None,
-) -> Made:
+def _weave_plan(
+    source: Source, opts: dict[str, Any], given: Mapping[str, Any], extra: dict[str, Any], k: int
+) -> _Plan:
     """:func:`make` for a weave maze (see :mod:`mazeart.grids.weave`): the square preset of
     the source, carved by Kruskal's algorithm with crossings placed first."""
     from mazeart.grids.recipe import SQUARE_ONLY
-    from mazeart.grids.weave import weave_maze
 
     density = 0.2 if opts["weave"] is True else opts["weave"]
     density = check_number(density, "weave", low=0, high=1)
-    for name, what in SQUARE_ONLY.items():
+    for name, what in {**SQUARE_ONLY, "tone": "tone"}.items():
         value = given.get(name)
         plain = name in ("outline", "preset") and value in ("cells", True)
         if value not in (None, False, _DEFAULTS[name]) and not plain:
@@ -1023,38 +1001,68 @@ def _make_weave(
         preset, specks = _drop_specks(preset, min_island)
     if k > 1:
         check_work(k, preset.size, f"best_of {k}")
-    seed = _seed(rng)
-
-    def candidate(i: int) -> Maze:
-        s = seed + index * k + i
-        maze = weave_maze(preset, s, density=density, islands=opts["islands"])
-        if opts["place"]:  # on the preset's square cells (not under a crossing, not a bridge)
-            from mazeart.tags import place_tags
-
-            allowed = np.zeros(maze.grid.n_cells, bool)
-            allowed[: preset.size] = (preset == FREE).reshape(-1)
-            maze = place_tags(maze, opts["place"], s, allowed=allowed)
-        return maze
-
-    kept, maze = _keep_best(candidate, k, opts["difficulty"], progress)
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
-    return Made(
-        maze,
-        preset=preset,
-        candidates=k,
-        kept=kept,
-        picture=picture,
-        threshold=opts["threshold"],
-        invert=opts["invert"],
-        specks=specks,
-        min_island=min_island,
-        notes=tuple(notes),
-    )
+    job = _WeaveCandidate(preset, density, opts["islands"], opts["place"])
+    return _Plan(job, preset=preset, picture=picture, threshold=opts["threshold"],
+                 specks=specks, notes=notes)  # fmt: skip
+
+
+class _Job:
+    """One ``best_of`` candidate's making, from its seed (a subclass says how): picklable,
+    so that a process pool can make candidates."""
+
+    def make(self, seed: int) -> tuple[Maze, ShapeReport]:
+        raise NotImplementedError
+
+    def __call__(self, seed: int) -> tuple[Maze, float, ShapeReport]:
+        maze, report = self.make(seed)
+        return maze, measure(maze).difficulty, report
 
 
 @dataclass(frozen=True)
-class _Candidate:
+class _GridCandidate(_Job):
+    """A candidate on another grid: its weights per cell and
+    :func:`~mazeart.grids.generate.generate_on_grid`'s arguments, and a picture's tone."""
+
+    weights: NDArray[np.int32]
+    grid: Grid
+    arguments: dict[str, Any]
+    guide: Guide | None = None
+
+    def make(self, seed: int) -> tuple[Maze, ShapeReport]:
+        from mazeart.grids.generate import generate_on_grid
+
+        report = ShapeReport(walls="outline walls")
+        maze = generate_on_grid(self.weights, self.grid, rng=seed, report=report,
+                                **self.arguments)  # fmt: skip
+        return (maze if self.guide is None else maze.replace(guide=self.guide)), report
+
+
+@dataclass(frozen=True)
+class _WeaveCandidate(_Job):
+    """A weave maze's candidate: the square preset, the share of crossings, tags."""
+
+    preset: NDArray[np.int32]
+    density: float
+    islands: str
+    place: Any
+
+    def make(self, seed: int) -> tuple[Maze, ShapeReport]:
+        from mazeart.grids.weave import weave_maze
+
+        maze = weave_maze(self.preset, seed, density=self.density, islands=self.islands)
+        if self.place:  # on the preset's square cells (not under a crossing, not a bridge)
+            from mazeart.tags import place_tags
+
+            allowed = np.zeros(maze.grid.n_cells, bool)
+            allowed[: self.preset.size] = (self.preset == FREE).reshape(-1)
+            maze = place_tags(maze, self.place, seed, allowed=allowed)
+        return maze, ShapeReport()
+
+
+@dataclass(frozen=True)
+class _Candidate(_Job):
     """One ``best_of`` candidate, made in a worker: the preset, :func:`generate`'s
     arguments and the report's wall kind; called with the candidate's seed."""
 
@@ -1089,10 +1097,6 @@ class _Candidate:
                     inside[r, c] = True
             arguments = {**arguments, "inside": inside}
         return maze, report
-
-    def __call__(self, seed: int) -> tuple[Maze, float, ShapeReport]:
-        maze, report = self.make(seed)
-        return maze, measure(maze).difficulty, report
 
 
 @dataclass(frozen=True)

@@ -90,3 +90,13 @@ def test_the_command_line_offers_the_recipe_with_its_defaults():
             assert shown is not None, (f.name, line)
             assert shown.group(1) == str(f.default), (f.name, shown.group(1))
     assert np.isin(["--seed"], text.split()).all()
+
+
+@pytest.mark.parametrize("how", [{}, {"grid": "hex"}, {"grid": "polar"}, {"weave": True}])
+def test_best_of_keeps_the_same_maze_on_a_pool_on_every_grid(how):
+    """make() is one path for every grid: its candidates are picklable jobs, so best_of may
+    make them on worker processes, and keeps the same one as when made here."""
+    here = mazeart.make("18x14", best_of=3, jobs=1, rng=2, **how)
+    pool = mazeart.make("18x14", best_of=3, jobs=2, rng=2, **how)
+    assert (pool.kept, pool.candidates) == (here.kept, 3)
+    assert dumps(pool.maze) == dumps(here.maze)
