@@ -172,7 +172,8 @@ class Guide:
                 raise InvalidMazeError("edge labels must be a non-empty grid of integers")
             if labels.min() < 0 or labels.max() > 35:
                 raise InvalidMazeError("edge labels must be integers from 0 to 35")
-            set_(self, "edge_labels", _frozen_array(labels, np.int8, "edge labels", 2))
+            ndim = 1 if labels.ndim == 1 else 2  # one label a cell: (n,) or (H, W)
+            set_(self, "edge_labels", _frozen_array(labels, np.int8, "edge labels", ndim))
         if self.tone is not None:
             tone = _frozen_array(
                 self.tone, np.float64, "the tone map", 1 if np.ndim(self.tone) == 1 else 2
@@ -213,10 +214,11 @@ class Guide:
     def check(self, shape: tuple[int, ...]) -> None:
         """Raise :class:`InvalidMazeError` unless the per-cell maps fit a grid of ``shape``
         (``(H, W)`` on the square grid; ``(n,)`` on another, where a guide holds a tone
-        map only: outlines and edge curves are the square grid's)."""
-        if len(shape) == 1 and (self.outline or self.edge_curves or self.edge_labels is not None):
-            raise InvalidMazeError("a smooth outline and colour edges are drawn on the square "
-                                   "grid; another grid's guide holds a tone map only")  # fmt: skip
+        map and colour regions: the smooth outline and edge curves are the square grid's)."""
+        if len(shape) == 1 and (self.outline or self.edge_curves):
+            raise InvalidMazeError("a smooth outline and edge curves are drawn on the square "
+                                   "grid; another grid's guide holds tone and colour regions "
+                                   "only")  # fmt: skip
         for name, grid in (("edge labels", self.edge_labels), ("tone map", self.tone)):
             if grid is not None and grid.shape != shape:
                 raise InvalidMazeError(f"the {name} are {grid.shape}, the grid {shape}")

@@ -556,6 +556,7 @@ def grid_dumps(maze: Maze) -> str:
          "exit": 117,
          "tags": [[33, "loot"], [90, "spawn"]],
          "tone": [0.12, 0.8, ...],              # optional: darkness per grid cell (--tone)
+         "regions": [0, 0, 1, ...],             # optional: colour region per cell (--edges)
          "meta": {"algorithm": "wilson", "seed": 7, ...}
         }
 
@@ -571,10 +572,11 @@ def grid_dumps(maze: Maze) -> str:
     """
     g = maze.grid
     guide = maze.guide
-    if maze.geometry != "cells" or maze.rooms or guide.outline or guide.edge_labels is not None:
-        raise MazeartError("format 3 holds no block geometry, rooms, smooth outline or colour "
-                           "edges: save this maze in format 2")  # fmt: skip
+    if maze.geometry != "cells" or maze.rooms or guide.outline or guide.edge_curves:
+        raise MazeartError("format 3 holds no block geometry, rooms, smooth outline or edge "
+                           "curves: save this maze in format 2")  # fmt: skip
     tone = None if guide.tone is None else np.round(guide.tone.reshape(-1), 2).tolist()
+    labels = None if guide.edge_labels is None else guide.edge_labels.reshape(-1).tolist()
     try:
         meta = _compact(thaw(maze.meta))
     except (TypeError, ValueError) as exc:
@@ -607,6 +609,7 @@ def grid_dumps(maze: Maze) -> str:
         f' "exit": {_compact(cell(maze.exit))},',
         f' "tags": {_compact(sorted([cell(c), k] for c, k in maze.tags.items()))},',
         *([f' "tone": {_compact(tone)},'] if tone is not None else []),
+        *([f' "regions": {_compact(labels)},'] if labels is not None else []),
         f' "meta": {meta}',
         "}",
     ]
@@ -635,7 +638,7 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     missing = [k for k in _GRID_KEYS if k not in doc]
     if missing:
         raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
-    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "tone"})
+    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "tone", "regions"})
     if extra:
         raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(map(repr, extra))}")
     spec = doc["grid"]
@@ -708,6 +711,7 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     if len({t[0] for t in tags}) != len(tags):
         raise FileFormatError('"tags" names a cell twice')
     guide = None
+    shape = (int(params["rows"]), int(params["cols"])) if kind == "square" else (n,)
     if "tone" in doc:
         tone = doc["tone"]
         if (
@@ -718,8 +722,19 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
             )
         ):
             raise FileFormatError(f'"tone" must be {n} numbers from 0 to 1, one a cell')
-        shape = (int(params["rows"]), int(params["cols"])) if kind == "square" else (n,)
         guide = Guide(tone=np.array(tone, np.float64).reshape(shape))
+    if "regions" in doc:
+        regions = doc["regions"]
+        if (
+            not isinstance(regions, list)
+            or len(regions) != n
+            or not all(
+                isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= 35 for t in regions
+            )
+        ):
+            raise FileFormatError(f'"regions" must be {n} integers from 0 to 35, one a cell')
+        labels = np.array(regions, np.int8).reshape(shape)
+        guide = Guide(edge_labels=labels, tone=None if guide is None else guide.tone)
     try:
         return Maze(mask, opened, grid=grid, region=region, entrance=doc["entrance"],
                     exit=doc["exit"], meta=_meta(doc["meta"]),

@@ -887,11 +887,13 @@ def _grid_plan(
     threshold = opts["threshold"]
     if threshold is not None:
         threshold = check_number(threshold, "threshold", low=0, high=255)
-    picture, specks, guide = None, (0, 0), None
+    picture, specks, guide, labels = None, (0, 0), None, None
     notes: list[str] = []
     rect = _rectangle(source)
     if opts["tone"] and rect is not None:
         raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
+    if opts["tone"] and opts["edges"]:
+        raise MazeartError("tone draws the whole picture; it does not mix with edges")
     if rect is not None:
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
         weights = np.full(grid.n_cells, FREE, np.int32)
@@ -911,19 +913,22 @@ def _grid_plan(
         picture = _working_size(picture, cells)
         centre = _point(opts["centre"], given_width / picture.width)
         notes = _grid_mode(kind, picture, opts, given)
-        grid, weights, specks, dark = grid_over_picture(
+        laid = grid_over_picture(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
+            edges=bool(opts["edges"]), segments=opts["segments"],
         )  # fmt: skip
-        if dark is not None:
-            guide = Guide(tone=np.round(dark, 2).astype(np.float64))
+        grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
+        if laid.darkness is not None:
+            guide = Guide(tone=np.round(laid.darkness, 2).astype(np.float64))
         else:
             notes += _grid_notes(kind, picture, threshold, opts["invert"], photo=False)
     check_cells(1, grid.n_cells, f"the {kind} grid")
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
     arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
-                     braid=float(opts["braid"]), place=opts["place"], **extra)  # fmt: skip
+                     braid=float(opts["braid"]), place=opts["place"], labels=labels,
+                     **extra)  # fmt: skip
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
                  threshold=threshold, specks=specks, notes=notes)  # fmt: skip
 
@@ -944,6 +949,12 @@ def _grid_mode(kind: str, picture: Image, opts: dict[str, Any], given: Mapping) 
             return [f"a photograph: drawn by its tones on the {kind} grid "
                     "(mode='silhouette' for its shape)"]  # fmt: skip
         return [_photo_note(", ".join(chosen) if chosen else "mode='silhouette'")]
+    elif mode == "auto" and not chosen and opts["edges"] is None:
+        from mazeart.image import colour_regions, figure_coverage
+
+        if colour_regions(picture, figure_coverage(picture) >= 0.5):
+            opts["edges"] = True
+            return ["its colour regions walled (edges=False for the silhouette alone)"]
     return []
 
 
@@ -1033,7 +1044,8 @@ class _GridCandidate(_Job):
     def make(self, seed: int) -> tuple[Maze, ShapeReport]:
         from mazeart.grids.generate import generate_on_grid
 
-        report = ShapeReport(walls="outline walls")
+        walls = "outline walls" if self.arguments.get("labels") is None else "edge walls"
+        report = ShapeReport(walls=walls)
         maze = generate_on_grid(self.weights, self.grid, rng=seed, report=report,
                                 **self.arguments)  # fmt: skip
         return (maze if self.guide is None else maze.replace(guide=self.guide)), report

@@ -870,6 +870,16 @@ def _grid_scene(
         if pick is None or pick.any():
             strokes.append(Stroke(walls, width, style.wall, cap))
     layers.append(Layer("walls", strokes=tuple(strokes)))
+    if maze.guide.edge_labels is not None and not weave:  # the design: walls between regions
+        labels = maze.guide.edge_labels
+        a, b = g.wall_cells[wall, 0], g.wall_cells[wall, 1]
+        bb = np.maximum(b, 0)
+        design = (b >= 0) & maze.mask[a] & maze.mask[bb] & (labels[a] != labels[bb])
+        curves = chain_segments(segments[design])
+        if ordered:
+            curves = order_lines(curves)
+        heavy = style.edge_width if style.edge_width is not None else 2 * style.line_width
+        layers.append(Layer("edges", strokes=(Stroke(curves, heavy, style.wall, "round"),)))
     if weave:  # the figure's outer wall around the inset corridors, open at the doors
         from mazeart.grids.weave import weave_outline
 

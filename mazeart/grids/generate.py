@@ -25,7 +25,7 @@ from mazeart.errors import MazeartError, check_choice, check_number
 from mazeart.generators import default_endpoints
 from mazeart.grids import Grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
-from mazeart.maze import Maze
+from mazeart.maze import Guide, Maze
 from mazeart.shape import ShapeReport
 
 __all__ = ["generate_on_grid"]
@@ -63,6 +63,7 @@ def generate_on_grid(
     entrance: int | None = None,
     exit: int | None = None,
     place: str | Mapping[str, int] | None = None,
+    labels: ArrayLike | None = None,
     report: ShapeReport | None = None,
     **options: Any,
 ) -> Maze:
@@ -84,6 +85,11 @@ def generate_on_grid(
     place : str or mapping, optional
         Tags to place (``"loot=5,spawn=2"``; :func:`mazeart.tags.place_tags`),
         never on a bridge across the ground.
+    labels : (n,) array_like of int, optional
+        Each cell's colour region (``edges``): each region is carved on its own, and
+        the regions that touch are joined through as few doors as keep the maze one
+        (one a pair of touching parts, on a random shared wall); the labels ride in
+        ``maze.guide.edge_labels``, so the drawing marks the walls between regions.
     report : ShapeReport, optional
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
@@ -115,8 +121,20 @@ def generate_on_grid(
     given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
     generator = as_generator(rng if given is None else given)
     report = report if report is not None else ShapeReport()
-    opened = carve_graph(grid, free, algorithm, generator, **options)
-    maze = Maze(free, opened, grid=grid)
+    if labels is None:
+        opened = carve_graph(grid, free, algorithm, generator, **options)
+        guide = None
+    else:
+        region = np.asarray(labels, np.int64).reshape(-1)
+        if region.size != grid.n_cells:
+            raise MazeartError(f"labels has {region.size} cells, the grid {grid.n_cells}")
+        opened = np.zeros(grid.n_walls, bool)
+        for label in np.unique(region[free]):
+            opened |= carve_graph(grid, free & (region == label), algorithm, generator,
+                                  **options)  # fmt: skip
+        opened |= _doors_between(grid, free, opened, region, generator, report)
+        guide = Guide(edge_labels=region.astype(np.int8))
+    maze = Maze(free, opened, grid=grid, guide=guide)
     if islands == "connect":
         from mazeart.shape import connect
 
@@ -148,3 +166,44 @@ def generate_on_grid(
         "braid": braid,
     }
     return maze.replace(meta=meta)
+
+
+def _doors_between(
+    grid: Grid,
+    free: NDArray[np.bool_],
+    opened: NDArray[np.bool_],
+    region: NDArray[np.int64],
+    rng: np.random.Generator,
+    report: ShapeReport,
+) -> NDArray[np.bool_]:
+    """The doors that join touching parts of different regions into one tree: a random
+    spanning tree of the parts (Kruskal's over their shared walls, in random order), one
+    wall a pair. Parts that touch nothing are left for the connectivity pass."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = grid.n_cells
+    a, b = grid.wall_cells[:, 0].astype(np.int64), grid.wall_cells[:, 1].astype(np.int64)
+    link = opened & (b >= 0)
+    graph = coo_matrix((np.ones(int(link.sum())), (a[link], b[link])), shape=(n, n))
+    _, part = connected_components(graph, directed=False)
+    bb = np.maximum(b, 0)
+    between = (b >= 0) & free[a] & free[bb] & (part[a] != part[bb])
+    candidates = np.flatnonzero(between)
+    candidates = candidates[rng.permutation(candidates.size)]
+    parent = np.arange(int(part.max()) + 1)
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = int(parent[x])
+        return x
+
+    doors = np.zeros(grid.n_walls, bool)
+    for w in candidates.tolist():
+        p, q = find(int(part[a[w]])), find(int(part[b[w]]))
+        if p != q:
+            parent[p] = q
+            doors[w] = True
+    report.doors += int(doors.sum())
+    return doors

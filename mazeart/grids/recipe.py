@@ -9,7 +9,7 @@ cell keeps the figure's share of its own polygon, and the cells covered enough
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,7 +27,6 @@ GRID_KINDS = tuple(kind for kind in GRIDS if kind != "weave")
 SQUARE_ONLY = {
     "rooms": "rooms",
     "colour_rooms": "colour rooms",
-    "edges": "edges",
     "regions": "regions",
     "outline": "a smooth outline",
     "preset": "presets",
@@ -58,6 +57,16 @@ def _drop_small(grid: Grid, free: NDArray[np.bool_], min_island: int) -> tuple[N
     return free & ~drop, (int(small.sum()), int(drop.sum()))
 
 
+class Laid(NamedTuple):
+    """A grid laid over a picture (:func:`grid_over_picture`)."""
+
+    grid: Grid
+    weights: NDArray[np.int32]  # one code a cell: 0 free, 1000 forbidden
+    specks: tuple[int, int]  # islands dropped, and their cells
+    darkness: NDArray[np.float32] | None = None  # per cell, with tone
+    labels: NDArray[np.int8] | None = None  # each cell's colour region, with edges
+
+
 def grid_over_picture(
     kind: str,
     picture: Any,
@@ -69,7 +78,9 @@ def grid_over_picture(
     min_island: int = 3,
     centre: tuple[float, float] | None = None,
     tone: bool = False,
-) -> tuple[Grid, NDArray[np.int32], tuple[int, int], NDArray[np.float32] | None]:
+    edges: bool = False,
+    segments: int | None = None,
+) -> Laid:
     """The grid of ``kind`` laid over a picture, and a weight per cell.
 
     Parameters
@@ -89,13 +100,17 @@ def grid_over_picture(
         Draw the picture's tones (:mod:`mazeart.tone`): every cell the picture covers
         is maze (a polar grid centred on the picture), and each cell's darkness is
         returned.
+    edges, segments : bool, int or None
+        Read the figure's colour regions (its own flat colours, or ``segments`` clusters;
+        as on squares): each cell takes the region covering most of it.
 
     Returns
     -------
-    grid, weights, specks, darkness
+    Laid
         ``weights`` is ``(n,)`` int32 (``0`` free, ``1000`` forbidden); ``specks``
         counts the islands dropped and their cells; ``darkness`` is ``(n,)`` float32
-        from 0 (white) to 1 (black) with ``tone``, else None.
+        from 0 (white) to 1 (black) with ``tone``; ``labels`` ``(n,)`` int8 with
+        ``edges``.
 
     Raises
     ------
@@ -114,9 +129,14 @@ def grid_over_picture(
         share = cell_coverage(grid, transform, np.ones(picture.size[::-1], np.float32))
         free = share >= 0.5  # the cells the picture lies under
         dark = grid_darkness(picture, grid, transform)
-        return grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), (0, 0), dark
+        return Laid(grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), (0, 0), dark)
     cover = figure_coverage(picture, threshold=threshold, invert=invert)
     grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre)
+    if edges:  # a thin line of ground inside the figure is a border between its regions:
+        from mazeart.guide import close_gaps  # figure, walled along it (as on squares)
+
+        reach = max(1, round(transform.scale))  # a cell, in the picture's pixels
+        cover = np.maximum(cover, close_gaps(cover >= 0.5, width=reach).astype(cover.dtype))
     share = cell_coverage(grid, transform, cover)
     free = share >= float(coverage) - 1e-6
     free, specks = _drop_small(grid, free, min_island)
@@ -125,4 +145,56 @@ def grid_over_picture(
             f"no cell of the {kind} grid ({grid.n_cells} cells) is free, nothing to carve "
             "(try invert or a threshold)"
         )
-    return grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), specks, None
+    labels = None
+    if edges:
+        labels = cell_labels(picture, grid, transform, figure=cover >= 0.5, segments=segments)
+        least = max(3, min_island, int(free.sum()) // 150)  # a speck: under 1/150 of it
+        labels = _merge_specks(grid, free, labels, least=least)
+    return Laid(grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), specks, labels=labels)
+
+
+def cell_labels(
+    picture: Any, grid: Grid, transform: Any, *, figure: NDArray[np.bool_], segments: int | None
+) -> NDArray[np.int8]:
+    """Each cell's colour region: the figure's colour (its flat colours, or ``segments``
+    clusters: :func:`mazeart.guide.segment_cells`'s reading) covering most of the cell."""
+    from mazeart.grids.sample import cell_coverage
+    from mazeart.guide import _pixel_labels
+
+    pixels, read = _pixel_labels(picture, segments=segments, figure=figure, rng=0)
+    k = int(pixels.max()) + 1
+    shares = np.stack([cell_coverage(grid, transform, (pixels == j) & read) for j in range(k)])
+    return np.argmax(shares, axis=0).astype(np.int8)
+
+
+def _merge_specks(
+    grid: Grid, free: NDArray[np.bool_], labels: NDArray[np.int8], *, least: int
+) -> NDArray[np.int8]:
+    """Colour regions of fewer than ``least`` cells (a cell or two where the picture's
+    colours meet) join the region most of their neighbours hold, so each door the maze
+    needs crosses a line of the design, not a speck."""
+    from mazeart.grids.carve import label_parts
+
+    out = labels.copy()
+    src = np.repeat(np.arange(grid.n_cells), np.diff(grid.indptr))
+    dst = grid.indices.astype(np.int64)
+    for _ in range(3):
+        parts = np.full(grid.n_cells, -1, np.int64)
+        count = 0
+        for label in np.unique(out[free]):
+            own, n = label_parts(grid, free & (out == label))
+            parts[own >= 0] = own[own >= 0] + count
+            count += n
+        sizes = np.bincount(parts[free], minlength=count)
+        small = free & (sizes[np.maximum(parts, 0)] < least)
+        if not small.any():
+            break
+        # each small part takes the label most of its outside neighbours (free) hold
+        edge = small[src] & free[dst] & (parts[src] != parts[dst])
+        votes = np.zeros((count, int(out.max()) + 1), np.int64)
+        np.add.at(votes, (parts[src[edge]], out[dst[edge]]), 1)
+        has = votes.sum(axis=1) > 0
+        winner = np.argmax(votes, axis=1)
+        change = small & has[np.maximum(parts, 0)]
+        out[change] = winner[parts[change]].astype(np.int8)
+    return out
