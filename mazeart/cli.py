@@ -531,6 +531,37 @@ def make_command(
     .json (a saved maze, which every command reads back), .txt, .html, .tmj, .tmx.
     """
     started = time.perf_counter()
+    dest = _make_destination(source, output, animate, format_, ascii_, levels, gen)
+    progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
+    opts = {"args": _extras(ctx), "record": animate is not None, "progress": progress, **gen}
+    with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
+        opts.update(workers)
+        made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
+    made = made_all[0]
+    for warning in made.warnings:
+        _warn(warning, quiet)
+    _write_made(made_all, dest, animate, draw, quiet)
+    if ascii_:
+        from mazeart.export.text import to_ascii
+
+        typer.echo(to_ascii(square_only(made.maze, "--ascii")), nl=False)
+    elapsed = time.perf_counter() - started
+    names = [dest.name if dest is not None else None, None if animate is None else str(animate)]
+    wrote = ", ".join(n for n in names if n is not None) or "nothing"
+    _report(f"wrote {wrote} ({made.summary()}, {elapsed:.2f} s)", quiet)
+
+
+def _make_destination(
+    source: Path,
+    output: Path | None,
+    animate: Path | None,
+    format_: str | None,
+    ascii_: bool,
+    levels: int,
+    gen: dict[str, Any],
+) -> _Destination | None:
+    """Check where ``mazeart make`` writes, before any work: a clear error for an output
+    that cannot be, and the destination (None when the maze is only printed)."""
     if output is None and not ascii_:
         raise MazeartError("say where to write the maze with -o FILE (or print it with --ascii)")
     check_count(levels, "--levels")
@@ -540,7 +571,7 @@ def make_command(
         raise MazeartError(f"--animate writes a GIF, got {animate}")
     if output is None and format_ is not None:
         raise MazeartError("--format applies to -o - (standard output)")
-    dest = None if output is None else _Destination(output, format_)  # checked before the work
+    dest = None if output is None else _Destination(output, format_)
     if dest is not None and dest.stream and ascii_:
         raise MazeartError("--ascii and -o - both print to standard output; choose one")
     if dest is not None and dest.stream and dest.suffix in (".tmj", ".tmx"):
@@ -551,16 +582,20 @@ def make_command(
         check_writable(animate)
     for out in (output, animate):
         _not_an_input(out, source, gen.get("rooms"))
-    progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
-    record = animate is not None
-    opts = {"args": _extras(ctx), "record": record, "progress": progress, **gen}
-    with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
-        opts.update(workers)
-        made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
+    return dest
+
+
+def _write_made(
+    made_all: list[Any],
+    dest: _Destination | None,
+    animate: Path | None,
+    draw: dict[str, Any],
+    quiet: bool,
+) -> None:
+    """Write the made maze (and an HTML game's other levels, the carve's GIF): every file
+    moves into place only when all are written."""
     made = made_all[0]
-    for warning in made.warnings:
-        _warn(warning, quiet)
-    with all_or_nothing():  # the files move into place only when all are written
+    with all_or_nothing():
         if dest is not None:
             todo = dest.applicable(draw, quiet)
             if dest.suffix == ".html":
@@ -571,14 +606,6 @@ def make_command(
             save(made, animate, **{k: v for k, v in draw.items() if k in gif})
     if dest is not None:
         dest.deliver()
-    if ascii_:
-        from mazeart.export.text import to_ascii
-
-        typer.echo(to_ascii(square_only(made.maze, "--ascii")), nl=False)
-    elapsed = time.perf_counter() - started
-    names = [dest.name if dest is not None else None, None if animate is None else str(animate)]
-    wrote = ", ".join(n for n in names if n is not None) or "nothing"
-    _report(f"wrote {wrote} ({made.summary()}, {elapsed:.2f} s)", quiet)
 
 
 @app.command("solve", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)

@@ -624,6 +624,33 @@ def _ints(value: Any, what: str) -> list[int]:
     return value
 
 
+def _passages(grid: Any, pairs: list[Any], n: int) -> NDArray[np.bool_]:
+    """The open walls of ``grid`` that the saved ``passages`` pairs name, all checked: each
+    a pair of ids in range, of neighbours (looked up by whole arrays, not pair by pair)."""
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise FileFormatError('"passages" must be a list of [a, b] pairs')
+        _ints(pair, "passages")
+    ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    bad = np.flatnonzero(((ends < 0) | (ends >= n)).any(axis=1))
+    if bad.size:
+        raise FileFormatError(f"passage {ends[bad[0]].tolist()} names a cell outside 0..{n - 1}")
+    cells = grid.wall_cells.astype(np.int64)
+    inner = np.flatnonzero(cells[:, 1] >= 0)
+    keys = cells[inner, 0] * n + cells[inner, 1]  # the lower id first, as the file writes
+    order = np.argsort(keys)
+    asked = ends.min(axis=1) * n + ends.max(axis=1)
+    at = np.minimum(np.searchsorted(keys, asked, sorter=order), max(keys.size - 1, 0))
+    found = keys.size > 0 and keys[order[at]] == asked
+    missing = np.flatnonzero(~np.asarray(found, bool) | (ends[:, 0] == ends[:, 1]))
+    if missing.size:
+        pair = ends[missing[0]].tolist()
+        raise FileFormatError(f"passage {pair} joins cells that are not neighbours")
+    opened = np.zeros(grid.n_walls, bool)
+    opened[inner[order[at]]] = True
+    return opened
+
+
 def grid_loads(doc: dict[str, Any]) -> Maze:
     """A grid maze from its parsed saved-maze document (version 3: see :func:`grid_dumps`).
 
@@ -686,17 +713,7 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     pairs = doc["passages"]
     if not isinstance(pairs, list):
         raise FileFormatError('"passages" must be a list of [a, b] pairs')
-    opened = np.zeros(grid.n_walls, bool)
-    for pair in pairs:
-        if not (isinstance(pair, list) and len(pair) == 2):
-            raise FileFormatError('"passages" must be a list of [a, b] pairs')
-        a, b = _ints(pair, "passages")
-        if not (0 <= a < n and 0 <= b < n):
-            raise FileFormatError(f"passage {[a, b]} names a cell outside 0..{n - 1}")
-        try:
-            opened[grid.wall_between(a, b)] = True
-        except MazeartError:
-            raise FileFormatError(f"passage {[a, b]} joins cells that are not neighbours") from None
+    opened = _passages(grid, pairs, n)
     for name in ("entrance", "exit"):
         v = doc[name]
         if v is not None and (not isinstance(v, int) or isinstance(v, bool)):

@@ -461,6 +461,49 @@ def _tags_on_path(maze: Maze, tags: dict[tuple[int, int], str]) -> dict[tuple[in
     return out
 
 
+def _algorithm_and_geometry(
+    algorithm: str, geometry: str | None, options: Mapping[str, Any]
+) -> tuple[Any, str]:
+    """The registered algorithm, the geometry it draws (its first by default), both checked
+    with the algorithm's options: :func:`generate`'s first step."""
+    algo = get_algorithm(algorithm)
+    geometry = (
+        algo.geometries[0] if geometry is None else check_choice(geometry, "geometry", GEOMETRIES)
+    )
+    if geometry not in algo.geometries:
+        raise MazeartError(
+            f"{algo.name} does not support geometry {geometry!r} "
+            f"(it supports {', '.join(algo.geometries)})"
+        )
+    if "seed" in options:
+        raise TypeError("generate() takes the seed as rng=SEED (an int or a numpy Generator)")
+    unknown = set(options) - set(algo.options)
+    if unknown:
+        valid = ", ".join(algo.options) or "none"
+        raise MazeartError(
+            f"{algo.name} has no option {', '.join(sorted(unknown))} (its options: {valid})"
+        )
+    return algo, geometry
+
+
+def _with_ends(maze: Maze, entrance: Any, exit: Any, auto: Any) -> Maze:
+    """The maze entered at ``entrance`` and left at ``exit``, their doors cut: the ones
+    given; with one given, the other the farthest from it; else ``auto`` (the ends a single
+    tree's walk found) or :func:`default_endpoints`."""
+    if (entrance is None) != (exit is None):  # one end given: the other is the farthest
+        fixed = entrance if entrance is not None else exit
+        other = _other_end(maze, fixed, given_is_entrance=entrance is not None)
+        if other is not None:
+            entrance, exit = (fixed, other) if entrance is not None else (other, fixed)
+    if auto is None and (entrance is None or exit is None):
+        auto = default_endpoints(maze)
+    if auto is not None:
+        entrance = auto[0] if entrance is None else entrance
+        exit = auto[1] if exit is None else exit
+    maze = _cut_door(_cut_door(maze, entrance, "entrance"), exit, "exit")
+    return maze.replace(entrance=entrance, exit=exit)
+
+
 def generate(
     weights: ArrayLike,
     *,
@@ -554,23 +597,7 @@ def generate(
     from mazeart.tags import parse_place, place_tags, tags_from_weights
 
     w = validate_weights(weights)
-    algo = get_algorithm(algorithm)
-    geometry = (
-        algo.geometries[0] if geometry is None else check_choice(geometry, "geometry", GEOMETRIES)
-    )
-    if geometry not in algo.geometries:
-        raise MazeartError(
-            f"{algo.name} does not support geometry {geometry!r} "
-            f"(it supports {', '.join(algo.geometries)})"
-        )
-    if "seed" in options:
-        raise TypeError("generate() takes the seed as rng=SEED (an int or a numpy Generator)")
-    unknown = set(options) - set(algo.options)
-    if unknown:
-        valid = ", ".join(algo.options) or "none"
-        raise MazeartError(
-            f"{algo.name} has no option {', '.join(sorted(unknown))} (its options: {valid})"
-        )
+    algo, geometry = _algorithm_and_geometry(algorithm, geometry, options)
     check_choice(islands, "islands", ("connect", "separate"))
     braid = check_number(braid, "braid", low=0.0, high=1.0)
     wanted = parse_place(place) if place else {}
@@ -612,20 +639,7 @@ def generate(
     tags = tags_from_weights(w) if highest > TAG else {}
     if tags:
         maze = maze.replace(tags=_tags_on_path(maze, tags))
-    if (entrance is None) != (exit is None):  # one end given: the other is the farthest
-        fixed = entrance if entrance is not None else exit
-        assert fixed is not None
-        other = _other_end(maze, fixed, given_is_entrance=entrance is not None)
-        if other is not None:
-            entrance, exit = (fixed, other) if entrance is not None else (other, fixed)
-    if auto is None and (entrance is None or exit is None):
-        auto = default_endpoints(maze)  # type: ignore[assignment]  # (a square maze: cells)
-    if auto is not None:
-        entrance = auto[0] if entrance is None else entrance
-        exit = auto[1] if exit is None else exit
-    assert entrance is not None and exit is not None  # given, or found above
-    maze = _cut_door(_cut_door(maze, entrance, "entrance"), exit, "exit")
-    maze = maze.replace(entrance=entrance, exit=exit)
+    maze = _with_ends(maze, entrance, exit, auto)
     if prune:
         maze = prune_dead_ends(maze, report=report)
     if braid:
