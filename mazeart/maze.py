@@ -148,13 +148,13 @@ class Guide:
     outline : tuple of (P, 2) ndarray of float
         Closed rings of the figure's smooth contour (``--outline smooth``); the
         outer wall is drawn along them instead of along cell sides.
-    edge_labels : (H, W) ndarray of int8, or None
-        The colour region of every cell (``--edges``).
+    edge_labels : (H, W) or (n,) ndarray of int8, or None
+        The colour region of every cell (``--edges``), in the grid's shape.
     edge_curves : tuple of (P, 2) ndarray of float
         The boundaries between colour regions as open polylines (``--edges``).
-    tone : (H, W) ndarray of float, or None
-        The picture's darkness per cell, 0 white to 1 black (``--tone``): walls
-        are drawn as thick as it is dark under them.
+    tone : (H, W) or (n,) ndarray of float, or None
+        The picture's darkness per cell, 0 white to 1 black (``--tone``), in the
+        grid's shape: walls are drawn as thick as it is dark under them.
     """
 
     outline: tuple[NDArray[np.float64], ...] = ()
@@ -330,7 +330,8 @@ class Maze:
     tags : mapping of cell to str, optional
         Tag kind per maze cell.
     guide : Guide, optional
-        What a picture adds to the drawing (outline, edges, tone; square grid).
+        What a picture adds to the drawing: tone and colour regions on any grid; the
+        smooth outline and edge curves on the square grid.
 
     Raises
     ------
@@ -595,6 +596,8 @@ class Maze:
                 and 0 <= int(cell) < self.grid.n_cells
                 and bool(self.mask[int(cell)])
             )
+        if not isinstance(cell, tuple | list) or len(cell) != 2:
+            return False
         r, c = cell
         return 0 <= r < self.height and 0 <= c < self.width and bool(self.mask[r, c])
 
@@ -640,6 +643,8 @@ class Maze:
 
     def neighbours(self, cell: Any) -> list[Any]:
         """Cells joined to ``cell`` by a passage (on the square grid in the order N, E, S, W)."""
+        if not self.is_cell(cell):
+            raise MazeartError(f"{cell!r} is not a maze cell")
         if not self.is_square:
             indptr, indices = self.open_table
             return indices[indptr[cell] : indptr[cell + 1]].tolist()
@@ -1230,8 +1235,8 @@ def _whole(extent: float) -> int:
 
 def _square_cell(grid: Grid, value: Any) -> Cell | None:
     """A cell id of the square grid as its ``(row, col)`` (a pair is left as it is)."""
-    if value is None or not isinstance(value, int | np.integer):
-        return value  # type: ignore[no-any-return]
+    if value is None or isinstance(value, bool) or not isinstance(value, int | np.integer):
+        return value  # type: ignore[no-any-return,return-value]
     r, c = divmod(int(value), int(grid.params["cols"]))
     return (r, c)
 

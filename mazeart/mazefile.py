@@ -575,7 +575,7 @@ def grid_dumps(maze: Maze) -> str:
     if maze.geometry != "cells" or maze.rooms or guide.outline or guide.edge_curves:
         raise MazeartError("format 3 holds no block geometry, rooms, smooth outline or edge "
                            "curves: save this maze in format 2")  # fmt: skip
-    tone = None if guide.tone is None else np.round(guide.tone.reshape(-1), 2).tolist()
+    tone = None if guide.tone is None else guide.tone.reshape(-1).tolist()
     labels = None if guide.edge_labels is None else guide.edge_labels.reshape(-1).tolist()
     try:
         meta = _compact(thaw(maze.meta))
@@ -624,6 +624,14 @@ def _ints(value: Any, what: str) -> list[int]:
     return value
 
 
+def _id_array(values: Any, what: str, n: int) -> NDArray[np.int64]:
+    """Cell ids of a saved file as an int64 array; an id beyond int64 is a one-line error."""
+    try:
+        return np.array(values, dtype=np.int64)
+    except OverflowError:
+        raise FileFormatError(f'"{what}" holds an id outside 0..{n - 1}') from None
+
+
 def _passages(grid: Any, pairs: list[Any], n: int) -> NDArray[np.bool_]:
     """The open walls of ``grid`` that the saved ``passages`` pairs name, all checked: each
     a pair of ids in range, of neighbours (looked up by whole arrays, not pair by pair)."""
@@ -631,7 +639,7 @@ def _passages(grid: Any, pairs: list[Any], n: int) -> NDArray[np.bool_]:
         if not (isinstance(pair, list) and len(pair) == 2):
             raise FileFormatError('"passages" must be a list of [a, b] pairs')
         _ints(pair, "passages")
-    ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    ends = _id_array(pairs, "passages", n).reshape(-1, 2)
     bad = np.flatnonzero(((ends < 0) | (ends >= n)).any(axis=1))
     if bad.size:
         raise FileFormatError(f"passage {ends[bad[0]].tolist()} names a cell outside 0..{n - 1}")
@@ -701,12 +709,12 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
         raise FileFormatError('"centres" do not match the grid the file names')
     cells = _ints(doc["cells"], "cells")
     mask = np.zeros(n, bool)
-    ids = np.array(cells, dtype=np.int64)
+    ids = _id_array(cells, "cells", n)
     if ids.size and (ids.min() < 0 or ids.max() >= n):
         raise FileFormatError(f'"cells" holds an id outside 0..{n - 1}')
     mask[ids] = True
     region = mask.copy()
-    more = np.array(_ints(doc.get("region", []), "region"), dtype=np.int64)
+    more = _id_array(_ints(doc.get("region", []), "region"), "region", n)
     if more.size and (more.min() < 0 or more.max() >= n):
         raise FileFormatError(f'"region" holds an id outside 0..{n - 1}')
     region[more] = True

@@ -91,8 +91,7 @@ class Made:
     Attributes
     ----------
     maze : Maze
-        The finished maze (a maze on another grid on a grid
-        other than squares).
+        The finished maze, on the grid asked for.
     preset : (H, W) ndarray of int32, or None
         The preset read from the source, before the picture's guidance changed
         it (``None`` for a saved maze).
@@ -890,11 +889,11 @@ def _grid_plan(
     picture, specks, guide, labels = None, (0, 0), None, None
     notes: list[str] = []
     rect = _rectangle(source)
-    if opts["tone"] and rect is not None:
-        raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
-    if opts["tone"] and opts["edges"]:
-        raise MazeartError("tone draws the whole picture; it does not mix with edges")
     if rect is not None:
+        if opts["tone"] or opts["mode"] == "tone":
+            raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
+        if opts["edges"]:
+            raise MazeartError("edges read the picture; give one, not WxH")
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
         weights = np.full(grid.n_cells, FREE, np.int32)
     else:
@@ -913,6 +912,10 @@ def _grid_plan(
         picture = _working_size(picture, cells)
         centre = _point(opts["centre"], given_width / picture.width)
         notes = _grid_mode(kind, picture, opts, given)
+        if opts["tone"] and opts["edges"]:
+            raise MazeartError("tone draws the whole picture; it does not mix with edges")
+        if opts["segments"] is not None and not opts["edges"]:
+            raise MazeartError("segments applies with edges or regions")
         laid = grid_over_picture(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
@@ -920,7 +923,8 @@ def _grid_plan(
         )  # fmt: skip
         grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
         if laid.darkness is not None:
-            guide = Guide(tone=np.round(laid.darkness, 2).astype(np.float64))
+            tone = np.asarray(laid.darkness, dtype=np.float64)  # then rounded: 0.01, not
+            guide = Guide(tone=np.round(tone, 2))  # float32's 0.0099999998
         else:
             notes += _grid_notes(kind, picture, threshold, opts["invert"], photo=False)
     check_cells(1, grid.n_cells, f"the {kind} grid")
@@ -943,7 +947,7 @@ def _grid_mode(kind: str, picture: Image, opts: dict[str, Any], given: Mapping) 
     chosen = [k for k in _READING if given.get(k) not in (None, False, _DEFAULTS[k])]
     if mode == "tone":
         opts["tone"] = True
-    elif opts["threshold"] is None and is_photograph(picture):
+    elif not opts["tone"] and opts["threshold"] is None and is_photograph(picture):
         if mode == "auto" and not chosen:
             opts["tone"] = True
             return [f"a photograph: drawn by its tones on the {kind} grid "
@@ -993,7 +997,10 @@ def _weave_plan(
 
     density = 0.2 if opts["weave"] is True else opts["weave"]
     density = check_number(density, "weave", low=0, high=1)
-    for name, what in {**SQUARE_ONLY, "tone": "tone"}.items():
+    if opts["mode"] == "tone":
+        raise MazeartError("tone do not mix with a weave maze")
+    for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges",
+                       "segments": "segments"}.items():  # fmt: skip
         value = given.get(name)
         plain = name in ("outline", "preset") and value in ("cells", True)
         if value not in (None, False, _DEFAULTS[name]) and not plain:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mazeart._limits import check_count
 from mazeart.errors import check_choice, check_int, check_number
 
@@ -46,6 +48,11 @@ def _option(
     the command's parameter when it differs from the field's name)."""
     meta = {"help": help, "panel": panel, "type": cli_type, "flags": flags, "cli": cli}
     return field(default=default, metadata=meta)
+
+
+def _check_bool(value: Any, name: str) -> None:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
 
 
 def _grid_kinds() -> tuple[str, ...]:
@@ -122,9 +129,10 @@ class Recipe:
     centre: Any = _option(None, "The polar grid's centre X,Y in the picture's pixels "
                           "(default: the figure's centroid).", _MAZE,
                           cli_type=str | None)  # fmt: skip
-    weave: bool = _option(False, "A weave maze: corridors pass under each other (square grid; "
-                          "Kruskal's algorithm with crossings).", _MAZE, cli_type=bool,
-                          flags=("--weave",))  # fmt: skip
+    weave: bool | float = _option(
+        False, "A weave maze: corridors pass under each other (square grid; Kruskal's algorithm "
+        "with crossings).", _MAZE, cli_type=bool, flags=("--weave",)
+    )  # fmt: skip
     geometry: str | None = _option(
         None, "cells (thin walls between cells) or blocks (path and wall blocks); default: "
         "the algorithm's first.", _MAZE, cli_type=str | None
@@ -155,6 +163,12 @@ class Recipe:
                          "npc, trap).", _SHAPE, cli_type=str | None)  # fmt: skip
 
     def __post_init__(self) -> None:
+        for name in ("invert", "preset", "colour_rooms", "regions", "tone", "prune"):
+            _check_bool(getattr(self, name), name)
+        if self.edges is not None:
+            _check_bool(self.edges, "edges")
+        if not isinstance(self.weave, bool | np.bool_):
+            check_number(self.weave, "weave", low=0, high=1)
         if self.cells is not None:
             check_int(self.cells, "cells")
         if self.threshold is not None:

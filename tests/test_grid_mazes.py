@@ -175,6 +175,10 @@ def test_bad_saved_grid_files_are_refused():
         ({"passages": [list(not_neighbours)]}, "not neighbours"),
         ({"centres": doc["centres"][:-1]}, "centres"),
         ({"cells": [999]}, "outside"),
+        ({"cells": [10**30]}, "outside"),  # beyond int64: still one line
+        ({"passages": [[0, 10**30]]}, "outside"),
+        ({"region": [10**30]}, "outside"),
+        ({"passages": [[3, 3]]}, "not neighbours"),
         ({"entrance": 10**6}, "entrance"),
         ({"grid": {"kind": "hex", "params": {"rows": 10**6, "cols": 10**6}}}, "cells"),
     ]:

@@ -100,3 +100,53 @@ def test_best_of_keeps_the_same_maze_on_a_pool_on_every_grid(how):
     pool = mazeart.make("18x14", best_of=3, jobs=2, rng=2, **how)
     assert (pool.kept, pool.candidates) == (here.kept, 3)
     assert dumps(pool.maze) == dumps(here.maze)
+
+
+def test_true_or_false_options_are_checked():
+    for name in ("invert", "tone", "prune", "regions", "preset", "colour_rooms", "edges"):
+        with pytest.raises(TypeError, match=f"^{name} must be True or False"):
+            Recipe(**{name: "no"})
+    with pytest.raises(MazeartError, match=r"^weave must be"):
+        Recipe(weave=5)
+    assert Recipe(weave=0.3).weave == 0.3
+
+
+@pytest.mark.parametrize(
+    ("source", "options", "message"),
+    [("logo", {"weave": True, "edges": True}, "edges do not mix with a weave maze"),
+     ("logo", {"weave": True, "mode": "tone"}, "tone do not mix with a weave maze"),
+     ("camera", {"grid": "hex", "mode": "tone", "edges": True}, "does not mix with edges"),
+     ("20x15", {"grid": "hex", "mode": "tone"}, "give a picture"),
+     ("20x15", {"grid": "hex", "edges": True}, "give one"),
+     ("logo", {"grid": "hex", "segments": 3, "edges": False}, "segments applies with edges"),
+     ("logo", {"grid": "hex", "textures": "spiral"}, "textures work on the square grid only")],
+)  # fmt: skip
+def test_options_another_grid_cannot_honour_are_refused(source, options, message):
+    """Nothing asked for is dropped in silence: on another grid or a weave, an option that
+    cannot apply is refused in one line, as on the square grid."""
+    from conftest import REPO, SKIMAGE_DATA
+
+    path = {"logo": REPO / "samples" / "logo.png", "camera": SKIMAGE_DATA / "camera.png"}
+    with pytest.raises(MazeartError, match=message):
+        mazeart.make(path.get(source, source), cells=30, rng=1, **options)
+
+
+def test_a_toned_maze_on_another_grid_comes_back_equal(tmp_path):
+    from conftest import SKIMAGE_DATA
+
+    maze = mazeart.make(SKIMAGE_DATA / "camera.png", grid="hex", cells=12, rng=1).maze
+    assert maze.guide.tone is not None
+    mazeart.save_maze(maze, tmp_path / "m.json")
+    assert mazeart.load_maze(tmp_path / "m.json") == maze
+    assert max(len(repr(t)) for t in maze.guide.tone.tolist()) <= 4  # two decimals: "0.01"
+
+
+def test_generating_on_the_square_grid_names_its_cells_as_the_square_grid_does():
+    from mazeart.grids import square_grid
+    from mazeart.grids.generate import generate_on_grid
+
+    g = square_grid(4, 5)
+    maze = generate_on_grid(np.zeros(20, np.int32), g, rng=1, entrance=3, place="loot=2",
+                            labels=np.arange(20) // 10)  # fmt: skip
+    assert maze.is_square and maze.entrance == (0, 3) and len(maze.tags) == 2
+    assert maze.guide.edge_labels is not None and maze.guide.edge_labels.shape == (4, 5)

@@ -133,16 +133,17 @@ def generate_on_grid(
             opened |= carve_graph(grid, free & (region == label), algorithm, generator,
                                   **options)  # fmt: skip
         opened |= _doors_between(grid, free, opened, region, generator, report)
-        guide = Guide(edge_labels=region.astype(np.int8))
+        shape = (-1,) if grid.kind != "square" else (grid.params["rows"], grid.params["cols"])
+        guide = Guide(edge_labels=region.astype(np.int8).reshape(shape))
     maze = Maze(free, opened, grid=grid, guide=guide)
     if islands == "connect":
         from mazeart.shape import connect
 
         maze = connect(maze, report=report)
     auto_in, auto_out = default_endpoints(maze)
-    maze = maze.replace(
-        entrance=auto_in if entrance is None else entrance,
-        exit=auto_out if exit is None else exit,
+    maze = maze.replace(  # (given as ids: the square grid names its cells (row, col))
+        entrance=auto_in if entrance is None else maze.cell_at(entrance),
+        exit=auto_out if exit is None else maze.cell_at(exit),
     )
     if prune or braid:
         from mazeart.shape import braid as braid_maze
@@ -155,7 +156,7 @@ def generate_on_grid(
     if place:
         from mazeart.tags import place_tags
 
-        maze = place_tags(maze, place, generator, allowed=free)
+        maze = place_tags(maze, place, generator, allowed=free.reshape(maze.shape))
     meta = {
         "algorithm": algorithm,
         "seed": None if given is None else int(given),

@@ -28,6 +28,7 @@ SQUARE_ONLY = {
     "rooms": "rooms",
     "colour_rooms": "colour rooms",
     "regions": "regions",
+    "textures": "textures",
     "outline": "a smooth outline",
     "preset": "presets",
 }
