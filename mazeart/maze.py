@@ -596,8 +596,8 @@ class Maze:
                 and 0 <= int(cell) < self.grid.n_cells
                 and bool(self.mask[int(cell)])
             )
-        if not isinstance(cell, tuple | list) or len(cell) != 2:
-            return False
+        if isinstance(cell, str | bytes) or np.ndim(cell) != 1 or len(cell) != 2:
+            return False  # not a (row, col) pair: an id, a string, a grid of cells
         r, c = cell
         return 0 <= r < self.height and 0 <= c < self.width and bool(self.mask[r, c])
 
