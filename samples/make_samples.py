@@ -181,6 +181,12 @@ def grids(out: Path) -> None:
         made = mazeart.make(HERE / "horse.png", grid=kind, cells=cells, rng=seed)
         mazeart.save(made, out / f"horse-{kind}.png", cell_size=8, solution=True)
         print(f"horse-{kind}.png: {made.summary()}")
+    made = mazeart.make(HERE / "logo.png", grid="hex", cells=60, rng=1)  # its design walled
+    mazeart.save(made, out / "logo-hex.png", cell_size=8)
+    print(f"logo-hex.png: {made.summary()}")
+    made = mazeart.make(SKIMAGE_DATA / "camera.png", grid="polar", cells=90, rng=1)  # tone
+    mazeart.save(made, out / "camera-polar.png", cell_size=6)
+    print(f"camera-polar.png: {made.summary()}")
     made = mazeart.make(HERE / "horse.png", weave=0.3, cells=40, rng=5)
     mazeart.save(made, out / "horse-weave.png", cell_size=12, solution=True)
     print(f"horse-weave.png: {made.summary()}")
