@@ -743,14 +743,16 @@ def _squares(mask, x, stride):
 
 
 @njit(cache=True)
-def _braid(topo, links, mask, room, region, stride, blocks, target, state):  # type: ignore[no-untyped-def]
+def _braid(topo, links, mask, room, zone, region, stride, blocks, target, state):  # type: ignore[no-untyped-def]
     """Open walls at dead ends in random order until ``target`` dead ends are gone.
 
     Flat arrays of any grid (the square grid's framed by one ring of non-maze
     cells); ``links`` and ``mask`` are changed in place. ``blocks`` selects the
     square grid's blocks rules (open a wall block that touches two path blocks or
     more, in the region, closing no 2 x 2 square) over the cells rule (open the
-    wall to a neighbouring maze cell). Returns the number of dead ends removed.
+    wall to a neighbouring maze cell of the same ``zone``: a picture's colour
+    region, so that braiding never cuts its design). Returns the number of dead
+    ends removed.
     """
     n = mask.size
     width = degree(topo)
@@ -790,7 +792,7 @@ def _braid(topo, links, mask, room, region, stride, blocks, target, state):  # t
                 continue
             like = False
             if not blocks:
-                if not mask[y] or room[y]:
+                if not mask[y] or room[y] or zone[y] != zone[x]:
                     continue
                 like = deg[y] == 1
             else:
@@ -847,6 +849,7 @@ def braid(
     rng: RngLike = None,
     *,
     report: ShapeReport | None = None,
+    zones: ArrayLike | None = None,
 ) -> Maze:
     """Remove a share of the dead ends by opening a wall at each, creating loops.
 
@@ -870,6 +873,10 @@ def braid(
         compiled pass, and none is made when nothing is to be braided.
     report : ShapeReport, optional
         Gets ``dead_ends_before`` and ``braided``.
+    zones : array_like of int, optional
+        A zone per cell, in the grid's shape: no wall between two zones opens (a
+        picture's colour regions, the two sides of its outline). By default the
+        maze's colour regions (``maze.guide.edge_labels``), if any.
 
     Returns
     -------
@@ -896,10 +903,34 @@ def braid(
     f = _flat(maze)
     blocks = maze.geometry == "blocks"
     keep_off = f.room | ~f.bridgeable  # rooms; a weave's crossings and tunnels stay as they are
-    _braid(f.topo, f.links, f.mask, keep_off, f.region, f.stride, blocks, target, state)
+    zone = np.zeros(f.mask.size, np.int64)  # a picture's colour regions: no wall across opens
+    labels = maze.guide.edge_labels if zones is None else np.asarray(zones, np.int64)
+    if labels is not None:
+        if labels.shape != maze.shape:
+            raise MazeartError(f"zones has shape {labels.shape}, the maze {maze.shape}")
+        zone = (_framed(labels, -1) if maze.is_square else labels).reshape(-1).astype(np.int64)
+    _braid(f.topo, f.links, f.mask, keep_off, zone, f.region, f.stride, blocks, target, state)
     out = f.back(f.mask, f.links)
     report.braided = before - int(np.count_nonzero(dead_ends(out)))
     return out
+
+
+def wall_zones(mask: ArrayLike, east: ArrayLike, south: ArrayLike) -> NDArray[np.int64]:
+    """The parts the cells ``mask`` of a square grid fall into when walls ``east`` and
+    ``south`` (as :func:`respect_walls` takes them) are not crossed: a zone per cell for
+    :func:`braid`."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    m = np.asarray(mask, bool)
+    h, w = m.shape
+    ids = np.arange(h * w).reshape(h, w)
+    across = ~np.asarray(east, bool)[:, :-1] & m[:, :-1] & m[:, 1:]
+    down = ~np.asarray(south, bool)[:-1, :] & m[:-1, :] & m[1:, :]
+    a = np.concatenate([ids[:, :-1][across], ids[:-1, :][down]])
+    b = np.concatenate([ids[:, 1:][across], ids[1:, :][down]])
+    graph = coo_matrix((np.ones(a.size, np.int8), (a, b)), shape=(h * w, h * w))
+    return connected_components(graph, directed=False)[1].reshape(h, w).astype(np.int64)
 
 
 def respect_walls(

@@ -150,3 +150,17 @@ def test_generating_on_the_square_grid_names_its_cells_as_the_square_grid_does()
                             labels=np.arange(20) // 10)  # fmt: skip
     assert maze.is_square and maze.entrance == (0, 3) and len(maze.tags) == 2
     assert maze.guide.edge_labels is not None and maze.guide.edge_labels.shape == (4, 5)
+
+
+@pytest.mark.parametrize("grid", ["square", "hex", "polar"])
+def test_braiding_never_cuts_a_logos_design(grid):
+    """Loops are opened inside the colour regions only: the passages across regions stay the
+    doors the maze was joined through, however much is braided."""
+    from conftest import REPO
+
+    made = mazeart.make(REPO / "samples" / "logo.png", grid=grid, cells=40, rng=2, braid=1.0)
+    maze = made.maze
+    labels = maze.guide.edge_labels.reshape(-1)
+    a, b = maze.links().T
+    assert made.report.braided > 0
+    assert int((labels[a] != labels[b]).sum()) == made.report.doors

@@ -593,7 +593,7 @@ def generate(
     """
     from mazeart.rooms import rooms_from_weights, stamp_rooms
     from mazeart.shape import braid as braid_dead_ends
-    from mazeart.shape import connect, install_rooms, prune_dead_ends, respect_walls
+    from mazeart.shape import connect, install_rooms, prune_dead_ends, respect_walls, wall_zones
     from mazeart.tags import parse_place, place_tags, tags_from_weights
 
     w = validate_weights(weights)
@@ -643,7 +643,8 @@ def generate(
     if prune:
         maze = prune_dead_ends(maze, report=report)
     if braid:
-        maze = braid_dead_ends(maze, braid, generator, report=report)
+        zones = None if walls is None else wall_zones(maze.mask, walls[0], walls[1])
+        maze = braid_dead_ends(maze, braid, generator, report=report, zones=zones)
     if wanted:
         allowed = is_free(w) | np.isin(w // 1000, (2, 3))  # not bridges across the ground
         maze = place_tags(maze, wanted, generator, allowed=allowed & maze.mask)
