@@ -25,7 +25,6 @@ import math
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,19 +32,9 @@ from typing import Any
 os.environ.setdefault("MAZEART_JIT", "always")
 
 import numpy as np
+from bench_generate import best_of
 
 TARGET = 2.0
-
-
-def best_of(fn: Callable[[], Any], repeat: int) -> float:
-    """The best of ``repeat`` timed calls after one warm-up call."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def mazes(cells: int) -> dict[str, Any]:

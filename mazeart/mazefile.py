@@ -659,6 +659,23 @@ def _passages(grid: Any, pairs: list[Any], n: int) -> NDArray[np.bool_]:
     return opened
 
 
+def _per_cell(doc: dict[str, Any], key: str, n: int, kind: type, high: int, what: str) -> Any:
+    """A saved file's optional value per grid cell (``"tone"``, ``"regions"``), checked: ``n``
+    numbers of ``kind`` (an int passes as a float) from 0 to ``high``; None when absent."""
+    if key not in doc:
+        return None
+    values = doc[key]
+    kinds = (int, float) if kind is float else (int,)
+    if (
+        not isinstance(values, list)
+        or len(values) != n
+        or not all(isinstance(v, kinds) and not isinstance(v, bool) and 0 <= v <= high
+                   for v in values)
+    ):  # fmt: skip
+        raise FileFormatError(f'"{key}" must be {n} {what}, one a cell')
+    return np.array(values)
+
+
 def grid_loads(doc: dict[str, Any]) -> Maze:
     """A grid maze from its parsed saved-maze document (version 3: see :func:`grid_dumps`).
 
@@ -735,31 +752,14 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
         raise FileFormatError('"tags" must be a list of [cell id, kind] pairs')
     if len({t[0] for t in tags}) != len(tags):
         raise FileFormatError('"tags" names a cell twice')
-    guide = None
     shape = (int(params["rows"]), int(params["cols"])) if kind == "square" else (n,)
-    if "tone" in doc:
-        tone = doc["tone"]
-        if (
-            not isinstance(tone, list)
-            or len(tone) != n
-            or not all(
-                isinstance(t, int | float) and not isinstance(t, bool) and 0 <= t <= 1 for t in tone
-            )
-        ):
-            raise FileFormatError(f'"tone" must be {n} numbers from 0 to 1, one a cell')
-        guide = Guide(tone=np.array(tone, np.float64).reshape(shape))
-    if "regions" in doc:
-        regions = doc["regions"]
-        if (
-            not isinstance(regions, list)
-            or len(regions) != n
-            or not all(
-                isinstance(t, int) and not isinstance(t, bool) and 0 <= t <= 35 for t in regions
-            )
-        ):
-            raise FileFormatError(f'"regions" must be {n} integers from 0 to 35, one a cell')
-        labels = np.array(regions, np.int8).reshape(shape)
-        guide = Guide(edge_labels=labels, tone=None if guide is None else guide.tone)
+    tone = _per_cell(doc, "tone", n, float, 1, "numbers from 0 to 1")
+    labels = _per_cell(doc, "regions", n, int, 35, "integers from 0 to 35")
+    guide = None
+    if tone is not None or labels is not None:
+        tone = None if tone is None else tone.astype(np.float64).reshape(shape)
+        labels = None if labels is None else labels.astype(np.int8).reshape(shape)
+        guide = Guide(tone=tone, edge_labels=labels)
     try:
         return Maze(mask, opened, grid=grid, region=region, entrance=doc["entrance"],
                     exit=doc["exit"], meta=_meta(doc["meta"]),
