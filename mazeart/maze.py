@@ -491,11 +491,8 @@ class Maze:
         set_(self, "rooms", tuple(rooms))
         if not all(isinstance(room, Room) for room in self.rooms):
             raise TypeError("rooms must be Room objects (see mazeart.Room)")
-        if self.rooms and not square:
-            raise InvalidMazeError(f"rooms are laid out on the square grid, "
-                                   f"not the {self.grid.kind} grid")  # fmt: skip
-        if square:
-            _check_rooms(m, p, self.rooms)
+        if self.rooms:
+            _check_rooms(self)
         cells: dict[Any, str] = {}
         for cell, kind in (tags or {}).items():
             at = as_cell(cell, "a tag's cell")
@@ -1150,26 +1147,62 @@ class Maze:
         return cls.from_raster(grid != "#", entrance=entrance, exit=exit_, meta=meta)
 
 
-def _check_rooms(mask: NDArray[np.bool_], p: NDArray[np.uint8], rooms: Sequence[Room]) -> None:
-    """Rooms are open inside and closed but for their doors."""
-    h, w = mask.shape
-    for room in rooms:
-        doors = {(d.row, d.col): d.side for d in room.doors}
-        for r, c in room.cells:
-            if not (0 <= r < h and 0 <= c < w) or not mask[r, c]:
-                raise InvalidMazeError(f"room {room.name!r}: cell ({r}, {c}) is not a maze cell")
-            for bit, dr, dc in DIRECTIONS:
-                inside = (r + dr, c + dc) in room
-                is_open = bool(p[r, c] & bit)
-                if inside and not is_open:
-                    raise InvalidMazeError(f"room {room.name!r} is not open inside at ({r}, {c})")
-                if not inside and is_open and doors.get((r, c)) != bit:
-                    raise InvalidMazeError(
-                        f"room {room.name!r} has an opening that is no door at ({r}, {c})"
-                    )
-        for (r, c), side in doors.items():
-            if not p[r, c] & side:
-                raise InvalidMazeError(f"room {room.name!r}: door ({r}, {c}) is closed")
+def _check_rooms(maze: Maze) -> None:
+    """Rooms are maze cells, open inside and closed but for their doors (on any grid)."""
+    n = maze.grid.n_cells
+    owner = np.zeros(n, np.int64)
+    doors: set[tuple[int, int]] = set()
+    for i, room in enumerate(maze.rooms, start=1):
+        if room.cells and room.on_ids == maze.is_square:
+            raise InvalidMazeError(
+                f"room {room.name!r} names its cells as "
+                f"{'ids' if room.on_ids else '(row, col)'}; the {maze.kind} grid names them "
+                f"{'(row, col)' if maze.is_square else 'by id'}"
+            )
+        for cell in room.cells:
+            if not maze.is_cell(cell):
+                raise InvalidMazeError(f"room {room.name!r}: cell {cell} is not a maze cell")
+        at = maze.flat_cells(room.cells)
+        if np.any(owner[at]):
+            raise InvalidMazeError(f"room {room.name!r} overlaps another room")
+        owner[at] = i
+        for d in room.doors:
+            if d.cell not in room or d.outside in room:
+                raise InvalidMazeError(f"room {room.name!r}: door {d} is not on its edge")
+            doors.add((maze.cell_index(d.cell), maze.cell_index(d.outside)))
+    links = maze.links().astype(np.int64)
+    a, b = links[:, 0], links[:, 1]
+    crossing = (owner[a] != owner[b]) & ((owner[a] > 0) | (owner[b] > 0))
+    opened = {(int(x), int(y)) for x, y in links[crossing]}
+    opened |= {(y, x) for x, y in opened}
+    for x, y in links[crossing].tolist():
+        if (x, y) not in doors and (y, x) not in doors:
+            room = maze.rooms[max(owner[x], owner[y]) - 1]
+            raise InvalidMazeError(f"room {room.name!r} has an opening that is no door "
+                                   f"({maze.cell_at(x)} to {maze.cell_at(y)})")  # fmt: skip
+    for x, y in doors:
+        if (x, y) not in opened:
+            room = maze.rooms[owner[x] - 1]
+            raise InvalidMazeError(f"room {room.name!r}: door {maze.cell_at(x)} is closed")
+    # open inside: every pair of neighbouring cells of one room is a passage
+    if maze.is_square:
+        own = owner.reshape(maze.shape)
+        w = maze.width
+        er, ec = np.nonzero((own[:, :-1] == own[:, 1:]) & (own[:, :-1] > 0))
+        sr, sc = np.nonzero((own[:-1] == own[1:]) & (own[:-1] > 0))
+        pa = np.concatenate([er * w + ec, sr * w + sc])
+        pb = np.concatenate([er * w + ec + 1, (sr + 1) * w + sc])
+    else:
+        wc = maze.grid.wall_cells.astype(np.int64)
+        pa, pb = wc[:, 0], wc[:, 1]
+        keep = (pb >= 0) & (owner[pa] > 0) & (owner[pa] == owner[np.maximum(pb, 0)])
+        pa, pb = pa[keep], pb[keep]
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    closed = ~np.isin(np.minimum(pa, pb) * n + np.maximum(pa, pb), lo * n + hi)
+    if closed.any():
+        x = int(pa[closed][0])
+        room = maze.rooms[owner[x] - 1]
+        raise InvalidMazeError(f"room {room.name!r} is not open inside at {maze.cell_at(x)}")
 
 
 _NOT_BITS = "passages must hold 4-bit integers (N=1, E=2, S=4, W=8)"

@@ -300,7 +300,7 @@ def _rooms(items: Any) -> list:
             if not (isinstance(d, list) and len(d) == 3 and d[2] in SIDE_BIT):
                 raise FileFormatError(f"{what}: a door must be [row, col, N|E|S|W], got {d!r}")
             r, c = _cell(d[:2], f"{what}: a door's cell")  # type: ignore[misc]
-            parsed_doors.append(Door(r, c, SIDE_BIT[d[2]]))
+            parsed_doors.append(Door.through(r, c, SIDE_BIT[d[2]]))
         out.append(
             Room(
                 cells=tuple(_cell(c, f"{what}: a cell") for c in cells),  # type: ignore[misc]
@@ -572,8 +572,8 @@ def grid_dumps(maze: Maze) -> str:
     """
     g = maze.grid
     guide = maze.guide
-    if maze.geometry != "cells" or maze.rooms or guide.outline or guide.edge_curves:
-        raise MazeartError("format 3 holds no block geometry, rooms, smooth outline or edge "
+    if maze.geometry != "cells" or guide.outline or guide.edge_curves:
+        raise MazeartError("format 3 holds no block geometry, smooth outline or edge "
                            "curves: save this maze in format 2")  # fmt: skip
     tone = None if guide.tone is None else guide.tone.reshape(-1).tolist()
     labels = None if guide.edge_labels is None else guide.edge_labels.reshape(-1).tolist()
@@ -608,12 +608,66 @@ def grid_dumps(maze: Maze) -> str:
         f' "entrance": {_compact(cell(maze.entrance))},',
         f' "exit": {_compact(cell(maze.exit))},',
         f' "tags": {_compact(sorted([cell(c), k] for c, k in maze.tags.items()))},',
+        *(
+            [' "rooms": [', ",\n".join(f"  {_compact(room)}" for room in _room_docs(maze)), " ],"]
+            if maze.rooms
+            else []
+        ),
         *([f' "tone": {_compact(tone)},'] if tone is not None else []),
         *([f' "regions": {_compact(labels)},'] if labels is not None else []),
         f' "meta": {meta}',
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _room_docs(maze: Maze) -> list[dict[str, Any]]:
+    """Format 3's rooms: cells as ids, each door its cell and the cell it opens onto."""
+    at = maze.cell_index
+    return [
+        {
+            "name": room.name,
+            "kind": room.kind,
+            "cells": [at(c) for c in room.cells],
+            "doors": [[at(d.cell), at(d.outside)] for d in room.doors],
+        }
+        for room in maze.rooms
+    ]
+
+
+def _id_rooms(items: Any, n: int, cols: int | None) -> list[Any]:
+    """Format 3's rooms, checked as far as ids go (the maze checks the rest); on the square
+    grid (``cols`` given) named ``(row, col)``."""
+    from mazeart.rooms import Door, Room
+
+    if not isinstance(items, list):
+        raise FileFormatError('"rooms" must be a list')
+
+    def cell(value: Any, what: str) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+            raise FileFormatError(f"{what} must be a cell id in 0..{n - 1}, got {value!r}")
+        return value if cols is None else divmod(value, cols)
+
+    out = []
+    for i, item in enumerate(items):
+        what = f"room {i + 1}"
+        if not isinstance(item, dict) or set(item) != {"name", "kind", "cells", "doors"}:
+            raise FileFormatError(f"{what} must have the keys name, kind, cells and doors")
+        cells, doors = item["cells"], item["doors"]
+        if not isinstance(cells, list) or not cells:
+            raise FileFormatError(f"{what}: cells must be a non-empty list of cell ids")
+        if not isinstance(doors, list) or not all(
+            isinstance(d, list) and len(d) == 2 for d in doors
+        ):
+            raise FileFormatError(f"{what}: doors must be a list of [cell, outside] pairs")
+        try:
+            out.append(Room(tuple(cell(c, f"{what}: a cell") for c in cells),
+                            tuple(Door(cell(a, f"{what}: a door"), cell(b, f"{what}: a door"))
+                                  for a, b in doors),
+                            name=item["name"], kind=item["kind"]))  # fmt: skip
+        except (MazeartError, TypeError) as exc:
+            raise FileFormatError(f"{what}: {exc}") from None
+    return out
 
 
 def _ints(value: Any, what: str) -> list[int]:
@@ -690,7 +744,7 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     missing = [k for k in _GRID_KEYS if k not in doc]
     if missing:
         raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
-    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "tone", "regions"})
+    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "rooms", "tone", "regions"})
     if extra:
         raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(map(repr, extra))}")
     spec = doc["grid"]
@@ -761,8 +815,11 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
         labels = None if labels is None else labels.astype(np.int8).reshape(shape)
         guide = Guide(tone=tone, edge_labels=labels)
     try:
+        rooms = _id_rooms(
+            doc.get("rooms", []), n, int(params["cols"]) if kind == "square" else None
+        )
         return Maze(mask, opened, grid=grid, region=region, entrance=doc["entrance"],
-                    exit=doc["exit"], meta=_meta(doc["meta"]),
+                    exit=doc["exit"], meta=_meta(doc["meta"]), rooms=rooms,
                     tags={c: k for c, k in tags}, guide=guide)  # fmt: skip
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None

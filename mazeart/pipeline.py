@@ -47,7 +47,7 @@ from mazeart.image import weights_from_image
 from mazeart.maze import Guide, Maze
 from mazeart.mazefile import dumps, is_maze_file, load_maze, loads
 from mazeart.recipe import DEFAULTS, Recipe
-from mazeart.rooms import RoomSpec, resolve_rooms, room_summary, stamp_rooms
+from mazeart.rooms import Room, RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
 from mazeart.solvers import SOLVERS, random_paths, solve
 from mazeart.weights import (
@@ -146,7 +146,7 @@ class Made:
         if self.candidates > 1:
             score = measure(maze).difficulty
             extras.append(f"best of {self.candidates} candidates, difficulty {score:g}")
-        if maze.is_square and maze.rooms:
+        if maze.rooms:
             extras.append(room_summary(list(maze.rooms)))
         if maze.tags:
             kinds: dict[str, int] = {}
@@ -894,8 +894,11 @@ def _grid_plan(
             raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
         if opts["edges"]:
             raise MazeartError("edges read the picture; give one, not WxH")
+        if opts["colour_rooms"]:
+            raise MazeartError("colour rooms are read off the picture; give one, not WxH")
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
         weights = np.full(grid.n_cells, FREE, np.int32)
+        transform = None
     else:
         if isinstance(source, PILImage.Image):
             picture = source
@@ -922,6 +925,7 @@ def _grid_plan(
             edges=bool(opts["edges"]), segments=opts["segments"],
         )  # fmt: skip
         grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
+        transform = laid.transform
         if laid.darkness is not None:
             tone = np.asarray(laid.darkness, dtype=np.float64)  # then rounded: 0.01, not
             guide = Guide(tone=np.round(tone, 2))  # float32's 0.0099999998
@@ -930,11 +934,42 @@ def _grid_plan(
     check_cells(1, grid.n_cells, f"the {kind} grid")
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
+    rooms = _grid_rooms(opts, source, picture, grid, transform, weights == FREE)
     arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
                      braid=float(opts["braid"]), place=opts["place"], labels=labels,
-                     **extra)  # fmt: skip
+                     rooms=rooms, **extra)  # fmt: skip
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
                  threshold=threshold, specks=specks, notes=notes)  # fmt: skip
+
+
+def _grid_rooms(
+    opts: dict[str, Any],
+    source: Source,
+    picture: Image | None,
+    grid: Grid,
+    transform: Any,
+    free: NDArray[np.bool_],
+) -> list[Room] | None:
+    """Rooms on another grid: a rooms file's (in fractions of the picture or its pixels,
+    or cell ids), and with ``colour_rooms`` the picture's red regions and blue doors."""
+    from mazeart.rooms import grid_colour_rooms, place_rooms_on_grid
+
+    if opts["rooms"] is None and not opts["colour_rooms"]:
+        return None
+    rooms: list[Room] = []
+    if opts["colour_rooms"] and picture is not None:
+        rgb = np.asarray(picture.convert("RGB"))
+        rooms = grid_colour_rooms(rgb, grid, transform, free)
+    if opts["rooms"] is not None:
+        frame, size = None, None
+        if picture is not None:
+            (x0, y0), (x1, y1) = transform.to_grid([[0, 0], list(picture.size)])
+            frame, size = (x0, y0, x1 - x0, y1 - y0), _picture_size(source, picture)
+        taken = free.copy()
+        for room in rooms:
+            taken[list(room.cells)] = False
+        rooms += place_rooms_on_grid(opts["rooms"], grid, taken, frame=frame, picture_size=size)
+    return rooms or None
 
 
 def _grid_mode(kind: str, picture: Image, opts: dict[str, Any], given: Mapping) -> list[str]:
@@ -999,8 +1034,8 @@ def _weave_plan(
     density = check_number(density, "weave", low=0, high=1)
     if opts["mode"] == "tone":
         raise MazeartError("tone do not mix with a weave maze")
-    for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges",
-                       "segments": "segments"}.items():  # fmt: skip
+    for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges", "segments": "segments",
+                       "rooms": "rooms", "colour_rooms": "colour rooms"}.items():  # fmt: skip
         value = given.get(name)
         plain = name in ("outline", "preset") and value in ("cells", True)
         if value not in (None, False, _DEFAULTS[name]) and not plain:

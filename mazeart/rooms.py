@@ -79,10 +79,10 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import DIRECTIONS, SIDE_BIT, SIDE_LETTER, STEP, E, N, S, W
 from mazeart._io import check_text, load_json, load_toml, read_bytes
@@ -95,6 +95,7 @@ __all__ = [
     "Door",
     "Room",
     "load_rooms",
+    "place_rooms_on_grid",
     "resolve_rooms",
     "rooms_from_weights",
     "stamp_rooms",
@@ -104,21 +105,81 @@ UNITS = ("cells", "fraction", "pixels")
 """What a rooms file's numbers count: grid cells, fractions of the picture, or its pixels."""
 
 
+def _cell_value(cell: Any, what: str) -> Any:
+    """A cell as rooms name it: ``(row, col)`` on the square grid, an id on the others."""
+    if isinstance(cell, numbers.Integral) and not isinstance(cell, bool):
+        return int(cell)
+    if (
+        isinstance(cell, str | bytes)
+        or not isinstance(cell, Sequence | np.ndarray)
+        or len(cell) != 2
+    ):
+        raise TypeError(f"{what} must be (row, col) or a cell id, got {cell!r}")
+    return (check_int(cell[0], f"{what}'s row", minimum=None),
+            check_int(cell[1], f"{what}'s col", minimum=None))  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Door:
-    """A door: the room's edge cell ``(row, col)`` opening through ``side`` (N=1 E=2 S=4 W=8)."""
+    """A room's door: its cell ``cell`` opening onto the maze cell ``outside``.
 
-    row: int
-    col: int
-    side: int
+    Cells are named as the maze names them: ``(row, col)`` on the square grid (where
+    :meth:`through` builds a door from a side, and :attr:`row`, :attr:`col` and
+    :attr:`side` read it back), cell ids on the other grids.
+
+    >>> d = Door.through(3, 6, N)
+    >>> d.cell, d.outside, str(d)
+    ((3, 6), (2, 6), '(3, 6) N')
+    >>> str(Door(12, 19))
+    'cell 12 onto 19'
+    """
+
+    cell: Any
+    outside: Any
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cell", _cell_value(self.cell, "a door's cell"))
+        object.__setattr__(self, "outside", _cell_value(self.outside, "a door's outside"))
+        if isinstance(self.cell, int) != isinstance(self.outside, int):
+            raise TypeError("a door's cell and outside must both be (row, col) or both ids")
+        if not isinstance(self.cell, int) and self.side == 0:
+            raise MazeartError(f"door {self.cell} does not open onto a neighbour, "
+                               f"{self.outside}")  # fmt: skip
+
+    @classmethod
+    def through(cls, row: int, col: int, side: int) -> Door:
+        """The square grid's door in cell ``(row, col)`` through ``side`` (N=1 E=2 S=4 W=8)."""
+        if side not in STEP:
+            raise MazeartError(f"a door's side must be N, E, S or W, got {side!r}")
+        dr, dc = STEP[side]
+        return cls((row, col), (row + dr, col + dc))
+
+    def _square(self) -> tuple[int, int]:
+        if isinstance(self.cell, int):
+            raise MazeartError("rows, columns and sides name the square grid's doors; "
+                               f"this one opens cell {self.cell} onto {self.outside}")  # fmt: skip
+        return self.cell
 
     @property
-    def outside(self) -> tuple[int, int]:
-        """The maze cell the door opens onto."""
-        dr, dc = STEP[self.side]
-        return self.row + dr, self.col + dc
+    def row(self) -> int:
+        """The door cell's row (square grid)."""
+        return self._square()[0]
+
+    @property
+    def col(self) -> int:
+        """The door cell's column (square grid)."""
+        return self._square()[1]
+
+    @property
+    def side(self) -> int:
+        """The side the door opens through (N=1 E=2 S=4 W=8; square grid; 0 for none)."""
+        r, c = self._square()
+        step = (self.outside[0] - r, self.outside[1] - c)
+        return next((bit for bit, d in STEP.items() if d == step), 0)
 
     def __str__(self) -> str:
+        if isinstance(self.cell, int):
+            return f"cell {self.cell} onto {self.outside}"
         return f"({self.row}, {self.col}) {SIDE_LETTER.get(self.side, '?')}"
 
 
@@ -128,15 +189,16 @@ class Room:
 
     Attributes
     ----------
-    cells : tuple of (int, int)
-        Grid cells of the room, in reading order.
+    cells : tuple of (int, int), or of int
+        Cells of the room in order: ``(row, col)`` on the square grid, cell ids on
+        the others.
     doors : tuple of Door
     name : str
     kind : str
         Free text for games (``"arena"``, ``"loot"``, ...).
     """
 
-    cells: tuple[tuple[int, int], ...]
+    cells: tuple[Any, ...]
     doors: tuple[Door, ...]
     name: str = "room"
     kind: str = "room"
@@ -145,7 +207,14 @@ class Room:
     def __post_init__(self) -> None:
         check_text(self.name, "a room's name")
         check_text(self.kind, f"the kind of room {self.name!r}")
-        object.__setattr__(self, "cells", tuple(sorted((int(r), int(c)) for r, c in self.cells)))
+        what = f"a cell of room {self.name!r}"
+        cells = {_cell_value(cell, what) for cell in self.cells}
+        if len({isinstance(c, int) for c in cells}) > 1:
+            raise TypeError(f"room {self.name!r} mixes (row, col) cells and cell ids")
+        object.__setattr__(self, "cells", tuple(sorted(cells)))
+        for door in self.doors:
+            if not isinstance(door, Door):
+                raise TypeError(f"the doors of room {self.name!r} must be Door objects")
         object.__setattr__(self, "_set", frozenset(self.cells))
 
     @classmethod
@@ -239,22 +308,28 @@ class Room:
                 raise MazeartError(
                     f"door ({r}, {c}) of room {name!r} could open {sides}: give its side"
                 )
-            placed.append(Door(r, c, side))
+            placed.append(Door.through(r, c, side))
         return cls(room.cells, tuple(placed), name=name, kind=kind)
 
     def __contains__(self, cell: object) -> bool:
         return cell in self._set
 
-    def mask(self, shape: tuple[int, int]) -> NDArray[np.bool_]:
-        """The room's cells as an ``(H, W)`` boolean grid."""
+    def mask(self, shape: tuple[int, ...]) -> NDArray[np.bool_]:
+        """The room's cells as a boolean grid: ``(H, W)`` on the square grid, ``(n,)`` for
+        a room of cell ids."""
         out = np.zeros(shape, dtype=bool)
         if self.cells:
-            rows, cols = np.array(self.cells).T
-            out[rows, cols] = True
+            at = np.array(self.cells)
+            out[at if at.ndim == 1 else tuple(at.T)] = True
         return out
 
+    @property
+    def on_ids(self) -> bool:
+        """Whether the room's cells are cell ids (a grid other than the square one)."""
+        return bool(self.cells) and isinstance(self.cells[0], int)
+
     def edge_sides(self, cell: tuple[int, int]) -> list[int]:
-        """Sides of ``cell`` that face out of the room."""
+        """Sides of ``cell`` that face out of the room (square grid)."""
         r, c = cell
         return [bit for bit, dr, dc in DIRECTIONS if (r + dr, c + dc) not in self._set]
 
@@ -262,7 +337,7 @@ class Room:
 RawDoor = tuple[int, int, int | str | None]
 """A door as a rooms file gives it in cells: ``(row, col, side or None)``."""
 
-RoomSpec = tuple[Room, list[RawDoor]]
+RoomSpec = tuple[Room, list[Any]]
 """A room placed on the grid with its unchecked doors, as :func:`stamp_rooms` takes it."""
 
 RoomsLike = (
@@ -656,7 +731,8 @@ def _plans(rooms: Any) -> list[RoomSpec | _Scaled]:
     out: list[RoomSpec | _Scaled] = []
     for i, item in enumerate(items):
         if isinstance(item, Room):
-            out.append((item, [(d.row, d.col, d.side) for d in item.doors]))
+            out.append((item, list(item.doors) if item.on_ids else
+                        [(d.row, d.col, d.side) for d in item.doors]))  # fmt: skip
         elif _is_pair(item):
             room, doors = item
             if isinstance(doors, str | bytes) or not isinstance(doors, Iterable):
@@ -804,7 +880,7 @@ def stamp_rooms(
                 raise MazeartError(
                     f"door ({r}, {c}) {SIDE_LETTER[side]} of room {room.name!r} opens into the room"
                 )
-            door = Door(r, c, side)
+            door = Door.through(r, c, side)
             orr, occ = door.outside
             if not (0 <= orr < h and 0 <= occ < wd) or not free[orr, occ]:
                 raise MazeartError(f"door {door} of room {room.name!r} opens onto no maze cell")
@@ -856,7 +932,7 @@ def rooms_from_weights(weights: NDArray[np.int32]) -> list[Room]:
             side = _door_side(room, cell, free)
             if side is None:
                 raise MazeartError(f"door ({r}, {c}) of {room.name} opens onto no maze cell")
-            doors.append(Door(cell[0], cell[1], side))
+            doors.append(Door.through(cell[0], cell[1], side))
         if not doors:
             raise MazeartError(f"{room.name} has no door")
         rooms.append(Room(room.cells, tuple(doors), name=room.name))
@@ -890,23 +966,12 @@ def colour_rooms(
     (rows, cols) ndarray of int32
         ``weights`` with ``ROOM + i`` / ``DOOR + i`` codes added.
     """
-    from scipy import ndimage
-
     from mazeart._kernels.parts import label_mask
 
-    px = rgb.astype(np.int16)
-    red = (px[..., 0] >= 200) & (px[..., 1] <= 70) & (px[..., 2] <= 70)
-    blue = (px[..., 2] >= 200) & (px[..., 0] <= 70) & (px[..., 1] <= 70)
     h, wd = weights.shape
-    marks, n_marks = ndimage.label(blue, structure=np.ones((3, 3), dtype=bool))
-    sizes = np.bincount(marks.reshape(-1), minlength=n_marks + 1)
-    speck = 0.05 * (blue.shape[0] / h) * (blue.shape[1] / wd)  # a twentieth of a cell
-    boxes = [
-        (k, box)
-        for k, box in enumerate(ndimage.find_objects(marks), start=1)
-        if box is not None and sizes[k] >= speck
-    ]
-    room_cells = coverage_fn(_room_pixels(red, marks, boxes).astype(np.float32)) >= 0.5
+    speck = 0.05 * (rgb.shape[0] / h) * (rgb.shape[1] / wd)  # a twentieth of a cell
+    red, marks, boxes = _colour_key(rgb, speck)
+    room_cells = coverage_fn(red.astype(np.float32)) >= 0.5
     labels, n = label_mask(room_cells)
     w = weights.copy()
     w[room_cells] = FORBIDDEN  # not maze, and not free, while doors are found
@@ -951,6 +1016,27 @@ def colour_rooms(
         return weights
     stamped, _ = stamp_rooms(w, specs)
     return stamped
+
+
+def _colour_key(
+    rgb: NDArray[np.uint8], speck: float
+) -> tuple[NDArray[np.bool_], NDArray[np.int32], list[tuple[int, tuple[slice, slice]]]]:
+    """A picture's colour key: the rooms' pixels (pure red, and the blue marks' pixels
+    inside the red around them), the blue marks labelled, and the boxes of the marks
+    of at least ``speck`` pixels."""
+    from scipy import ndimage
+
+    px = rgb.astype(np.int16)
+    red = (px[..., 0] >= 200) & (px[..., 1] <= 70) & (px[..., 2] <= 70)
+    blue = (px[..., 2] >= 200) & (px[..., 0] <= 70) & (px[..., 1] <= 70)
+    marks, n_marks = ndimage.label(blue, structure=np.ones((3, 3), dtype=bool))
+    sizes = np.bincount(marks.reshape(-1), minlength=n_marks + 1)
+    boxes = [
+        (k, box)
+        for k, box in enumerate(ndimage.find_objects(marks), start=1)
+        if box is not None and sizes[k] >= speck
+    ]
+    return _room_pixels(red, marks, boxes), marks, boxes
 
 
 def _room_pixels(
@@ -1040,3 +1126,303 @@ def room_summary(rooms: list[Room]) -> str:
     """One line describing rooms, for reports."""
     doors = sum(len(r.doors) for r in rooms)
     return f"{len(rooms)} room{'s' * (len(rooms) != 1)} with {doors} door{'s' * (doors != 1)}"
+
+
+# ----------------------------------------------------------------------------- other grids
+
+_SIDE_VECTOR = {N: (0.0, -1.0), E: (1.0, 0.0), S: (0.0, 1.0), W: (-1.0, 0.0)}
+"""Each side's direction in grid units (``y`` down, as on the page)."""
+
+
+class _Walls(NamedTuple):
+    """The walls of a grid between a room and the cells around it: the room's cell, the
+    outside cell, where the wall's middle is and which way it faces (grid units)."""
+
+    wall: NDArray[np.intp]
+    cell: NDArray[np.int64]
+    outside: NDArray[np.int64]
+    middle: NDArray[np.float64]
+    facing: NDArray[np.float64]
+
+    @classmethod
+    def around(cls, grid: Any, room: NDArray[np.bool_], open_to: NDArray[np.bool_]) -> _Walls:
+        """The walls from ``room`` cells to ``open_to`` cells outside it."""
+        wc = grid.wall_cells.astype(np.int64)
+        a, b = wc[:, 0], wc[:, 1]
+        bb = np.maximum(b, 0)
+        out_b = (b >= 0) & room[a] & ~room[bb] & open_to[bb]
+        out_a = (b >= 0) & room[bb] & ~room[a] & open_to[a]
+        wall = np.concatenate([np.flatnonzero(out_b), np.flatnonzero(out_a)])
+        cell = np.concatenate([a[out_b], b[out_a]])
+        outside = np.concatenate([b[out_b], a[out_a]])
+        first, last = grid.wall_ptr[wall], grid.wall_ptr[wall + 1] - 1
+        middle = (grid.wall_points[first] + grid.wall_points[last]) / 2.0
+        facing = grid.centres[outside] - grid.centres[cell]
+        facing = facing / np.maximum(np.hypot(facing[:, 0], facing[:, 1]), 1e-12)[:, None]
+        return cls(wall, cell, outside, middle, facing)
+
+    def nearest(self, point: Sequence[float], side: int | None, taken: set[int]) -> int | None:
+        """The wall nearest ``point`` (facing ``side`` if given), not among ``taken``."""
+        ok = ~np.isin(self.wall, list(taken)) if taken else np.ones(self.wall.size, bool)
+        if side is not None:
+            ok &= self.facing @ np.array(_SIDE_VECTOR[side]) > 0.38  # within 68 degrees
+        if not ok.any():
+            return None
+        gap = np.hypot(self.middle[:, 0] - point[0], self.middle[:, 1] - point[1])
+        return int(np.flatnonzero(ok)[np.argmin(gap[ok])])
+
+    def middle_of_widest_side(self) -> int:
+        """The middle wall of the side (N, E, S, W) along which the most walls face out."""
+        sides = np.array([N, E, S, W])
+        vectors = np.array([_SIDE_VECTOR[int(s)] for s in sides])
+        side = sides[np.argmax(self.facing @ vectors.T, axis=1)]
+        counts = [int(np.count_nonzero(side == s)) for s in sides]
+        best = int(sides[int(np.argmax(counts))])
+        mine = np.flatnonzero(side == best)
+        along = self.middle[mine, 0 if best in (N, S) else 1]
+        return int(mine[np.argsort(along, kind="stable")[mine.size // 2]])
+
+
+def _solid(grid: Any, cells: NDArray[np.bool_], free: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """``cells`` with the maze cells they would cut off from the rest of the grid (a
+    sliver between a room's ragged side and the grid's edge, a notch between its teeth):
+    pockets of the grid outside the room, smaller than a quarter of the room, but the
+    largest part."""
+    from mazeart._kernels.parts import label_parts
+
+    labels, n = label_parts(grid, ~cells)
+    if n <= 1:
+        return cells
+    sizes = np.bincount(labels[labels >= 0], minlength=n)
+    small = sizes <= max(3, int(cells.sum()) // 4)
+    small[int(np.argmax(sizes))] = False
+    pocket = (labels >= 0) & small[np.maximum(labels, 0)]
+    return cells | (pocket & free)
+
+
+def _grid_room(
+    grid: Any,
+    cells: NDArray[np.bool_],
+    doors: Sequence[tuple[Sequence[float], int | None]],
+    *,
+    name: str,
+    kind: str,
+    free: NDArray[np.bool_],
+    taken: set[int],
+) -> Room:
+    """Room ``name`` on ``cells`` of ``grid``, each door through the wall nearest its point."""
+    cells = _solid(grid, cells, free)
+    walls = _Walls.around(grid, cells, free & ~cells)
+    if not walls.wall.size:
+        raise MazeartError(f"room {name!r} opens onto no maze cell of the {grid.kind} grid")
+    placed = []
+    for point, side in doors:
+        j = walls.nearest(point, side, taken)
+        if j is None:
+            where = f"[{point[1]:g}, {point[0]:g}]" if side is None else SIDE_LETTER[side]
+            raise MazeartError(
+                f"room {name!r}: no wall of the {grid.kind} grid near door {where} opens "
+                "onto a maze cell (move it, or use more cells)"
+            )
+        taken.add(int(walls.wall[j]))
+        placed.append(Door(int(walls.cell[j]), int(walls.outside[j])))
+    if not placed:
+        j = walls.middle_of_widest_side()
+        taken.add(int(walls.wall[j]))
+        placed.append(Door(int(walls.cell[j]), int(walls.outside[j])))
+    ids = np.flatnonzero(cells).tolist()
+    return Room(tuple(ids), tuple(placed), name=name, kind=kind)
+
+
+def place_rooms_on_grid(
+    rooms: RoomsLike,
+    grid: Any,
+    free: ArrayLike,
+    *,
+    frame: tuple[float, float, float, float] | None = None,
+    picture_size: tuple[int, int] | None = None,
+) -> list[Room]:
+    """Rooms placed on a grid other than the square one (hex, triangle, polar, ...).
+
+    A room in fractions of the picture or in its pixels takes the cells whose centres
+    lie inside its rectangle (at least the one nearest its middle; with any sliver of
+    maze it would cut off from the rest, such as between its ragged side and the grid's
+    edge); each door opens
+    through the wall from the room to a maze cell nearest its point (among those facing
+    its side, if it names one); a room without doors gets one, in the middle of the
+    side that faces the most maze. A :class:`Room` of cell ids passes as it is.
+
+    Parameters
+    ----------
+    rooms : rooms in any form :func:`resolve_rooms` takes
+        In fractions or pixels, or :class:`Room` objects of cell ids with their doors.
+    grid : Grid
+    free : (n,) array_like of bool
+        The cells the maze will hold (a door opens onto one).
+    frame : (x, y, width, height), optional
+        The picture's rectangle in grid units (default: the grid's own size).
+    picture_size : (int, int), optional
+        The picture's width and height in its pixels, for rooms given in pixels.
+
+    Returns
+    -------
+    list of Room
+
+    Raises
+    ------
+    MazeartError
+        A room in cells given as ``(row, col)`` (the square grid's), rooms that overlap,
+        a room with no cell or no door onto the maze, or two doors that need one wall.
+    """
+    ok = np.asarray(free, bool).reshape(-1)
+    if ok.size != grid.n_cells:
+        raise MazeartError(f"free has {ok.size} cells, the {grid.kind} grid {grid.n_cells}")
+    x0, y0, fw, fh = (0.0, 0.0, *grid.size) if frame is None else frame
+    size = _picture_size(picture_size)
+    taken: set[int] = set()
+    owner = np.zeros(grid.n_cells, np.int64)
+    out: list[Room] = []
+    for plan in _plans(rooms):
+        if isinstance(plan, _Scaled):
+            room = _place_scaled(plan, grid, (x0, y0, fw, fh), size, ok & (owner == 0), taken)
+        else:
+            room = _check_grid_room(plan, grid, ok & (owner == 0), taken)
+        at = np.array(room.cells, np.int64)
+        if np.any(owner[at]):
+            other = out[int(owner[at][owner[at] > 0][0]) - 1].name
+            raise MazeartError(f"rooms {other!r} and {room.name!r} overlap on the {grid.kind} grid")
+        owner[at] = len(out) + 1
+        out.append(room)
+    for room in out:  # a door still opens onto the maze once every room is in place
+        for d in room.doors:
+            if owner[d.outside]:
+                raise MazeartError(f"door {d} of room {room.name!r} opens into another room")
+    return out
+
+
+def _place_scaled(
+    plan: _Scaled,
+    grid: Any,
+    frame: tuple[float, float, float, float],
+    size: tuple[int, int] | None,
+    free: NDArray[np.bool_],
+    taken: set[int],
+) -> Room:
+    x0, y0, fw, fh = frame
+    if plan.units == "pixels":
+        if size is None:
+            raise MazeartError(
+                f"room {plan.name!r} is given in pixels, but there is no picture to measure "
+                "them on (give it as a fraction)"
+            )
+        sx, sy = fw / size[0], fh / size[1]
+    else:
+        sx, sy = fw, fh
+    top, left, height, width = plan.rect
+    ya, yb, xa, xb = (
+        y0 + top * sy,
+        y0 + (top + height) * sy,
+        x0 + left * sx,
+        x0 + (left + width) * sx,
+    )
+    cx, cy = grid.centres[:, 0], grid.centres[:, 1]
+    cells = (cx >= xa) & (cx < xb) & (cy >= ya) & (cy < yb)
+    if not cells.any():
+        cells[int(np.argmin(np.hypot(cx - (xa + xb) / 2, cy - (ya + yb) / 2)))] = True
+    doors = [((x0 + x * sx, y0 + y * sy), side) for y, x, side in plan.doors]
+    try:
+        return _grid_room(grid, cells, doors, name=plan.name, kind=plan.kind,
+                          free=free, taken=taken)  # fmt: skip
+    except MazeartError as exc:
+        if not plan.origin:
+            raise
+        raise type(exc)(f"{plan.origin}: {exc}") from None
+
+
+def _check_grid_room(plan: RoomSpec, grid: Any, free: NDArray[np.bool_], taken: set[int]) -> Room:
+    """A room of cell ids given as is, checked against ``grid``."""
+    room, given = plan
+    if not room.on_ids:
+        raise MazeartError(
+            f"room {room.name!r} is given in (row, col) cells, the square grid's; on the "
+            f"{grid.kind} grid give it as a fraction of the picture, in pixels, or as cell ids"
+        )
+    for cell in room.cells:
+        if not 0 <= cell < grid.n_cells:
+            raise MazeartError(f"room {room.name!r}: cell {cell} is not on the {grid.kind} grid")
+    if not given:
+        raise MazeartError(f"room {room.name!r} has no door")
+    doors = [Door(d[0], d[1]) if isinstance(d, tuple) and d[2] is None else d for d in given]
+    for d in doors:
+        if not isinstance(d, Door):
+            raise TypeError(
+                f"a door of room {room.name!r} on the {grid.kind} grid must be a "
+                f"Door(cell, outside) or a (cell, outside) pair, got {d!r}"
+            )
+        if d.cell not in room or d.outside in room:
+            raise MazeartError(f"door {d} of room {room.name!r} is not on its edge")
+        if not 0 <= d.outside < grid.n_cells or not free[d.outside]:
+            raise MazeartError(f"door {d} of room {room.name!r} opens onto no maze cell")
+        wall = int(grid.walls_between([[d.cell, d.outside]])[0])
+        if wall in taken:
+            raise MazeartError(f"door {d} of room {room.name!r} is listed twice")
+        taken.add(wall)
+    return Room(room.cells, tuple(doors), name=room.name, kind=room.kind)
+
+
+def grid_colour_rooms(
+    rgb: NDArray[np.uint8], grid: Any, transform: Any, free: ArrayLike
+) -> list[Room]:
+    """A picture's colour key read on a grid other than the square one.
+
+    As :func:`colour_rooms` on squares: pure red regions are rooms (the cells half
+    covered by red, each connected group one room), each pure blue mark one door
+    (through the room's wall to a maze cell nearest the mark's centre, within a cell and
+    a half of the mark), and a room with no mark gets one door, in the middle of the side
+    that faces the most maze; a red region that touches no maze is left out.
+
+    Parameters
+    ----------
+    rgb : (H, W, 3) ndarray of uint8
+    grid : Grid
+    transform : mazeart.grids.sample.Transform
+        Where the grid lies on the picture.
+    free : (n,) array_like of bool
+        The cells the maze will hold, rooms aside.
+
+    Returns
+    -------
+    list of Room
+    """
+    from mazeart._kernels.parts import label_parts
+    from mazeart.grids.sample import cell_coverage
+
+    ok = np.asarray(free, bool).reshape(-1)
+    speck = 0.05 * transform.scale**2
+    red, marks, boxes = _colour_key(rgb, speck)
+    cells = cell_coverage(grid, transform, red.astype(np.float32)) >= 0.5
+    labels, n = label_parts(grid, cells)
+    ok = ok & ~cells
+    centres = []
+    for k, box in boxes:
+        ys, xs = np.nonzero(marks[box] == k)
+        centre = transform.to_grid([[xs.mean() + box[1].start + 0.5,
+                                     ys.mean() + box[0].start + 0.5]])[0]  # fmt: skip
+        reach = 1.5 + 0.5 * math.hypot(box[0].stop - box[0].start,
+                                       box[1].stop - box[1].start) / transform.scale  # fmt: skip
+        centres.append((centre, reach))
+    around = [_Walls.around(grid, labels == i, ok) for i in range(n)]
+    doors: list[list[tuple[tuple[float, float], int | None]]] = [[] for _ in range(n)]
+    for centre, reach in centres:  # each mark to the room whose wall is nearest it
+        gaps = [np.hypot(w.middle[:, 0] - centre[0], w.middle[:, 1] - centre[1]).min()
+                if w.wall.size else np.inf for w in around]  # fmt: skip
+        if gaps and min(gaps) <= reach:
+            doors[int(np.argmin(gaps))].append(((float(centre[0]), float(centre[1])), None))
+    rooms: list[Room] = []
+    taken: set[int] = set()
+    for i in range(n):
+        if not around[i].wall.size:
+            continue  # a red region that touches no maze cannot be entered: leave it out
+        rooms.append(_grid_room(grid, labels == i, doors[i], name=f"room {len(rooms) + 1}",
+                                kind="room", free=ok, taken=taken))  # fmt: skip
+    return rooms

@@ -51,7 +51,7 @@ from mazeart._kernels.topology import (
 )
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError, check_number
-from mazeart.maze import OPPOSITE, STEP, E, Maze, N, S, W, check_maze, passages_from_links
+from mazeart.maze import E, Maze, N, S, W, check_maze, passages_from_links
 
 if TYPE_CHECKING:
     from mazeart.rooms import Room
@@ -153,17 +153,14 @@ def _protected(maze: Maze) -> NDArray[np.bool_]:
     return keep
 
 
-def _open(p: NDArray[np.uint8], a: tuple[int, int], side: int) -> None:
-    dr, dc = STEP[side]
-    p[a] |= side
-    p[a[0] + dr, a[1] + dc] |= OPPOSITE[side]
-
-
 # ----------------------------------------------------------------------------- rooms
 
 
 def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
     """Add rooms to a maze: their cells join the maze, open inside, with their doors open.
+
+    On any grid: a room's cells are ``(row, col)`` on the square grid and ids on the
+    others, each door a room cell and the maze cell it opens onto.
 
     Parameters
     ----------
@@ -179,24 +176,32 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
         return maze
     if maze.geometry != "cells":
         raise MazeartError("rooms need the cells geometry")
-    mask = maze.mask.copy()
-    region = maze.region.copy()
-    p = maze.passages.copy()
-    for room in rooms:
-        for r, c in room.cells:
-            if maze.mask[r, c]:
-                raise MazeartError(f"room {room.name!r} overlaps carved maze at ({r}, {c})")
-            mask[r, c] = region[r, c] = True
-        for r, c in room.cells:
-            for side in (E, S):
-                dr, dc = STEP[side]
-                if (r + dr, c + dc) in room:
-                    _open(p, (r, c), side)
+    grid = maze.grid
+    mask = maze.mask.reshape(-1).copy()
+    region = maze.region.reshape(-1).copy()
+    owner = np.zeros(grid.n_cells, np.int64)
+    pairs = []
+    for i, room in enumerate(rooms, start=1):
+        at = maze.flat_cells(room.cells)
+        if np.any(maze.mask.reshape(-1)[at]):
+            cell = maze.cell_at(int(at[maze.mask.reshape(-1)[at]][0]))
+            raise MazeartError(f"room {room.name!r} overlaps carved maze at {cell}")
+        mask[at] = region[at] = True
+        owner[at] = i
         for d in room.doors:
-            if not mask[d.outside]:
+            if not maze.is_cell(d.outside):
                 raise MazeartError(f"door {d} of room {room.name!r} opens onto no maze cell")
-            _open(p, (d.row, d.col), d.side)
-    return maze.replace(mask=mask, region=region, passages=p, rooms=(*maze.rooms, *rooms))
+            pairs.append((maze.cell_index(d.cell), maze.cell_index(d.outside)))
+    wc = grid.wall_cells.astype(np.int64)
+    a, b = wc[:, 0], wc[:, 1]
+    inside = (b >= 0) & (owner[a] > 0) & (owner[a] == owner[np.maximum(b, 0)])
+    opened = maze.open_walls | inside
+    if pairs:
+        opened[grid.walls_between(np.array(pairs, np.int64))] = True
+    out = Maze(mask, opened, grid=grid, region=region, entrance=maze.entrance, exit=maze.exit,
+               meta=maze.meta, rooms=(*maze.rooms, *rooms), tags=maze.tags,
+               guide=maze.guide)  # fmt: skip
+    return out
 
 
 # ----------------------------------------------------------------------------- connect
@@ -672,8 +677,6 @@ def _flat(maze: Maze) -> _Flat:
             back=square,
         )
     topo = grid_topology(maze.grid)
-    keep = np.zeros(maze.grid.n_cells, bool)
-    keep[[c for c in (maze.entrance, maze.exit, *maze.tags) if c is not None]] = True
 
     def other(mask: NDArray[np.bool_], links: NDArray[Any], region: Any = None) -> Maze:
         return maze.replace(
@@ -684,8 +687,8 @@ def _flat(maze: Maze) -> _Flat:
         topo=topo,
         links=maze.passages.copy(),
         mask=maze.mask.copy(),
-        keep=keep,
-        room=np.zeros(maze.grid.n_cells, bool),
+        keep=_protected(maze),
+        room=maze.room_mask.copy(),
         region=maze.region.copy(),
         bridgeable=~_unbridgeable(maze),
         order=np.arange(topo[2], dtype=np.int64),

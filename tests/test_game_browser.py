@@ -753,3 +753,22 @@ def test_a_grid_game_needs_both_ends():
     maze = grid_maze("hex")
     with pytest.raises(MazeartError, match="an entrance and an exit"):
         to_html(maze.replace(exit=None))
+
+
+@pytest.mark.parametrize("kind", ["hex", "polar"])
+def test_rooms_are_tinted_in_a_grid_game(kind, tmp_path, browser):
+    rooms = {"units": "fraction", "rooms": [{"name": "hall", "rect": [0.3, 0.3, 0.4, 0.4],
+                                             "doors": [[0.3, 0.5]]}]}  # fmt: skip
+    maze = grid_maze(kind, seed=3, rooms=rooms)
+    _, data = saved(maze)
+    (hall,) = data["rooms"]
+    page_file = tmp_path / "game.html"
+    page_file.write_text(to_html(maze))
+    page, errors = open_game(browser, page_file)
+    centres = np.array(embedded(page)["levels"][0]["centres"]).reshape(-1, 2)
+    ends = (data["entrance"], data["exit"])
+    tinted = [pixel(page, *centres[c]) for c in hall["cells"] if c not in ends]
+    assert tinted and all(p == rgb(GAME_COLOURS["room"]) for p in tinted)
+    outside = [c for c in data["cells"] if c not in hall["cells"] and c not in ends]
+    assert pixel(page, *centres[outside[0]]) != rgb(GAME_COLOURS["room"])
+    assert errors == []

@@ -82,14 +82,14 @@ def test_files_load_in_json_and_toml(tmp_path):
     assert [r.cells for r, _ in toml_specs] == [r.cells for r, _ in json_specs]
     weights, rooms = stamp_rooms(np.zeros((16, 20), np.int32), toml_specs)
     assert rooms[0].name == "treasury" and rooms[0].kind == "loot"
-    assert rooms[0].doors == (Door(3, 6, 1), Door(5, 4, 8))
+    assert rooms[0].doors == (Door.through(3, 6, 1), Door.through(5, 4, 8))
     assert len(rooms[1].cells) == 5
     assert weights[4, 5] == ROOM + 1 and weights[3, 6] == DOOR + 1 and weights[11, 14] == DOOR + 2
     # read back from the codes: the same cells and door cells; a corner door opens
     # through its first free side (N, E, S, W) unless a rooms file says otherwise
     back = rooms_from_weights(weights)
     assert [r.cells for r in back] == [r.cells for r in rooms]
-    assert back[0].doors == (Door(3, 6, 1), Door(5, 4, 4))
+    assert back[0].doors == (Door.through(3, 6, 1), Door.through(5, 4, 4))
     assert back[1].doors == rooms[1].doors
 
 
@@ -136,7 +136,7 @@ def test_rooms_are_entered_only_by_their_doors(tmp_path_factory, name, seed):
             for bit, dr, dc in DIRECTIONS:
                 out = (r + dr, c + dc) not in room
                 if out and maze.is_open((r, c), bit):
-                    assert Door(r, c, bit) in room.doors
+                    assert Door.through(r, c, bit) in room.doors
     # everything, rooms included, is reachable from the entrance
     d = distances(maze, maze.entrance)
     assert np.all(d[maze.mask] >= 0)
@@ -208,7 +208,7 @@ def test_rooms_from_preset_codes():
     )
     maze = generate(weights, rng=2)
     (room,) = maze.rooms
-    assert room.doors == (Door(1, 5, 1),)  # the first side that opens onto a free cell
+    assert room.doors == (Door.through(1, 5, 1),)  # the first side that opens onto a free cell
     with pytest.raises(ValueError, match="has no door"):
         generate(preset_from_text("....\n.AA.\n....\n"), rng=1)
 
@@ -384,7 +384,7 @@ def test_pixels_are_the_pictures_own(tmp_path):
     made = make(picture, cells=40, rooms=[room], rng=1)
     assert made.picture is not None and made.picture.width < 2400
     [placed] = made.maze.rooms
-    assert _bounds(placed) == (10, 20, 15, 30) and placed.doors == (Door(10, 25, 1),)
+    assert _bounds(placed) == (10, 20, 15, 30) and placed.doors == (Door.through(10, 25, 1),)
 
 
 @pytest.mark.parametrize(
@@ -457,7 +457,7 @@ def test_rooms_as_dicts_shaped_like_the_file():
     hall = {"name": "hall", "kind": "arena", "rect": [1, 1, 2, 3], "doors": [[1, 2]]}
     for rooms in (hall, [hall], {"rooms": [hall]}, (hall,)):
         weights, [room] = stamp_rooms(np.zeros((6, 8), np.int32), rooms)
-        assert (room.name, room.kind, room.doors) == ("hall", "arena", (Door(1, 2, 1),))
+        assert (room.name, room.kind, room.doors) == ("hall", "arena", (Door.through(1, 2, 1),))
         assert weights[1, 2] == DOOR + 1
     made = make("........\n" * 6, rooms=[hall, {**hall, "name": "b", "rect": [4, 4, 1, 2],
                                                 "doors": [[4, 5, "E"]]}], rng=3)  # fmt: skip
@@ -479,7 +479,7 @@ def test_rooms_of_a_wrong_type_are_type_errors(rooms):
 def test_room_rect():
     hall = Room.rect(1, 2, 3, 4, name="hall", kind="arena", doors=[(1, 3), (3, 5, "S")])
     assert len(hall.cells) == 12 and hall.cells[0] == (1, 2) and hall.cells[-1] == (3, 5)
-    assert hall.doors == (Door(1, 3, 1), Door(3, 5, 4))
+    assert hall.doors == (Door.through(1, 3, 1), Door.through(3, 5, 4))
     maze = generate(np.zeros((6, 8), np.int32), rng=1, rooms=[hall])
     assert maze.rooms == (hall,)
     with pytest.raises(ValueError, match=r"door \(1, 2\) of room 'hall' could open N or W"):
@@ -516,7 +516,7 @@ def test_one_blue_mark_is_one_door_and_never_a_notch():
     big, small = sorted(rooms_from_weights(weights), key=lambda r: -len(r.cells))
     assert big.cells == tuple((r, c) for r in range(10, 18) for c in range(10, 20))
     # the wide mark's centre is over column 14; the corner mark's over the corner
-    assert big.doors == (Door(10, 14, 1), Door(17, 19, 2))
+    assert big.doors == (Door.through(10, 14, 1), Door.through(17, 19, 2))
     assert len(small.cells) == 6 * 4 and len(small.doors) == 1
 
 

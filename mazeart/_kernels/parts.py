@@ -109,3 +109,12 @@ def label_passages(
     ``1..n`` per part in reading order of each part's first cell.
     """
     return label_links(square_topology(stride), mask, passages)
+
+
+def label_parts(grid: Any, free: NDArray[np.bool_]) -> tuple[NDArray[np.int64], int]:
+    """The free parts of ``grid`` (a :class:`~mazeart.grids.Grid`): a label per cell (``-1``
+    where not free, parts from 0) and their count."""
+    from mazeart._kernels.topology import grid_topology
+
+    labels, n = label_cells(grid_topology(grid), np.ascontiguousarray(free, dtype=np.bool_))
+    return labels.astype(np.int64) - 1, int(n)

@@ -206,7 +206,7 @@ def _grid_level(maze: Maze) -> dict[str, Any]:
             [cell, kind, round(r, _PLACES)]
             for (cell, kind), r in zip(maze.tags.items(), radii, strict=True)
         ],
-        "rooms": [],
+        "rooms": [list(room.cells) for room in maze.rooms],
         "key": maze_key(maze),
     }
     if g.kind == "weave":  # cells from here on are tunnels, under the cell of the same centre
@@ -628,6 +628,17 @@ Reach the green square.</div>
   }
 
   function drawGridBoard(g, cs) {  // the walls of the shared drawing (the SVG's), polylines
+    g.fillStyle = COLOURS.room;
+    for (const room of maze.rooms) {
+      g.beginPath();
+      for (const cell of room) {
+        const p = maze.polygons[cell];
+        g.moveTo(p[0] * cs, p[1] * cs);
+        for (let k = 2; k < p.length; k += 2) g.lineTo(p[k] * cs, p[k + 1] * cs);
+        g.closePath();
+      }
+      g.fill();
+    }
     maze.endFills.forEach((rings, i) => {
       g.fillStyle = i ? COLOURS.exit : COLOURS.entrance;
       g.beginPath();

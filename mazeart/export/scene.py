@@ -823,6 +823,22 @@ def grid_solution_polyline(maze: Maze, path: ArrayLike) -> NDArray[np.float64]:
     return pts[np.concatenate([[True], ~straight, [True]])]
 
 
+def _room_fills(maze: Maze, style: Style) -> tuple[Fill, ...]:
+    """A tint over each room's cells (rows of squares, or the cells' polygons)."""
+    g = maze.grid
+    fills = []
+    for room in maze.rooms:
+        if maze.is_square:
+            area = Fill(style.room_fill, _run_rects(room.mask(maze.shape)))
+        else:
+            area = Fill(style.room_fill, rings=_ragged(g.cell_points, g.cell_ptr, room.cells))
+        doors = len(room.doors)
+        fills.append(replace(area, attrs={"data-name": room.name, "data-kind": room.kind},
+                             title=f"{room.name} ({room.kind}), {doors} "
+                             f"door{'s' * (doors != 1)}"))  # fmt: skip
+    return tuple(fills)
+
+
 def _grid_scene(
     maze: Maze,
     style: Style,
@@ -848,6 +864,7 @@ def _grid_scene(
             floor = Fill(style.floor, rings=_ragged(g.cell_points, g.cell_ptr,
                                                     np.flatnonzero(maze.mask)))  # fmt: skip
         layers.append(Layer("floor", fills=(floor,)))
+    layers.append(Layer("rooms", fills=_room_fills(maze, style)))
     cap = "square" if square or weave else "round"
     # a weave maze draws both sides of every corridor where a plain one draws one wall
     groups = [(style.line_width * (0.6 if weave else 1.0), None)]
@@ -1009,17 +1026,7 @@ def build_scene(
         blocks = maze.blocks()  # framed: block (r, c) of the grid is at [r + 1, c + 1]
         if style.floor:
             layers.append(Layer("floor", fills=(Fill(style.floor, _run_rects(blocks == 2, 1)),)))
-    rooms = tuple(
-        Fill(
-            style.room_fill,
-            _run_rects(room.mask((maze.height, maze.width))),
-            attrs={"data-name": room.name, "data-kind": room.kind},
-            title=f"{room.name} ({room.kind}), {len(room.doors)} "
-            f"door{'s' * (len(room.doors) != 1)}",
-        )
-        for room in maze.rooms
-    )
-    layers.append(Layer("rooms", fills=rooms))
+    layers.append(Layer("rooms", fills=_room_fills(maze, style)))
     if maze.geometry == "cells":
         layers.append(Layer("walls", strokes=_wall_strokes(maze, style, ordered)))
         width = style.line_width

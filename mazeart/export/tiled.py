@@ -21,8 +21,11 @@ grid lays them), one tile per cell. The tile says which of the cell's six
 sides are open: gid ``1 + bits`` with E=1, SE=2, SW=4, W=8, NW=16, NE=32 (each
 tile also carries an ``open`` property, e.g. ``"E,SW"``), so a game reads the
 passages from the tiles; the entrance's and exit's doors are open sides too.
-gid 0 is the ground. The objects are the entrance, the exit and the tags, with
-the cell's ``row``, ``col`` and ``cell`` id. The other grids (triangles, rings,
+gid 0 is the ground. The objects are the entrance, the exit, the tags, one
+``room`` per room cell (with the room's ``name``, ``room`` id and ``kind``) and one
+``door`` per door (on the room's cell, with ``side``, the side it opens through, and
+``to``, the id of the cell it opens onto), each with the cell's ``row``, ``col`` and
+``cell`` id. The other grids (triangles, rings,
 octagons) have no Tiled map kind and are refused in one line.
 
 Map properties record the algorithm, seed, geometry and cell counts. The
@@ -259,11 +262,11 @@ def _hex_map(maze: Maze, tile_size: int, tileset_image: str) -> dict:
     gid = np.where(maze.mask, 1 + _hex_sides(maze), 0)
     objects: list[dict[str, Any]] = []
 
-    def add(type_: str, cell: int, **props: Any) -> None:
+    def add(type_: str, cell: int, name: str | None = None, **props: Any) -> None:
         r, c = divmod(cell, cols)
         objects.append(
             {
-                "id": len(objects) + 1, "name": type_, "type": type_,
+                "id": len(objects) + 1, "name": name or type_, "type": type_,
                 "x": c * w + (w // 2 if r % 2 else 0), "y": r * (h + side) // 2,
                 "width": w, "height": h, "rotation": 0, "visible": True,
                 "properties": [_prop(k, v) for k, v in
@@ -274,6 +277,13 @@ def _hex_map(maze: Maze, tile_size: int, tileset_image: str) -> dict:
     for cell, kind in ((maze.entrance, "entrance"), (maze.exit, "exit")):
         if cell is not None:
             add(kind, cell)
+    for i, room in enumerate(maze.rooms, start=1):  # a room: one object a cell (a hexagon)
+        for cell in room.cells:
+            add("room", cell, room.name, room=i, kind=room.kind)
+        for d in room.doors:
+            step = g.centres[d.outside] - g.centres[d.cell]
+            facing = HEX_SIDES[int(_hex_side(step[:1], step[1:])[0])]
+            add("door", d.cell, f"{room.name} door", room=i, side=facing, to=d.outside)
     for cell, kind in sorted(maze.tags.items()):
         add(kind, cell)
     meta = {

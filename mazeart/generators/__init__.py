@@ -415,16 +415,17 @@ def _cut_door(maze: Maze, cell: tuple[int, int], what: str) -> Maze:
 
 
 def _drop_unreached(maze: Maze, report: ShapeReport) -> Maze:
-    """The maze without the parts the blocks connectivity pass could not reach (they become
-    wall blocks), or a refusal when those hold more than the part that is kept."""
-    from mazeart._kernels.parts import label_passages
+    """The maze without the parts the connectivity pass could not reach (on any grid; on
+    the square grid's blocks they become wall blocks), or a refusal when those hold more
+    than the part that is kept, or a room."""
+    from mazeart._kernels.parts import label_links
 
-    pad = np.pad(maze.passages, 1)
-    labels, _ = label_passages(pad.reshape(-1), np.pad(maze.mask, 1).reshape(-1), pad.shape[1])
-    labels = labels.reshape(pad.shape)[1:-1, 1:-1]
-    sizes = np.bincount(labels[maze.mask])
-    keep = labels == int(np.argmax(sizes))
-    dropped = int(np.count_nonzero(maze.mask & ~keep))
+    keep_cells = np.ascontiguousarray(maze.mask.reshape(-1))
+    links = maze.passages.reshape(-1) if maze.is_square else maze.passages
+    labels, _ = label_links(maze.topology, keep_cells, links)
+    sizes = np.bincount(labels[keep_cells])
+    keep = (labels == int(np.argmax(sizes))) & keep_cells
+    dropped = int(np.count_nonzero(keep_cells & ~keep))
     if dropped > maze.n_cells - dropped:
         raise MazeartError(
             f"{report.unreachable} of the {report.parts} separate parts ({dropped} cells) cannot "
@@ -432,8 +433,18 @@ def _drop_unreached(maze: Maze, report: ShapeReport) -> Maze:
             "needs room between parts); keep them apart with islands='separate', or use the "
             "cells geometry"
         )
+    for room in maze.rooms:
+        if not keep[maze.cell_index(room.cells[0])]:
+            raise MazeartError(
+                f"room {room.name!r} cannot be reached: its doors open onto a part of the maze "
+                "no corridor reaches (move its doors)"
+            )
     report.dropped_cells = dropped
-    return maze.replace(mask=maze.mask & keep, passages=np.where(keep, maze.passages, 0))
+    mask = keep.reshape(maze.mask.shape)
+    if maze.is_square:
+        return maze.replace(mask=mask, passages=np.where(mask, maze.passages, 0))
+    a, b = maze.grid.wall_cells[:, 0], np.maximum(maze.grid.wall_cells[:, 1], 0)
+    return maze.replace(mask=mask, passages=maze.passages & keep[a] & keep[b])
 
 
 def _tags_on_path(maze: Maze, tags: dict[tuple[int, int], str]) -> dict[tuple[int, int], str]:

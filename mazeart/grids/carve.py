@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
-from mazeart._kernels.parts import label_cells
+from mazeart._kernels.parts import label_parts
 from mazeart._kernels.topology import grid_topology
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
@@ -38,13 +38,6 @@ from mazeart.generators import ALGORITHMS, get_algorithm
 from mazeart.grids import GRIDS, Grid
 
 __all__ = ["GRAPH_ALGORITHMS", "OTHER_GRIDS", "carve_graph", "grids_of", "label_parts", "topology"]
-
-
-def label_parts(grid: Grid, free: NDArray[np.bool_]) -> tuple[NDArray[np.int64], int]:
-    """The free parts of ``grid``: a label per cell (``-1`` where not free, parts from 0)
-    and their count."""
-    labels, n = label_cells(topology(grid), np.ascontiguousarray(free, dtype=np.bool_))
-    return labels.astype(np.int64) - 1, int(n)
 
 
 @njit(cache=True)

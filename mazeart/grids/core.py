@@ -34,7 +34,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError, check_int
 
@@ -148,6 +148,27 @@ class Grid:
             if hit.size:
                 return int(self.wall_of[lo + hit[0]])
         raise MazeartError(f"cells {a} and {b} are not neighbours in the {self.kind} grid")
+
+    def walls_between(self, pairs: ArrayLike) -> NDArray[np.intp]:
+        """The walls between the ``(K, 2)`` pairs of neighbouring cells (whole arrays).
+
+        Raises
+        ------
+        MazeartError
+            If a pair are not neighbours.
+        """
+        ends = np.asarray(pairs, np.int64).reshape(-1, 2)
+        n = self.n_cells
+        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
+        keys = src * n + self.indices.astype(np.int64)
+        order = np.argsort(keys, kind="stable")
+        want = ends[:, 0] * n + ends[:, 1]
+        at = np.minimum(np.searchsorted(keys[order], want), keys.size - 1)
+        found = keys[order][at] == want
+        if not found.all():
+            a, b = ends[np.flatnonzero(~found)[0]]
+            raise MazeartError(f"cells {a} and {b} are not neighbours in the {self.kind} grid")
+        return self.wall_of[order[at]].astype(np.intp)
 
     def boundary_walls(self) -> NDArray[np.intp]:
         """Ids of the walls on the grid's outside."""

@@ -64,6 +64,7 @@ def generate_on_grid(
     exit: int | None = None,
     place: str | Mapping[str, int] | None = None,
     labels: ArrayLike | None = None,
+    rooms: Any = None,
     report: ShapeReport | None = None,
     **options: Any,
 ) -> Maze:
@@ -90,6 +91,9 @@ def generate_on_grid(
         the regions that touch are joined through as few doors as keep the maze one
         (one a pair of touching parts, on a random shared wall); the labels ride in
         ``maze.guide.edge_labels``, so the drawing marks the walls between regions.
+    rooms : rooms in any form :func:`mazeart.rooms.place_rooms_on_grid` takes, optional
+        Rooms of cell ids with their doors, or rooms in fractions of the grid's size:
+        open areas entered only through their doors (the maze is carved around them).
     report : ShapeReport, optional
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
@@ -116,6 +120,13 @@ def generate_on_grid(
     check_choice(islands, "islands", ("connect", "separate"))
     braid = check_number(braid, "braid", low=0.0, high=1.0)
     free = w == 0
+    room_list = []
+    if rooms is not None:
+        from mazeart.rooms import place_rooms_on_grid
+
+        room_list = place_rooms_on_grid(rooms, grid, free)
+        for room in room_list:
+            free[list(room.cells)] = False
     if not free.any():
         raise MazeartError("the preset has no free cell: there is nothing to carve")
     given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
@@ -136,10 +147,24 @@ def generate_on_grid(
         shape = (-1,) if grid.kind != "square" else (grid.params["rows"], grid.params["cols"])
         guide = Guide(edge_labels=region.astype(np.int8).reshape(shape))
     maze = Maze(free, opened, grid=grid, guide=guide)
+    if room_list:
+        from mazeart.rooms import Door, Room
+        from mazeart.shape import install_rooms
+
+        if maze.is_square:  # the square grid names its cells (row, col)
+            at = maze.cell_at
+            room_list = [Room(tuple(at(c) for c in room.cells),
+                              tuple(Door(at(d.cell), at(d.outside)) for d in room.doors),
+                              name=room.name, kind=room.kind) for room in room_list]  # fmt: skip
+        maze = install_rooms(maze, room_list)
     if islands == "connect":
         from mazeart.shape import connect
 
         maze = connect(maze, report=report)
+        if report.unreachable:
+            from mazeart.generators import _drop_unreached
+
+            maze = _drop_unreached(maze, report)
     auto_in, auto_out = default_endpoints(maze)
     maze = maze.replace(  # (given as ids: the square grid names its cells (row, col))
         entrance=auto_in if entrance is None else maze.cell_at(entrance),
@@ -156,7 +181,8 @@ def generate_on_grid(
     if place:
         from mazeart.tags import place_tags
 
-        maze = place_tags(maze, place, generator, allowed=free.reshape(maze.shape))
+        where = (free | maze.room_mask.reshape(-1)).reshape(maze.shape)  # not on bridges
+        maze = place_tags(maze, place, generator, allowed=where)
     meta = {
         "algorithm": algorithm,
         "seed": None if given is None else int(given),

@@ -25,8 +25,6 @@ GRID_KINDS = tuple(kind for kind in GRIDS if kind != "weave")
 :class:`~mazeart.maze.Maze`'s own; the weave grid is made by ``weave=True``)."""
 
 SQUARE_ONLY = {
-    "rooms": "rooms",
-    "colour_rooms": "colour rooms",
     "regions": "regions",
     "textures": "textures",
     "outline": "a smooth outline",
@@ -66,6 +64,7 @@ class Laid(NamedTuple):
     specks: tuple[int, int]  # islands dropped, and their cells
     darkness: NDArray[np.float32] | None = None  # per cell, with tone
     labels: NDArray[np.int8] | None = None  # each cell's colour region, with edges
+    transform: Any = None  # where the grid lies on the picture (grid units to pixels)
 
 
 def grid_over_picture(
@@ -130,7 +129,8 @@ def grid_over_picture(
         share = cell_coverage(grid, transform, np.ones(picture.size[::-1], np.float32))
         free = share >= 0.5  # the cells the picture lies under
         dark = grid_darkness(picture, grid, transform)
-        return Laid(grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), (0, 0), dark)
+        weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
+        return Laid(grid, weights, (0, 0), dark, transform=transform)
     cover = figure_coverage(picture, threshold=threshold, invert=invert)
     grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre)
     if edges:  # a thin line of ground inside the figure is a border between its regions:
@@ -151,7 +151,8 @@ def grid_over_picture(
         labels = cell_labels(picture, grid, transform, figure=cover >= 0.5, segments=segments)
         least = max(3, min_island, int(free.sum()) // 150)  # a speck: under 1/150 of it
         labels = _merge_specks(grid, free, labels, least=least)
-    return Laid(grid, np.where(free, FREE, FORBIDDEN).astype(np.int32), specks, labels=labels)
+    weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
+    return Laid(grid, weights, specks, labels=labels, transform=transform)
 
 
 def cell_labels(

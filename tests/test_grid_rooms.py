@@ -1,0 +1,184 @@
+"""Rooms on every grid, checked from the outside.
+
+Each maze is saved in format 3 and read back with ``json`` alone; the grid's neighbours
+come from the cell outlines (shapely), not from the grid's own table. A room must hold
+exactly the cells whose centres lie in its rectangle, be open between every two
+neighbouring cells of it, be closed to the maze but for its doors (each a passage from
+a room cell to a maze cell outside), and be reached with the rest of the maze.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import networkx as nx
+import numpy as np
+import pytest
+from conftest import run_cli
+from PIL import Image, ImageDraw
+
+from mazeart import Door, Room, make, save
+from mazeart.errors import MazeartError
+from mazeart.grids import make_grid
+from mazeart.grids.generate import generate_on_grid
+from mazeart.mazefile import dumps, loads
+
+KINDS = ["hex", "triangle", "polar", "upsilon"]
+
+HALL = {
+    "units": "fraction",
+    "rooms": [
+        {"name": "hall", "kind": "arena", "rect": [0.3, 0.25, 0.35, 0.4],
+         "doors": [[0.3, 0.45], [0.5, 0.65, "E"]]},
+        {"name": "den", "kind": "spawn", "rect": [0.75, 0.7, 0.2, 0.2], "doors": []},
+    ],
+}  # fmt: skip
+
+
+def outline_neighbours(grid) -> nx.Graph:
+    """Neighbours from the cell outlines alone (a shared boundary longer than a hair)."""
+    from shapely.geometry import Polygon
+    from shapely.strtree import STRtree
+
+    polys = [Polygon(grid.polygon(i)) for i in range(grid.n_cells)]
+    tree = STRtree(polys)
+    out = nx.Graph()
+    out.add_nodes_from(range(grid.n_cells))
+    for a, poly in enumerate(polys):
+        for b in tree.query(poly):
+            b = int(b)
+            if b > a and poly.boundary.intersection(polys[b].boundary).length > 1e-6:
+                out.add_edge(a, b)
+    return out
+
+
+def check_rooms(doc: dict, near: nx.Graph) -> None:
+    graph = nx.Graph()
+    graph.add_nodes_from(doc["cells"])
+    graph.add_edges_from(map(tuple, doc["passages"]))
+    assert nx.is_connected(graph)
+    owner = {}
+    for i, room in enumerate(doc["rooms"]):
+        for cell in room["cells"]:
+            assert cell not in owner and cell in graph
+            owner[cell] = i
+    for room in doc["rooms"]:
+        cells = set(room["cells"])
+        for a, b in itertools.combinations(sorted(cells), 2):
+            if near.has_edge(a, b):
+                assert graph.has_edge(a, b), f"{room['name']} closed inside at {a}-{b}"
+        doors = {frozenset(d) for d in room["doors"]}
+        assert doors, room
+        for a, b in room["doors"]:
+            assert a in cells and b not in cells and near.has_edge(a, b) and graph.has_edge(a, b)
+        for a in cells:
+            for b in graph.neighbors(a):
+                if b not in cells:
+                    assert frozenset((a, b)) in doors, f"{room['name']}: {a}-{b} is no door"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_rooms_on_every_grid_are_open_inside_and_closed_but_for_their_doors(kind, tmp_path):
+    made = make("16x12", grid=kind, rooms=HALL, rng=4, braid=1.0, place="loot=3")
+    maze = made.maze
+    doc = json.loads(dumps(maze, version=3))
+    grid = make_grid(doc["grid"]["kind"], **doc["grid"]["params"])
+    check_rooms(doc, outline_neighbours(grid))
+    hall, den = doc["rooms"]
+    assert (hall["name"], hall["kind"], den["kind"]) == ("hall", "arena", "spawn")
+    assert len(hall["doors"]) == 2 and len(den["doors"]) == 1  # a room without doors gets one
+    # the hall: exactly the cells whose centres lie in its rectangle
+    w, h = grid.size
+    x0, x1, y0, y1 = 0.25 * w, 0.65 * w, 0.3 * h, 0.65 * h
+    xy = np.array(doc["centres"])
+    inside = np.flatnonzero((xy[:, 0] >= x0) & (xy[:, 0] < x1) & (xy[:, 1] >= y0)
+                            & (xy[:, 1] < y1))  # fmt: skip
+    assert sorted(hall["cells"]) == inside.tolist()
+    # the first door opens north near (0.45 w, 0.3 h), the second east near (0.65 w, 0.5 h)
+    (a, b), (c, d) = hall["doors"]
+    assert xy[b, 1] < xy[a, 1] and abs(xy[a, 0] - 0.45 * w) < 1.5
+    assert xy[d, 0] > xy[c, 0] and abs(xy[c, 1] - 0.5 * h) < 1.5
+    # braiding and tags leave the rooms alone; the file holds them exactly
+    assert loads(dumps(maze, version=3)) == maze
+    save(made, tmp_path / "rooms.svg")
+    svg = (tmp_path / "rooms.svg").read_text()
+    assert 'data-name="hall"' in svg and 'data-kind="spawn"' in svg
+    assert "2 rooms with 3 doors" in made.summary()
+
+
+def _level() -> Image.Image:
+    img = Image.new("RGB", (400, 300), "white")
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((20, 20, 380, 280), fill="black")  # the figure
+    draw.rectangle((100, 100, 199, 179), fill=(255, 0, 0))  # a room, a mark over its top
+    draw.rectangle((130, 93, 159, 108), fill=(0, 0, 255))
+    draw.rectangle((260, 200, 319, 239), fill=(255, 0, 0))  # a room with no mark
+    return img
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "polar"])
+def test_a_pictures_colour_key_makes_rooms_on_other_grids(kind, tmp_path):
+    picture = tmp_path / "level.png"
+    _level().save(picture)
+    run = run_cli(picture, "--grid", kind, "--colour-rooms", "--cells", "40", "--seed", "3",
+                  "-o", tmp_path / "level.json")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "2 rooms with 2 doors" in run.stderr
+    doc = json.loads((tmp_path / "level.json").read_text())
+    grid = make_grid(doc["grid"]["kind"], **doc["grid"]["params"])
+    check_rooms(doc, outline_neighbours(grid))
+    big, small = sorted(doc["rooms"], key=lambda r: -len(r["cells"]))
+    xy = np.array(doc["centres"])
+    (a, b), *_ = big["doors"]
+    assert xy[b, 1] < xy[a, 1]  # the blue mark over the top wall: a door north
+    # the red areas' shares of the picture: 100 x 80 and 60 x 40 pixels
+    assert 1.5 < len(big["cells"]) / len(small["cells"]) < 5.5
+
+
+def test_rooms_of_cell_ids_from_python():
+    grid = make_grid("hex", rows=8, cols=10)
+    room = Room((33, 34, 43, 44), (Door(33, 23),), name="cell block", kind="loot")
+    maze = generate_on_grid(np.zeros(grid.n_cells, np.int32), grid, rooms=[room], rng=1)
+    (placed,) = maze.rooms
+    assert placed == room and maze.room_mask[[33, 34, 43, 44]].all()
+    assert 23 in maze.neighbours(33)
+    with pytest.raises(MazeartError, match="not neighbours"):
+        generate_on_grid(np.zeros(grid.n_cells, np.int32), grid, rng=1,
+                         rooms=[Room((33, 34), (Door(33, 60),))])  # fmt: skip
+    with pytest.raises(MazeartError, match="is not on its edge"):
+        generate_on_grid(np.zeros(grid.n_cells, np.int32), grid, rng=1,
+                         rooms=[Room((33, 34), (Door(33, 34),))])  # fmt: skip
+    with pytest.raises(TypeError, match="mixes"):
+        Room(((1, 2), 3), ())
+
+
+def test_the_hex_tiled_map_and_the_game_carry_rooms(tmp_path):
+    made = make("16x12", grid="hex", rooms=HALL, rng=4)
+    save(made, tmp_path / "level.tmj")
+    doc = json.loads((tmp_path / "level.tmj").read_text())
+    objects = next(layer for layer in doc["layers"] if layer["type"] == "objectgroup")["objects"]
+    rooms = [o for o in objects if o["type"] == "room"]
+    doors = [o for o in objects if o["type"] == "door"]
+    hall = made.maze.rooms[0]
+    assert len(rooms) == sum(len(r.cells) for r in made.maze.rooms) and len(doors) == 3
+    north = next(o for o in doors if o["name"] == "hall door")
+    props = {p["name"]: p["value"] for p in north["properties"]}
+    assert props["side"] in ("NW", "NE") and props["cell"] == hall.doors[0].cell
+    save(made, tmp_path / "game.html")
+    page = (tmp_path / "game.html").read_text()
+    assert json.dumps(list(hall.cells)).replace(" ", "") in page.replace(" ", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--grid", "hex", "--rooms", "cells.toml"], "is given in (row, col) cells"),
+     (["--grid", "hex", "--colour-rooms"], "colour rooms are read off the picture"),
+     (["--weave", "--rooms", "cells.toml"], "rooms do not mix with a weave maze")],
+)  # fmt: skip
+def test_rooms_that_cannot_be_placed_are_one_line(args, message, tmp_path):
+    (tmp_path / "cells.toml").write_text("[[rooms]]\nrect = [2, 2, 3, 3]\ndoors = [[2, 3]]\n")
+    out = tmp_path / "m.svg"
+    run = run_cli("12x8", *args, "-o", out, cwd=tmp_path)
+    assert run.returncode == 2 and message in run.stderr, run.stderr
+    assert len(run.stderr.splitlines()) == 1 and not out.exists()
