@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -472,14 +472,6 @@ def region_textures(
     """
     from scipy import ndimage
 
-    from mazeart.generators.flow import direction_field
-
-    chosen = list(textures) if textures else list(TEXTURES[:6])
-    bad = [t for t in chosen if t not in TEXTURES]
-    if bad:
-        raise MazeartError(
-            f"unknown texture(s) {', '.join(bad)} (choose from {', '.join(TEXTURES)})"
-        )
     shape = free.shape
     regions = np.zeros(shape, np.int64)
     count = 0
@@ -487,30 +479,80 @@ def region_textures(
         lab, n = ndimage.label(free & (labels == value))
         regions[lab > 0] = lab[lab > 0] + count
         count += n
-    sizes = np.bincount(regions.reshape(-1), minlength=count + 1)[1:]
+    yy, xx = np.mgrid[0 : shape[0], 0 : shape[1]]
+
+    def luminance() -> NDArray[np.float64]:
+        smooth = ndimage.gaussian_filter(_luminance_cells(image, shape), 1.5)
+        gy, gx = np.gradient(smooth)
+        return np.arctan2(gy, gx).reshape(-1)
+
+    angle, strength, assigned = texture_field(
+        np.stack([xx.reshape(-1), yy.reshape(-1)], axis=1), regions.reshape(-1), count,
+        textures=textures, luminance=None if image is None else luminance, bias=bias,
+    )  # fmt: skip
+    return angle.reshape(shape), strength.reshape(shape), assigned
+
+
+def texture_field(
+    xy: NDArray[np.floating],
+    regions: NDArray[np.int64],
+    count: int,
+    *,
+    textures: Sequence[str] | None,
+    luminance: Callable[[], NDArray[np.float64]] | None,
+    bias: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], list[tuple[int, str]]]:
+    """The flow field of :func:`region_textures` on any grid: each cell's angle and bias
+    from its region's texture.
+
+    Parameters
+    ----------
+    xy : (n, 2) ndarray of float
+        Each cell's centre, ``x`` across and ``y`` down.
+    regions : (n,) ndarray of int
+        Each cell's region, ``1..count`` (``0``: none).
+    count : int
+    textures : sequence of str, optional
+        One per region, largest region first, cycled.
+    luminance : callable, optional
+        The angle of the picture's luminance gradient at each cell (asked for once, by
+        ``gradient`` and ``isolines``).
+    bias : float
+
+    Returns
+    -------
+    angle, bias : (n,) ndarray of float
+    assigned : list of (int, str)
+    """
+    from mazeart.generators.flow import direction_at
+
+    chosen = list(textures) if textures else list(TEXTURES[:6])
+    bad = [t for t in chosen if t not in TEXTURES]
+    if bad:
+        raise MazeartError(
+            f"unknown texture(s) {', '.join(bad)} (choose from {', '.join(TEXTURES)})"
+        )
+    sizes = np.bincount(regions, minlength=count + 1)[1:]
     order = np.argsort(-sizes, kind="stable")
-    angle = np.full(shape, np.nan)
-    strength = np.zeros(shape)
+    angle = np.full(regions.shape, np.nan)
+    strength = np.zeros(regions.shape)
     assigned = []
     lum = None
+    x, y = xy[:, 0], xy[:, 1]
     for rank, idx in enumerate(order):
         cells = regions == idx + 1
         texture = chosen[rank % len(chosen)]
         assigned.append((int(sizes[idx]), texture))
         if texture in ("gradient", "isolines"):
-            if image is None:
+            if luminance is None:
                 raise MazeartError(f"the {texture} texture needs the picture")
             if lum is None:
-                smooth = ndimage.gaussian_filter(_luminance_cells(image, shape), 1.5)
-                gy, gx = np.gradient(smooth)
-                lum = np.arctan2(gy, gx)
-            field = lum if texture == "gradient" else lum + np.pi / 2
-        elif texture in ("spiral", "vortex"):
-            rr, cc = np.nonzero(cells)
-            field = direction_field(shape, texture, centre=(rr.mean(), cc.mean()))
+                lum = luminance()
+            field = lum[cells] if texture == "gradient" else lum[cells] + np.pi / 2
         else:
-            field = direction_field(shape, texture)
-        angle[cells] = field[cells]
+            centre = (float(x[cells].mean()), float(y[cells].mean()))
+            field = direction_at(x[cells], y[cells], texture, centre=centre)
+        angle[cells] = field
         strength[cells] = 0.0 if texture == "random" else bias
     return angle, strength, assigned
 

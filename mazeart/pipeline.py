@@ -494,6 +494,8 @@ def _picture_size(source: Source, picture: Image) -> tuple[int, int]:
 def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) -> Guidance | None:
     """What the picture adds, after checking that the options fit together."""
     smooth = opts["outline"] == "smooth"
+    if opts["textures"] is not None and not opts["regions"]:
+        raise MazeartError("textures applies with regions")
     if opts["tone"]:
         if opts["edges"] or opts["regions"] or smooth:
             raise MazeartError(
@@ -503,9 +505,8 @@ def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) ->
         if picture is None:
             raise MazeartError("tone reads the picture's tones; give a picture, not a preset")
     elif not (opts["edges"] or opts["regions"] or smooth):
-        for name in ("segments", "textures"):
-            if opts[name] is not None:
-                raise MazeartError(f"{name} applies with edges or regions")
+        if opts["segments"] is not None:
+            raise MazeartError("segments applies with edges or regions")
         return None
     elif picture is None:
         raise MazeartError("edges, regions and a smooth outline read the picture; give one")
@@ -513,9 +514,6 @@ def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) ->
         raise MazeartError("edges, regions and a smooth outline need the cells geometry")
     from mazeart.guide import guidance
 
-    textures = opts["textures"]
-    if isinstance(textures, str):
-        textures = [t.strip() for t in textures.split(",")]
     return guidance(
         picture,
         weights,
@@ -524,11 +522,19 @@ def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) ->
         outline="smooth" if smooth else "cells",
         tone=opts["tone"],
         segments=opts["segments"],
-        textures=textures,
+        textures=_textures(opts),
         threshold=opts["threshold"],
         invert=opts["invert"],
         bias=opts.pop("texture_bias"),
     )
+
+
+def _textures(opts: dict[str, Any]) -> list[str] | None:
+    """The textures asked for (a list, or text ``"a,b"``), in order."""
+    textures = opts["textures"]
+    if isinstance(textures, str):
+        return [t.strip() for t in textures.split(",")]
+    return None if textures is None else list(textures)
 
 
 def _cell(value: Any, name: str) -> tuple[int, int] | None:
@@ -703,7 +709,12 @@ def make(
     else:
         opts["texture_bias"] = 0.9
     kind = opts["grid"]
-    if kind != "square" and options.get("algorithm") is None and difficulty is None:
+    if (
+        kind != "square"
+        and options.get("algorithm") is None
+        and difficulty is None
+        and not opts["regions"]
+    ):
         opts["algorithm"] = "backtracker"  # the weighted DFS is the square grid's own
     algo = get_algorithm(opts["algorithm"])
     opts["algorithm"] = algo.name
@@ -892,8 +903,8 @@ def _grid_plan(
     if rect is not None:
         if opts["tone"] or opts["mode"] == "tone":
             raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
-        if opts["edges"]:
-            raise MazeartError("edges read the picture; give one, not WxH")
+        if opts["edges"] or opts["regions"]:
+            raise MazeartError("edges and regions read the picture; give one, not WxH")
         if opts["colour_rooms"]:
             raise MazeartError("colour rooms are read off the picture; give one, not WxH")
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
@@ -917,15 +928,27 @@ def _grid_plan(
         notes = _grid_mode(kind, picture, opts, given)
         if opts["tone"] and opts["edges"]:
             raise MazeartError("tone draws the whole picture; it does not mix with edges")
-        if opts["segments"] is not None and not opts["edges"]:
+        if opts["segments"] is not None and not (opts["edges"] or opts["regions"]):
             raise MazeartError("segments applies with edges or regions")
+        if opts["textures"] is not None and not opts["regions"]:
+            raise MazeartError("textures applies with regions")
+        if opts["tone"] and opts["regions"]:
+            raise MazeartError("tone draws the whole picture; it does not mix with regions")
         laid = grid_over_picture(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
-            edges=bool(opts["edges"]), segments=opts["segments"],
+            edges=bool(opts["edges"]), segments=opts["segments"], regions=opts["regions"],
         )  # fmt: skip
         grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
         transform = laid.transform
+        if opts["regions"] and labels is not None:
+            from mazeart.grids.recipe import grid_textures
+
+            angle, bias = grid_textures(picture, grid, transform, labels, weights == FREE,
+                                        textures=_textures(opts),
+                                        bias=opts["texture_bias"])  # fmt: skip
+            extra = {**extra, "angle": angle, "bias": bias}
+            labels = labels if opts["edges"] else None
         if laid.darkness is not None:
             tone = np.asarray(laid.darkness, dtype=np.float64)  # then rounded: 0.01, not
             guide = Guide(tone=np.round(tone, 2))  # float32's 0.0099999998

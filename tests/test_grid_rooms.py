@@ -182,3 +182,40 @@ def test_rooms_that_cannot_be_placed_are_one_line(args, message, tmp_path):
     run = run_cli("12x8", *args, "-o", out, cwd=tmp_path)
     assert run.returncode == 2 and message in run.stderr, run.stderr
     assert len(run.stderr.splitlines()) == 1 and not out.exists()
+
+
+# ----------------------------------------------------------------------------- textures
+
+
+def _halves(path) -> None:
+    """Two flat colours: the left 60 % one region, the right 40 % another."""
+    img = Image.new("RGB", (300, 200), "white")
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((10, 10, 177, 189), fill=(40, 140, 60))
+    draw.rectangle((178, 10, 289, 189), fill=(230, 120, 20))
+    img.save(path)
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "upsilon"])
+def test_each_colour_region_follows_its_texture_on_other_grids(kind, tmp_path):
+    """--regions --textures horizontal,vertical: the larger (left) region runs across, the
+    other up and down, read off the saved file's passages and centres."""
+    _halves(tmp_path / "halves.png")
+    run = run_cli(tmp_path / "halves.png", "--grid", kind, "--regions", "--textures",
+                  "horizontal,vertical", "--cells", "48", "--seed", "2",
+                  "-o", tmp_path / "m.json")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    doc = json.loads((tmp_path / "m.json").read_text())
+    xy = np.array(doc["centres"])
+    ends = np.array(doc["passages"])
+    step = np.abs(xy[ends[:, 1]] - xy[ends[:, 0]])
+    across = step[:, 0] > step[:, 1] + 1e-9  # within 45 degrees of the horizontal
+    x = (xy[ends[:, 0], 0] + xy[ends[:, 1], 0]) / 2
+    width = xy[:, 0].max()
+    left, right = x < 0.5 * width, x > 0.7 * width
+    plain = make(tmp_path / "halves.png", grid=kind, cells=48, rng=2, edges=False).maze
+    p_ends = plain.grid.wall_cells[plain.passages]
+    p_step = np.abs(plain.grid.centres[p_ends[:, 1]] - plain.grid.centres[p_ends[:, 0]])
+    baseline = np.mean(p_step[:, 0] > p_step[:, 1] + 1e-9)  # a backtracker's share
+    assert across[left].mean() > baseline + 0.2 and across[right].mean() < baseline - 0.1
+    assert run.stderr.startswith("mazeart: wrote") and "flow" in run.stderr

@@ -119,7 +119,8 @@ def test_true_or_false_options_are_checked():
      ("20x15", {"grid": "hex", "mode": "tone"}, "give a picture"),
      ("20x15", {"grid": "hex", "edges": True}, "give one"),
      ("logo", {"grid": "hex", "segments": 3, "edges": False}, "segments applies with edges"),
-     ("logo", {"grid": "hex", "textures": "spiral"}, "textures work on the square grid only")],
+     ("logo", {"grid": "hex", "textures": "spiral"}, "textures applies with regions"),
+     ("logo", {"textures": "spiral", "edges": True}, "textures applies with regions")],
 )  # fmt: skip
 def test_options_another_grid_cannot_honour_are_refused(source, options, message):
     """Nothing asked for is dropped in silence: on another grid or a weave, an option that

@@ -497,6 +497,14 @@ def _algorithm_and_geometry(
     return algo, geometry
 
 
+def recorded_options(defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """An algorithm's options as a maze's ``meta`` records them (a per-cell array named)."""
+    return {
+        k: "(per-cell array)" if isinstance(v, np.ndarray) else v
+        for k, v in {**defaults, **given}.items()
+    }
+
+
 def _with_ends(maze: Maze, entrance: Any, exit: Any, auto: Any) -> Maze:
     """The maze entered at ``entrance`` and left at ``exit``, their doors cut: the ones
     given; with one given, the other the farthest from it; else ``auto`` (the ends a single
@@ -663,10 +671,7 @@ def generate(
         "algorithm": algo.name,
         "seed": seed,
         "geometry": geometry,
-        "options": {
-            k: "(per-cell array)" if isinstance(v, np.ndarray) else v
-            for k, v in {**algo.options, **options}.items()
-        },
+        "options": recorded_options(algo.options, options),
         "islands": islands,
         "prune": bool(prune),
         "braid": braid,

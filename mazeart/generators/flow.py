@@ -13,10 +13,12 @@ array and per-cell ``bias`` instead of a named direction.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._graph import union
+from mazeart._graph import spanning_edges, union
 from mazeart._jit import njit
 from mazeart._rng import kernel_state, nth_uniform
 from mazeart.errors import MazeartError
@@ -37,20 +39,87 @@ def direction_field(shape: tuple[int, int], direction: str, *, centre=None) -> N
     also leans inwards (a pinwheel of four quadrants on a square grid); ``random``
     has no preferred direction (NaN).
     """
+    h, w = shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    cy, cx = ((h - 1) / 2, (w - 1) / 2) if centre is None else centre
+    return direction_at(xx, yy, direction, centre=(cx, cy))
+
+
+def direction_at(
+    x: ArrayLike, y: ArrayLike, direction: str, *, centre: tuple[float, float]
+) -> NDArray[np.float64]:
+    """Flow angle (radians, 0 = east, pi/2 = south) of a named direction at points
+    ``(x, y)`` (any grid's cell centres; ``y`` down), spirals around ``centre`` ``(x, y)``.
+    """
     if direction not in DIRECTIONS:
         raise MazeartError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
-    h, w = shape
+    shape = np.shape(x)
     if direction == "horizontal":
         return np.zeros(shape)
     if direction == "vertical":
         return np.full(shape, np.pi / 2)
     if direction == "random":
         return np.full(shape, np.nan)
-    cy, cx = ((h - 1) / 2, (w - 1) / 2) if centre is None else centre
-    yy, xx = np.mgrid[0:h, 0:w]
-    radial = np.arctan2(yy - cy, xx - cx)
+    radial = np.arctan2(np.asarray(y) - centre[1], np.asarray(x) - centre[0])
     lean = 0.0 if direction == "spiral" else np.pi / 5
     return radial + np.pi / 2 + lean
+
+
+def flow_on_grid(
+    grid: Any,
+    free: NDArray[np.bool_],
+    rng: np.random.Generator,
+    *,
+    direction: str = "horizontal",
+    bias: float | ArrayLike = 0.85,
+    angle: ArrayLike | None = None,
+) -> NDArray[np.bool_]:
+    """The flow generator on any grid (:func:`mazeart.grids.carve.carve_graph` runs it):
+    Kruskal's over the walls between free cells, each keyed ``u - alignment``, where the
+    alignment is the mean over the wall's two cells of ``bias * |cos|`` of the angle between
+    the field and the step from one cell's centre to the other's (half of ``bias`` where
+    the field has no direction).
+
+    Parameters
+    ----------
+    grid : Grid
+    free : (n,) ndarray of bool
+    rng : numpy.random.Generator
+    direction, bias, angle
+        As for :func:`flow`; ``bias`` and ``angle`` one value a cell (``(n,)``), a named
+        direction's spirals centred on the grid.
+
+    Returns
+    -------
+    (n_walls,) ndarray of bool
+        The walls opened.
+    """
+    n = grid.n_cells
+    strength = np.broadcast_to(np.asarray(bias, dtype=np.float64).reshape(-1), (n,))
+    if not np.all((strength >= 0) & (strength <= 1)):  # NaN fails both
+        raise MazeartError("bias must be between 0 and 1")
+    x, y = grid.centres[:, 0], grid.centres[:, 1]
+    if angle is None:
+        w, h = grid.size
+        theta = direction_at(x, y, direction, centre=(w / 2, h / 2))
+    else:
+        theta = np.asarray(angle, np.float64).reshape(-1)
+        if theta.size != n:
+            raise MazeartError(f"angle must have one value a cell ({n}), got {theta.size}")
+    cells = grid.wall_cells.astype(np.int64)
+    a, b = cells[:, 0], cells[:, 1]
+    bb = np.maximum(b, 0)
+    inner = np.flatnonzero((b >= 0) & free[a] & free[bb])
+    a, b = a[inner], b[inner]
+    step = np.arctan2(y[b] - y[a], x[b] - x[a])
+    with np.errstate(invalid="ignore"):
+        follows = np.nan_to_num(np.abs(np.cos(theta[a] - step)), nan=0.5) * strength[a]
+        follows += np.nan_to_num(np.abs(np.cos(theta[b] - step)), nan=0.5) * strength[b]
+    order = np.argsort(rng.random(inner.size) - 0.5 * follows, kind="stable")
+    kept = spanning_edges(n, a[order], b[order], np.zeros(inner.size, np.bool_))
+    opened = np.zeros(grid.n_walls, np.bool_)
+    opened[inner[order[kept]]] = True
+    return opened
 
 
 @njit(inline="always", cache=True)
@@ -165,6 +234,7 @@ def _alignment(
 @register(
     "flow",
     description="Kruskal's with walls ordered by a direction field: textured corridors",
+    kernel=flow_on_grid,
 )
 def flow(
     weights: ArrayLike,

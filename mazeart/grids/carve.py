@@ -81,9 +81,7 @@ def carve_graph(
     free: NDArray[np.bool_],
     algorithm: str,
     rng: RngLike,
-    *,
-    select: str = "mix",
-    bias: float = 0.5,
+    **options: Any,
 ) -> NDArray[np.bool_]:
     """Open walls of ``grid`` so that every part of the ``free`` cells is one spanning tree.
 
@@ -95,11 +93,11 @@ def carve_graph(
     algorithm : str
         A name of :data:`GRAPH_ALGORITHMS`.
     rng : int or numpy.random.Generator
-    select : {'newest', 'random', 'oldest', 'mix'}, default 'mix'
-        ``growing-tree`` only: which active cell grows (``mix``: the newest with
-        probability ``bias``, else a random one).
-    bias : float, default 0.5
-        ``growing-tree`` with ``select='mix'``.
+    **options
+        The algorithm's options: ``growing-tree``'s ``select`` (which active cell grows;
+        ``mix``, the default: the newest with probability ``bias``, 0.5 by default, else a
+        random one); ``flow``'s ``direction``, ``bias`` and ``angle``
+        (:func:`mazeart.generators.flow.flow_on_grid`).
 
     Returns
     -------
@@ -120,6 +118,8 @@ def carve_graph(
     free = np.ascontiguousarray(free, dtype=np.bool_).reshape(-1)
     if free.size != grid.n_cells:
         raise MazeartError(f"the mask has {free.size} cells, the {grid.kind} grid {grid.n_cells}")
+    if algorithm == "flow":  # Kruskal's in an order the field gives: keys, then one pass
+        return np.asarray(kernel(grid, free, as_generator(rng), **options), np.bool_)
     state = kernel_state(as_generator(rng))
     if free.all() and grid._cache.get("connected", None) is not False:
         labels, parts = np.zeros(grid.n_cells, np.int64), 1  # a whole grid is one part
@@ -142,7 +142,7 @@ def carve_graph(
     elif algorithm == "growing-tree":
         from mazeart.generators.growing_tree import selection
 
-        how, bias = selection(select, bias)
+        how, bias = selection(options.get("select", "mix"), options.get("bias", 0.5))
         kernel(topo, free, starts, state, opened, order, how, bias)
     else:
         kernel(topo, free, starts, state, opened, order)

@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
-from mazeart.generators import default_endpoints
+from mazeart.generators import default_endpoints, recorded_options
 from mazeart.grids import Grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
 from mazeart.maze import Guide, Maze
@@ -187,7 +187,7 @@ def generate_on_grid(
         "algorithm": algorithm,
         "seed": None if given is None else int(given),
         "grid": grid.kind,
-        "options": {**allowed, **options},
+        "options": recorded_options(allowed, options),
         "islands": islands,
         "prune": bool(prune),
         "braid": braid,

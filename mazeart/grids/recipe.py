@@ -25,8 +25,6 @@ GRID_KINDS = tuple(kind for kind in GRIDS if kind != "weave")
 :class:`~mazeart.maze.Maze`'s own; the weave grid is made by ``weave=True``)."""
 
 SQUARE_ONLY = {
-    "regions": "regions",
-    "textures": "textures",
     "outline": "a smooth outline",
     "preset": "presets",
 }
@@ -80,6 +78,7 @@ def grid_over_picture(
     tone: bool = False,
     edges: bool = False,
     segments: int | None = None,
+    regions: bool = False,
 ) -> Laid:
     """The grid of ``kind`` laid over a picture, and a weight per cell.
 
@@ -103,6 +102,8 @@ def grid_over_picture(
     edges, segments : bool, int or None
         Read the figure's colour regions (its own flat colours, or ``segments`` clusters;
         as on squares): each cell takes the region covering most of it.
+    regions : bool, default False
+        Read the colour regions too (for their textures), without walling them.
 
     Returns
     -------
@@ -147,7 +148,7 @@ def grid_over_picture(
             "(try invert or a threshold)"
         )
     labels = None
-    if edges:
+    if edges or regions:
         labels = cell_labels(picture, grid, transform, figure=cover >= 0.5, segments=segments)
         least = max(3, min_island, int(free.sum()) // 150)  # a speck: under 1/150 of it
         labels = _merge_specks(grid, free, labels, least=least)
@@ -200,3 +201,43 @@ def _merge_specks(
         change = small & has[np.maximum(parts, 0)]
         out[change] = winner[parts[change]].astype(np.int8)
     return out
+
+
+def grid_textures(
+    picture: Any,
+    grid: Grid,
+    transform: Any,
+    labels: NDArray[np.int8],
+    free: NDArray[np.bool_],
+    *,
+    textures: Any = None,
+    bias: float = 0.9,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Each cell's flow angle and bias for ``regions`` on another grid: every connected
+    colour region its own texture (:func:`mazeart.guide.texture_field`), the luminance
+    gradient read at the cells' centres on the picture."""
+    from scipy import ndimage
+
+    from mazeart._kernels.parts import label_parts
+    from mazeart.guide import _rgb, texture_field
+
+    regions = np.zeros(grid.n_cells, np.int64)
+    count = 0
+    for value in np.unique(labels[free]):
+        own, n = label_parts(grid, free & (labels == value))
+        regions[own >= 0] = own[own >= 0] + 1 + count
+        count += n
+
+    def luminance() -> NDArray[np.float64]:
+        lum = _rgb(picture) @ np.array([0.299, 0.587, 0.114])
+        smooth = ndimage.gaussian_filter(lum, 1.5 * transform.scale)
+        gy, gx = np.gradient(smooth)
+        px = transform.to_pixels(grid.centres)
+        h, w = lum.shape
+        col = np.clip(px[:, 0].astype(np.int64), 0, w - 1)
+        row = np.clip(px[:, 1].astype(np.int64), 0, h - 1)
+        return np.arctan2(gy[row, col], gx[row, col])
+
+    angle, strength, _ = texture_field(grid.centres, regions, count, textures=textures,
+                                       luminance=luminance, bias=bias)  # fmt: skip
+    return angle, strength
