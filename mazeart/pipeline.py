@@ -529,6 +529,20 @@ def _guidance(weights: NDArray[np.int32], picture: Any, opts: dict[str, Any]) ->
     )
 
 
+def _cell_id(value: Any, name: str, kind: str) -> int | None:
+    """A cell id of another grid, from an int or its digits (the saved file's ids)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, int | np.integer) and not isinstance(value, bool) and value >= 0:
+        return int(value)
+    raise MazeartError(
+        f"{name} on the {kind} grid is a cell id (a whole number, as the saved file numbers "
+        f"its cells), got {value!r}"
+    )
+
+
 def _textures(opts: dict[str, Any]) -> list[str] | None:
     """The textures asked for (a list, or text ``"a,b"``), in order."""
     textures = opts["textures"]
@@ -888,9 +902,7 @@ def _grid_plan(
         raise MazeartError(f"the blocks geometry is the square grid's; the {kind} grid has cells")
     if opts["centre"] is not None and kind != "polar":
         raise MazeartError(f"centre places the polar grid; the {kind} grid is laid edge to edge")
-    for name in ("entrance", "exit"):
-        if opts[name] is not None:
-            raise MazeartError(f"{name} is chosen automatically on the {kind} grid")
+    ends = {name: _cell_id(opts[name], name, kind) for name in ("entrance", "exit")}
     cells = check_int(opts["cells"], "cells", maximum=current().max_cells)
     min_island = int(opts["min_island"])
     coverage = float(opts["coverage"])
@@ -960,7 +972,7 @@ def _grid_plan(
     rooms = _grid_rooms(opts, source, picture, grid, transform, weights == FREE)
     arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
                      braid=float(opts["braid"]), place=opts["place"], labels=labels,
-                     rooms=rooms, **extra)  # fmt: skip
+                     rooms=rooms, **ends, **extra)  # fmt: skip
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
                  threshold=threshold, specks=specks, notes=notes)  # fmt: skip
 

@@ -137,9 +137,10 @@ class Recipe:
         None, "cells (thin walls between cells) or blocks (path and wall blocks); default: "
         "the algorithm's first.", _MAZE, cli_type=str | None
     )  # fmt: skip
-    entrance: Any = _option(None, "Entrance cell ROW,COL (default: automatic).", _MAZE,
-                            cli_type=str | None)  # fmt: skip
-    exit: Any = _option(None, "Exit cell ROW,COL (default: automatic).", _MAZE,
+    entrance: Any = _option(None, "Entrance cell ROW,COL (another grid: a cell id; default: "
+                            "automatic).", _MAZE, cli_type=str | None)  # fmt: skip
+    exit: Any = _option(None, "Exit cell ROW,COL (another grid: a cell id; default: automatic).",
+                        _MAZE,
                         cli_type=str | None, flags=("--exit",), cli="exit_")  # fmt: skip
     difficulty: str | None = _option(
         None, "easy, medium or hard: picks size, algorithm and braid (options you give win), "

@@ -167,6 +167,7 @@ def test_best_times_are_kept_per_level_not_per_size(tmp_path, browser):
     assert sorted(stored(page)) == sorted(keys)
     # the same maze played again shares its table: level 1 after a reload shows its best
     page.reload()
+    page.wait_for_function("() => document.getElementById('best').textContent !== ''")
     assert page.locator("#best").text_content() == f"best {first:.1f} s"
     assert page.evaluate("() => window.mazeart.state().times") == [first]
     assert errors == []

@@ -299,3 +299,43 @@ def test_the_polar_grid_is_centred_where_asked(tmp_path):
     assert moved.mask[0]
     with pytest.raises(ValueError, match="centre must be X,Y"):
         make(tmp_path / "ring.png", grid="polar", cells=40, centre="left")
+
+
+@pytest.mark.parametrize("kind", ["hex", "polar"])
+def test_an_end_given_on_another_grid_and_the_other_farthest(kind, tmp_path):
+    """--entrance ID (the saved file's cell ids): the exit is the boundary cell farthest from
+    it along the passages (networkx on the saved file); the refusals are one line."""
+    from conftest import run_cli
+
+    run = run_cli("14x10", "--grid", kind, "--entrance", "3", "--seed", "5",
+                  "-o", tmp_path / "m.json")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    doc, graph = from_file((tmp_path / "m.json").read_text())
+    assert doc["entrance"] == 3
+    far = nx.single_source_shortest_path_length(graph, 3)
+    maze = loads((tmp_path / "m.json").read_text())
+    rim = [c for c in np.flatnonzero(maze.boundary).tolist() if c != 3]
+    assert far[doc["exit"]] == max(far[c] for c in rim)
+    for bad, message in (("2,3", "is a cell id"), ("99999", "is not a maze cell")):
+        run = run_cli("14x10", "--grid", kind, "--exit", bad, "-o", tmp_path / "x.json")
+        assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1
+        assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_grid_driver_finishes_as_the_square_one(kind):
+    """generate_on_grid: a weight a cell, carved, joined, ended, braided and tagged by the
+    same finishing steps as generate() (the ground cell stays out)."""
+    from mazeart.errors import MazeartError
+
+    g = grid(kind)
+    free = np.ones(g.n_cells, bool)
+    free[0] = False
+    maze = generate_on_grid(np.where(free, 0, 1000).astype(np.int32), g, rng=3, braid=0.5,
+                            place="loot=1")  # fmt: skip
+    _, graph = from_file(dumps(maze, version=3))
+    assert maze.grid.kind == kind and sorted(graph.nodes) == np.flatnonzero(free).tolist()
+    assert nx.is_connected(graph) and set(graph.edges) <= set(geometric_neighbours(kind).edges)
+    assert maze.meta["algorithm"] == "backtracker" and list(maze.tags.values()) == ["loot"]
+    with pytest.raises(MazeartError, match="not a maze cell"):
+        generate_on_grid(np.where(free, 0, 1000).astype(np.int32), g, rng=3, entrance=0)

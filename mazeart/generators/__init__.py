@@ -283,13 +283,19 @@ def default_endpoints(
     return ends
 
 
-def _other_end(
-    maze: Maze, given: tuple[int, int], *, given_is_entrance: bool
-) -> tuple[int, int] | None:
+def _other_end(maze: Maze, given: Any, *, given_is_entrance: bool) -> Any:
     """The end that was not given: the candidate of :func:`default_endpoints` farthest
     from the given one (on a rectangle or a blocks maze, on the side the missing end
     opens to when there is one). None when the given cell is no maze cell or door (the
     caller's door check says what is wrong) or nothing else is reachable."""
+    if not maze.is_square:  # the boundary cell it reaches farthest away
+        if not maze.is_cell(given):
+            return None
+        d = distances(maze, given)
+        cand = maze.boundary & (d > 0) & ~maze.room_mask
+        if not cand.any():
+            cand = (d > 0) & ~maze.room_mask
+        return int(np.argmax(np.where(cand, d, -1))) if cand.any() else None
     h, width = maze.shape
     r, c = (int(v) for v in given)
     if not (0 <= r < h and 0 <= c < width):
@@ -497,6 +503,55 @@ def _algorithm_and_geometry(
     return algo, geometry
 
 
+def finish(
+    maze: Maze,
+    generator: np.random.Generator,
+    *,
+    report: ShapeReport,
+    islands: str = "connect",
+    entrance: Any = None,
+    exit: Any = None,
+    auto: Any = None,
+    prune: bool = False,
+    braid: float = 0.0,
+    place: Mapping[str, int] | None = None,
+    zones: NDArray[np.int64] | None = None,
+    tags: Mapping[Any, str] | None = None,
+    allowed: NDArray[np.bool_] | None = None,
+) -> Maze:
+    """The steps after carving, the same on every grid: join the parts (and drop what no
+    corridor reaches), carry the preset's tags, choose and open the ends, prune, braid
+    and place tags.
+
+    ``auto`` is the ends already found (a single tree's walk; then there is nothing to
+    join); ``zones`` the parts braiding must not open a wall between (default: the
+    guide's colour regions); ``allowed`` where tags may go (the maze cells that are not
+    bridges across the ground).
+    """
+    from mazeart.shape import braid as braid_dead_ends
+    from mazeart.shape import connect, prune_dead_ends
+    from mazeart.tags import place_tags
+
+    if islands == "connect":
+        if auto is None:
+            maze = connect(maze, report=report)
+        else:
+            report.parts = 1
+    if report.unreachable:
+        maze = _drop_unreached(maze, report)
+    if tags:
+        maze = maze.replace(tags=_tags_on_path(maze, dict(tags)))
+    maze = _with_ends(maze, entrance, exit, auto)
+    if prune:
+        maze = prune_dead_ends(maze, report=report)
+    if braid:
+        maze = braid_dead_ends(maze, braid, generator, report=report, zones=zones)
+    if place:
+        where = maze.mask if allowed is None else allowed.reshape(maze.shape) & maze.mask
+        maze = place_tags(maze, place, generator, allowed=where)
+    return maze
+
+
 def recorded_options(defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
     """An algorithm's options as a maze's ``meta`` records them (a per-cell array named)."""
     return {
@@ -526,11 +581,11 @@ def _with_ends(maze: Maze, entrance: Any, exit: Any, auto: Any) -> Maze:
 def generate(
     weights: ArrayLike,
     *,
-    algorithm: str = DEFAULT_ALGORITHM,
+    algorithm: str | None = None,
     geometry: str | None = None,
     rng: RngLike = None,
-    entrance: tuple[int, int] | None = None,
-    exit: tuple[int, int] | None = None,
+    entrance: Any = None,
+    exit: Any = None,
     rooms: Sequence[Room | tuple[Room, list]] | None = None,
     islands: str = "connect",
     prune: bool = False,
@@ -545,14 +600,15 @@ def generate(
 
     The pipeline: read rooms and tags off the preset, carve the free cells with
     the algorithm, install the rooms, join islands with bridges, prune and braid
-    dead ends, choose the entrance and exit, place tags.
+    dead ends, choose the entrance and exit, place tags. On another grid, the same
+    steps: :func:`mazeart.grids.generate.generate_on_grid` (both end in :func:`finish`).
 
     Parameters
     ----------
     weights : (H, W) array_like of int
         Preset weight matrix (see :mod:`mazeart.weights`).
-    algorithm : str, default 'weighted-dfs'
-        A key of :data:`ALGORITHMS`.
+    algorithm : str, optional
+        A key of :data:`ALGORITHMS` (default ``'weighted-dfs'``).
     geometry : {'cells', 'blocks'}, optional
         Defaults to the algorithm's first supported geometry.
     rng : int or numpy.random.Generator, optional
@@ -611,9 +667,10 @@ def generate(
     True
     """
     from mazeart.rooms import rooms_from_weights, stamp_rooms
-    from mazeart.shape import braid as braid_dead_ends
-    from mazeart.shape import connect, install_rooms, prune_dead_ends, respect_walls, wall_zones
-    from mazeart.tags import parse_place, place_tags, tags_from_weights
+    from mazeart.shape import install_rooms, respect_walls, wall_zones
+    from mazeart.tags import parse_place, tags_from_weights
+
+    algorithm = DEFAULT_ALGORITHM if algorithm is None else algorithm
 
     w = validate_weights(weights)
     algo, geometry = _algorithm_and_geometry(algorithm, geometry, options)
@@ -648,25 +705,13 @@ def generate(
     # One pass finds the ends of a maze that is a single tree, and so shows there is
     # nothing to connect; anything else is labelled, connected and searched in full.
     auto = _tree_endpoints(maze) if entrance is None or exit is None else None
-    if islands == "connect":
-        if auto is None:
-            maze = connect(maze, report=report)
-        else:
-            report.parts = 1
-    if report.unreachable:
-        maze = _drop_unreached(maze, report)
-    tags = tags_from_weights(w) if highest > TAG else {}
-    if tags:
-        maze = maze.replace(tags=_tags_on_path(maze, tags))
-    maze = _with_ends(maze, entrance, exit, auto)
-    if prune:
-        maze = prune_dead_ends(maze, report=report)
-    if braid:
-        zones = None if walls is None else wall_zones(maze.mask, walls[0], walls[1])
-        maze = braid_dead_ends(maze, braid, generator, report=report, zones=zones)
-    if wanted:
-        allowed = is_free(w) | np.isin(w // 1000, (2, 3))  # not bridges across the ground
-        maze = place_tags(maze, wanted, generator, allowed=allowed & maze.mask)
+    maze = finish(
+        maze, generator, report=report, islands=islands, entrance=entrance, exit=exit,
+        auto=auto, prune=prune, braid=braid, place=wanted,
+        zones=None if walls is None else wall_zones(maze.mask, walls[0], walls[1]),
+        tags=tags_from_weights(w) if highest > TAG else None,
+        allowed=is_free(w) | np.isin(w // 1000, (2, 3)),  # not bridges across the ground
+    )  # fmt: skip
     meta = {
         "algorithm": algo.name,
         "seed": seed,

@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.errors import MazeartError, check_choice, check_number
-from mazeart.generators import default_endpoints, recorded_options
+from mazeart.generators import finish, recorded_options
 from mazeart.grids import Grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
 from mazeart.maze import Guide, Maze
@@ -157,32 +157,13 @@ def generate_on_grid(
                               tuple(Door(at(d.cell), at(d.outside)) for d in room.doors),
                               name=room.name, kind=room.kind) for room in room_list]  # fmt: skip
         maze = install_rooms(maze, room_list)
-    if islands == "connect":
-        from mazeart.shape import connect
+    from mazeart.tags import parse_place
 
-        maze = connect(maze, report=report)
-        if report.unreachable:
-            from mazeart.generators import _drop_unreached
-
-            maze = _drop_unreached(maze, report)
-    auto_in, auto_out = default_endpoints(maze)
-    maze = maze.replace(  # (given as ids: the square grid names its cells (row, col))
-        entrance=auto_in if entrance is None else maze.cell_at(entrance),
-        exit=auto_out if exit is None else maze.cell_at(exit),
-    )
-    if prune or braid:
-        from mazeart.shape import braid as braid_maze
-        from mazeart.shape import prune_dead_ends
-
-        if prune:
-            maze = prune_dead_ends(maze, report=report)
-        if braid:
-            maze = braid_maze(maze, braid, generator, report=report)
-    if place:
-        from mazeart.tags import place_tags
-
-        where = (free | maze.room_mask.reshape(-1)).reshape(maze.shape)  # not on bridges
-        maze = place_tags(maze, place, generator, allowed=where)
+    ends = [None if e is None else maze.cell_at(e) for e in (entrance, exit)]  # ids to cells
+    maze = finish(maze, generator, report=report, islands=islands, entrance=ends[0],
+                  exit=ends[1], prune=prune, braid=braid,
+                  place=parse_place(place) if place else None,
+                  allowed=free | maze.room_mask.reshape(-1))  # fmt: skip
     meta = {
         "algorithm": algorithm,
         "seed": None if given is None else int(given),
