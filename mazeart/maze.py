@@ -1170,6 +1170,13 @@ def _check_rooms(maze: Maze) -> None:
             if d.cell not in room or d.outside in room:
                 raise InvalidMazeError(f"room {room.name!r}: door {d} is not on its edge")
             doors.add((maze.cell_index(d.cell), maze.cell_index(d.outside)))
+    if doors and not maze.is_square:
+        try:
+            maze.grid.walls_between(sorted(doors))
+        except MazeartError as exc:
+            raise InvalidMazeError(
+                f"a room's door joins cells that are not neighbours: {exc}"
+            ) from None
     links = maze.links().astype(np.int64)
     a, b = links[:, 0], links[:, 1]
     crossing = (owner[a] != owner[b]) & ((owner[a] > 0) | (owner[b] > 0))
@@ -1197,6 +1204,15 @@ def _check_rooms(maze: Maze) -> None:
         pa, pb = wc[:, 0], wc[:, 1]
         keep = (pb >= 0) & (owner[pa] > 0) & (owner[pa] == owner[np.maximum(pb, 0)])
         pa, pb = pa[keep], pb[keep]
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    joined = coo_matrix((np.ones(pa.size, np.int8), (pa, pb)), shape=(n, n))
+    _, piece = connected_components(joined, directed=False)
+    for i, room in enumerate(maze.rooms, start=1):
+        if np.unique(piece[owner == i]).size > 1:
+            raise InvalidMazeError(f"room {room.name!r}: its cells do not join up (a room is "
+                                   "one piece of neighbouring cells)")  # fmt: skip
     lo, hi = np.minimum(a, b), np.maximum(a, b)
     closed = ~np.isin(np.minimum(pa, pb) * n + np.maximum(pa, pb), lo * n + hi)
     if closed.any():

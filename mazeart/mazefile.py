@@ -645,7 +645,7 @@ def _id_rooms(items: Any, n: int, cols: int | None) -> list[Any]:
 
     def cell(value: Any, what: str) -> Any:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-            raise FileFormatError(f"{what} must be a cell id in 0..{n - 1}, got {value!r}")
+            raise MazeartError(f"{what} must be a cell id in 0..{n - 1}, got {value!r}")
         return value if cols is None else divmod(value, cols)
 
     out = []
@@ -661,8 +661,8 @@ def _id_rooms(items: Any, n: int, cols: int | None) -> list[Any]:
         ):
             raise FileFormatError(f"{what}: doors must be a list of [cell, outside] pairs")
         try:
-            out.append(Room(tuple(cell(c, f"{what}: a cell") for c in cells),
-                            tuple(Door(cell(a, f"{what}: a door"), cell(b, f"{what}: a door"))
+            out.append(Room(tuple(cell(c, "a cell") for c in cells),
+                            tuple(Door(cell(a, "a door"), cell(b, "a door"))
                                   for a, b in doors),
                             name=item["name"], kind=item["kind"]))  # fmt: skip
         except (MazeartError, TypeError) as exc:

@@ -546,9 +546,12 @@ def _cell_id(value: Any, name: str, kind: str) -> int | None:
 def _textures(opts: dict[str, Any]) -> list[str] | None:
     """The textures asked for (a list, or text ``"a,b"``), in order."""
     textures = opts["textures"]
-    if isinstance(textures, str):
-        return [t.strip() for t in textures.split(",")]
-    return None if textures is None else list(textures)
+    if textures is None:
+        return None
+    names = [t.strip() for t in textures.split(",")] if isinstance(textures, str) else textures
+    if not names or not all(names):
+        raise MazeartError(f"textures must name textures, comma-separated, got {textures!r}")
+    return list(names)
 
 
 def _cell(value: Any, name: str) -> tuple[int, int] | None:

@@ -615,7 +615,18 @@ def _placed(
     out = []
     for plan in plans:
         if not isinstance(plan, _Scaled):
-            out.append(plan)
+            room, raw = plan
+            if room.on_ids and shape is not None:  # cell ids of the square grid: (row, col)
+                cols = shape[1]
+                pairs = [Door(divmod(d.cell, cols), divmod(d.outside, cols))
+                         for d in raw if isinstance(d, Door)]  # fmt: skip
+                if len(pairs) != len(raw):
+                    raise TypeError(f"the doors of room {room.name!r}, a room of cell ids, "
+                                    "must be Door(cell, outside)")  # fmt: skip
+                room = Room(tuple(divmod(c, cols) for c in room.cells), (), name=room.name,
+                            kind=room.kind)  # fmt: skip
+                raw = [(d.row, d.col, d.side) for d in pairs]
+            out.append((room, raw))
             continue
         try:
             if shape is None:
@@ -1203,25 +1214,31 @@ def _solid(grid: Any, cells: NDArray[np.bool_], free: NDArray[np.bool_]) -> NDAr
 def _grid_room(
     grid: Any,
     cells: NDArray[np.bool_],
-    doors: Sequence[tuple[Sequence[float], int | None]],
+    doors: Sequence[tuple[Sequence[float], int | None, str]],
     *,
     name: str,
     kind: str,
     free: NDArray[np.bool_],
     taken: set[int],
 ) -> Room:
-    """Room ``name`` on ``cells`` of ``grid``, each door through the wall nearest its point."""
+    """Room ``name`` on ``cells`` of ``grid`` (their largest piece, made solid), each door
+    through the wall nearest its point (a door's text names it in a message); without
+    doors, one in the middle of the side that faces the most maze."""
+    from mazeart._kernels.parts import label_parts
+
+    pieces, n = label_parts(grid, cells)
+    if n > 1:  # a ragged rectangle's cells that do not join up: the largest piece
+        cells = pieces == int(np.argmax(np.bincount(pieces[pieces >= 0])))
     cells = _solid(grid, cells, free)
     walls = _Walls.around(grid, cells, free & ~cells)
     if not walls.wall.size:
         raise MazeartError(f"room {name!r} opens onto no maze cell of the {grid.kind} grid")
     placed = []
-    for point, side in doors:
+    for point, side, text in doors:
         j = walls.nearest(point, side, taken)
         if j is None:
-            where = f"[{point[1]:g}, {point[0]:g}]" if side is None else SIDE_LETTER[side]
             raise MazeartError(
-                f"room {name!r}: no wall of the {grid.kind} grid near door {where} opens "
+                f"room {name!r}: no wall of the {grid.kind} grid near door {text} opens "
                 "onto a maze cell (move it, or use more cells)"
             )
         taken.add(int(walls.wall[j]))
@@ -1283,6 +1300,8 @@ def place_rooms_on_grid(
     owner = np.zeros(grid.n_cells, np.int64)
     out: list[Room] = []
     for plan in _plans(rooms):
+        if grid.kind == "square" and not isinstance(plan, _Scaled) and not plan[0].on_ids:
+            plan = _as_ids(plan, ok.reshape(grid.params["rows"], grid.params["cols"]))
         if isinstance(plan, _Scaled):
             room = _place_scaled(plan, grid, (x0, y0, fw, fh), size, ok & (owner == 0), taken)
         else:
@@ -1329,14 +1348,36 @@ def _place_scaled(
     cells = (cx >= xa) & (cx < xb) & (cy >= ya) & (cy < yb)
     if not cells.any():
         cells[int(np.argmin(np.hypot(cx - (xa + xb) / 2, cy - (ya + yb) / 2)))] = True
-    doors = [((x0 + x * sx, y0 + y * sy), side) for y, x, side in plan.doors]
+    doors = [((x0 + x * sx, y0 + y * sy), side,
+              f"[{y:g}, {x:g}{'' if side is None else ', ' + SIDE_LETTER[side]}]")
+             for y, x, side in plan.doors]  # fmt: skip
     try:
+        if not doors:
+            raise MazeartError(f"room {plan.name!r} has no door")
         return _grid_room(grid, cells, doors, name=plan.name, kind=plan.kind,
                           free=free, taken=taken)  # fmt: skip
     except MazeartError as exc:
         if not plan.origin:
             raise
         raise type(exc)(f"{plan.origin}: {exc}") from None
+
+
+def _as_ids(plan: RoomSpec, free: NDArray[np.bool_]) -> RoomSpec:
+    """A square grid's room in ``(row, col)`` cells, its doors ``(row, col, side)`` (a side
+    left out: the first that opens onto a ``free`` cell), as ids."""
+    room, raw = plan
+    cols = free.shape[1]
+    doors = []
+    for r, c, given in raw:
+        side = None if given is None else _side(given, f"room {room.name!r}: door side")
+        if side is None and (r, c) in room:
+            side = _door_side(room, (r, c), free)
+        if side is None:
+            raise MazeartError(f"door ({r}, {c}) of room {room.name!r} opens onto no maze cell")
+        d = Door.through(r, c, side)
+        doors.append(Door(d.row * cols + d.col, d.outside[0] * cols + d.outside[1]))
+    cells = tuple(r * cols + c for r, c in room.cells)
+    return Room(cells, (), name=room.name, kind=room.kind), doors
 
 
 def _check_grid_room(plan: RoomSpec, grid: Any, free: NDArray[np.bool_], taken: set[int]) -> Room:
@@ -1412,12 +1453,13 @@ def grid_colour_rooms(
                                        box[1].stop - box[1].start) / transform.scale  # fmt: skip
         centres.append((centre, reach))
     around = [_Walls.around(grid, labels == i, ok) for i in range(n)]
-    doors: list[list[tuple[tuple[float, float], int | None]]] = [[] for _ in range(n)]
+    doors: list[list[tuple[tuple[float, float], int | None, str]]] = [[] for _ in range(n)]
     for centre, reach in centres:  # each mark to the room whose wall is nearest it
         gaps = [np.hypot(w.middle[:, 0] - centre[0], w.middle[:, 1] - centre[1]).min()
                 if w.wall.size else np.inf for w in around]  # fmt: skip
         if gaps and min(gaps) <= reach:
-            doors[int(np.argmin(gaps))].append(((float(centre[0]), float(centre[1])), None))
+            doors[int(np.argmin(gaps))].append(((float(centre[0]), float(centre[1])), None,
+                                                "of a blue mark"))  # fmt: skip
     rooms: list[Room] = []
     taken: set[int] = set()
     for i in range(n):

@@ -31,7 +31,7 @@ HALL = {
     "rooms": [
         {"name": "hall", "kind": "arena", "rect": [0.3, 0.25, 0.35, 0.4],
          "doors": [[0.3, 0.45], [0.5, 0.65, "E"]]},
-        {"name": "den", "kind": "spawn", "rect": [0.75, 0.7, 0.2, 0.2], "doors": []},
+        {"name": "den", "kind": "spawn", "rect": [0.75, 0.7, 0.2, 0.2], "doors": [[0.75, 0.8]]},
     ],
 }  # fmt: skip
 
@@ -87,7 +87,7 @@ def test_rooms_on_every_grid_are_open_inside_and_closed_but_for_their_doors(kind
     check_rooms(doc, outline_neighbours(grid))
     hall, den = doc["rooms"]
     assert (hall["name"], hall["kind"], den["kind"]) == ("hall", "arena", "spawn")
-    assert len(hall["doors"]) == 2 and len(den["doors"]) == 1  # a room without doors gets one
+    assert len(hall["doors"]) == 2 and len(den["doors"]) == 1
     # the hall: exactly the cells whose centres lie in its rectangle
     w, h = grid.size
     x0, x1, y0, y1 = 0.25 * w, 0.65 * w, 0.3 * h, 0.65 * h
@@ -219,3 +219,52 @@ def test_each_colour_region_follows_its_texture_on_other_grids(kind, tmp_path):
     baseline = np.mean(p_step[:, 0] > p_step[:, 1] + 1e-9)  # a backtracker's share
     assert across[left].mean() > baseline + 0.2 and across[right].mean() < baseline - 0.1
     assert run.stderr.startswith("mazeart: wrote") and "flow" in run.stderr
+
+
+def test_a_room_is_one_piece_and_no_end_lies_in_one(tmp_path):
+    """A rectangle whose cell centres fall apart on a coarse grid keeps its largest piece
+    (the sample rooms file on the polar grid at 40 cells); the automatic ends are never in a
+    room (a room over the polar grid's centre); a saved room in two pieces is refused."""
+    from conftest import REPO
+
+    made = make(REPO / "samples" / "horse.png", grid="polar", cells=40, rng=1,
+                rooms=REPO / "samples" / "rooms-fractions.toml")  # fmt: skip
+    doc = json.loads(dumps(made.maze, version=3))
+    check_rooms(doc, outline_neighbours(make_grid("polar", **doc["grid"]["params"])))
+    centre = {"units": "fraction", "rect": [0.4, 0.4, 0.2, 0.2], "doors": [[0.4, 0.5]]}
+    for kind in KINDS:
+        maze = make("16x16", grid=kind, rooms=[centre], rng=2).maze
+        assert not maze.room_mask[[maze.entrance, maze.exit]].any(), kind
+    two = [
+        {"units": "fraction", "rect": [0.1, 0.1, 0.2, 0.2], "doors": [[0.3, 0.2]]},
+        {"units": "fraction", "rect": [0.6, 0.6, 0.2, 0.2], "doors": [[0.6, 0.7]]},
+    ]
+    maze = make("16x12", grid="hex", rooms=two, rng=1).maze
+    a, b = maze.rooms
+    bad = json.loads(dumps(maze, version=3))
+    bad["rooms"] = [
+        {
+            "name": "split",
+            "kind": "room",
+            "cells": [*a.cells, *b.cells],
+            "doors": [[d.cell, d.outside] for d in (*a.doors, *b.doors)],
+        }
+    ]
+    with pytest.raises(MazeartError, match="do not join up"):
+        loads(json.dumps(bad))
+
+
+def test_rooms_in_either_form_on_the_square_grid():
+    """A room of cell ids and the same room in (row, col) give the same maze through
+    generate(), make() and generate_on_grid()."""
+    from mazeart import generate
+
+    zeros = np.zeros((10, 10), np.int32)
+    ids = Room((0, 1, 10, 11), (Door(11, 12),), name="hall")
+    pairs = Room(((0, 0), (0, 1), (1, 0), (1, 1)), (Door.through(1, 1, 2),), name="hall")
+    assert generate(zeros, rng=1, rooms=[ids]) == generate(zeros, rng=1, rooms=[pairs])
+    assert make("10x10", rng=1, rooms=[ids]).maze == make("10x10", rng=1, rooms=[pairs]).maze
+    g = make_grid("square", rows=10, cols=10)
+    a = generate_on_grid(zeros.reshape(-1), g, rng=1, rooms=[ids])
+    b = generate_on_grid(zeros.reshape(-1), g, rng=1, rooms=[pairs])
+    assert a == b and a.rooms[0].cells == pairs.cells

@@ -170,7 +170,10 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
     if maze.n_cells == 0:
         raise MazeartError("the maze has no cells")
     indptr, indices = maze.open_table
-    cand = np.flatnonzero(maze.boundary)
+    rooms = maze.room_mask if maze.rooms else np.zeros(maze.grid.n_cells, bool)
+    cand = np.flatnonzero(maze.boundary & ~rooms)  # an end is never in a room
+    if cand.size == 0:
+        cand = np.flatnonzero(maze.mask & ~rooms)
     if cand.size == 0:
         cand = np.flatnonzero(maze.mask)
     # the largest part along the passages (of those holding a candidate)
@@ -185,7 +188,7 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
     largest = held[np.argmax(sizes[held])]
     cand = cand[part[cand] == largest]
     g = maze.grid
-    if g.kind == "polar" and part[0] == largest and maze.mask[0]:  # from the rim to the middle
+    if g.kind == "polar" and part[0] == largest and maze.mask[0] and not rooms[0]:  # rim to middle
         d = distances(maze, 0)
         return int(cand[np.argmax(d[cand])]), 0
     starts = finishes = cand
@@ -708,9 +711,9 @@ def generate(
     maze = finish(
         maze, generator, report=report, islands=islands, entrance=entrance, exit=exit,
         auto=auto, prune=prune, braid=braid, place=wanted,
-        zones=None if walls is None else wall_zones(maze.mask, walls[0], walls[1]),
+        zones=None if walls is None or not braid else wall_zones(maze.mask, *walls),
         tags=tags_from_weights(w) if highest > TAG else None,
-        allowed=is_free(w) | np.isin(w // 1000, (2, 3)),  # not bridges across the ground
+        allowed=is_free(w) | np.isin(w // 1000, (2, 3)) if wanted else None,  # not bridges
     )  # fmt: skip
     meta = {
         "algorithm": algo.name,
