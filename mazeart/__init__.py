@@ -110,8 +110,17 @@ def __getattr__(name: str) -> object:
     import importlib
 
     home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'mazeart' has no attribute {name!r}")
+    if home is None:  # a module of the package (mazeart.export, mazeart.grids, ...)
+        if name.startswith("_"):
+            raise AttributeError(f"module 'mazeart' has no attribute {name!r}")
+        try:
+            module = importlib.import_module(f"mazeart.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"mazeart.{name}":
+                raise
+            raise AttributeError(f"module 'mazeart' has no attribute {name!r}") from None
+        globals()[name] = module
+        return module
     module = importlib.import_module(home)
     value = module if name in ("rooms", "shape", "tags") else getattr(module, name)
     globals()[name] = value

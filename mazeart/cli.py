@@ -135,6 +135,7 @@ _METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "FILE", bool: ""}
 _NAMED_METAVARS = {
     "threshold": "0-255", "coverage": "0-1", "braid": "0-1", "entrance": "ROW,COL",
     "exit_": "ROW,COL", "place": "KIND=N,...", "size": "LENGTH", "page": "SIZE",
+    "background": "COLOUR",
     "algorithm": "NAME", "textures": "NAME,...", "seed": "N", "line_width": "0-1",
     "margin": "CELLS", "page_margin": "MM", "cell_size": "SIZE", "centre": "X,Y",
 }  # fmt: skip
@@ -179,7 +180,10 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("hand", "hand", str, "left", "The wall follower's hand: left or right.", _SOLVE, ()),
     ("paths", "paths", int, 1, "Draw up to K different paths found by random recursive "
      "backtracking (each its own colour).", _SOLVE, ()),
-    ("markers", "markers", bool, False, "Mark entrance and exit with dots.", _DRAW, ()),
+    ("markers", "markers", bool, True, "Mark the entrance (green) and the exit (red) with "
+     "dots.", _DRAW, ()),
+    ("background", "background", str | None, None, "Fill outside the maze: a colour "
+     "(#rrggbb or a name) or transparent (default: white in PNG, none in SVG).", _DRAW, ()),
     ("plotter", "plotter", bool, False, "Strokes of one pen only (--line-width wide): tone as "
      "parallel lines, blocks and rooms hatched, nothing filled (SVG, PDF, PNG).", _DRAW,
      ("--plotter",)),
@@ -188,7 +192,8 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("line_width", "line_width", float, 0.15, "Wall thickness as a fraction of a cell.", _DRAW,
      ()),
     ("margin", "margin", float, 1.0, "Blank border, in cells.", _DRAW, ()),
-    ("size", "size", str | None, None, "SVG physical width, e.g. 180mm, 7in, 800px.", _DRAW, ()),
+    ("size", "size", str | None, None, "SVG physical width, e.g. 180mm, 7in, 800px (default: "
+     "fitted in 180 x 257 mm).", _DRAW, ()),
     ("page", "page", str, "A4", "PDF page: A3, A4, A5, letter, legal or WxH[mm|cm|in].", _PDF,
      ()),
     ("landscape", "landscape", bool, False, "Turn the PDF page sideways.", _PDF, ()),

@@ -187,8 +187,14 @@ def grids(out: Path) -> None:
     made = mazeart.make(SKIMAGE_DATA / "camera.png", grid="polar", cells=90, rng=1)  # tone
     mazeart.save(made, out / "camera-polar.png", cell_size=6)
     print(f"camera-polar.png: {made.summary()}")
-    made = mazeart.make(HERE / "horse.png", grid="hex", cells=60, rng=2, place="loot=4,spawn=2",
-                        rooms=HERE / "rooms-fractions.toml")  # a level in hexagons
+    made = mazeart.make(
+        HERE / "horse.png",
+        grid="hex",
+        cells=60,
+        rng=2,
+        place="loot=4,spawn=2",
+        rooms=HERE / "rooms-fractions.toml",
+    )  # a level in hexagons
     mazeart.save(made, out / "level-hex.png", cell_size=10)
     print(f"level-hex.png: {made.summary()}")
     made = mazeart.make(HERE / "horse.png", weave=0.3, cells=40, rng=5)

@@ -186,7 +186,8 @@ def rgba_at(img: Image.Image, x: float, y: float) -> tuple[int, ...]:
 @given(presets(), st.integers(0, 2**31), st.integers(4, 12))
 def test_png_sampled_at_cells_and_walls(weights, seed, cs):
     maze = generate(weights, rng=seed)
-    img = to_png_image(maze, cell_size=cs, line_width=0.2, margin=1).convert("RGBA")
+    img = to_png_image(maze, cell_size=cs, line_width=0.2, margin=1, markers=False,
+                       background="transparent").convert("RGBA")  # fmt: skip
     m = cs
     h, w = maze.shape
     assert img.size == (w * cs + 2 * m, h * cs + 2 * m)
@@ -215,7 +216,8 @@ def test_png_sampled_at_cells_and_walls(weights, seed, cs):
 def test_blocks_png_sampled_at_block_centres(weights, seed):
     maze = generate(weights, rng=seed, geometry="blocks")
     cs = 6
-    img = to_png_image(maze, cell_size=cs, margin=1).convert("RGBA")
+    img = to_png_image(maze, cell_size=cs, margin=1, markers=False,
+                       background="transparent").convert("RGBA")  # fmt: skip
     blocks = maze.blocks()
     colours = {0: (0, 0, 0, 0), 1: (0, 0, 0, 255), 2: (255, 255, 255, 255)}
     for (y, x), kind in np.ndenumerate(blocks):
@@ -224,7 +226,7 @@ def test_blocks_png_sampled_at_block_centres(weights, seed):
 
 def test_png_solution_is_drawn_on_the_path():
     maze = generate(np.zeros((10, 14), np.int32), rng=9)
-    img = to_png_image(maze, cell_size=10, solution=True).convert("RGBA")
+    img = to_png_image(maze, cell_size=10, solution=True, markers=False).convert("RGBA")
     for r, c in solve(maze):
         assert rgba_at(img, 10 + (c + 0.5) * 10, 10 + (r + 0.5) * 10)[:3] == (214, 39, 40)
 

@@ -120,14 +120,16 @@ Picture = tuple[np.ndarray, np.ndarray]
 
 
 def png_picture(maze: Maze, tmp_path) -> Picture:
-    img = to_png_image(maze, cell_size=CS, margin=1, line_width=LW)
+    img = to_png_image(maze, cell_size=CS, margin=1, line_width=LW, markers=False)
     return on_white(img), np.array([CS, CS], float)  # margin: round(1 * CS) pixels
 
 
 def svg_picture(maze: Maze, tmp_path) -> Picture:
-    (tmp_path / "m.svg").write_text(to_svg(maze, cell_size=CS, margin=1, line_width=LW))
-    subprocess.run([tool("rsvg-convert"), tmp_path / "m.svg", "-o", tmp_path / "svg.png"],
-                   check=True)  # fmt: skip
+    text = to_svg(maze, cell_size=CS, margin=1, line_width=LW, markers=False)
+    (tmp_path / "m.svg").write_text(text)
+    width = ET.fromstring(text).get("viewBox").split()[2]  # a pixel a unit, as the PNG
+    subprocess.run([tool("rsvg-convert"), "-w", width, tmp_path / "m.svg",
+                    "-o", tmp_path / "svg.png"], check=True)  # fmt: skip
     return on_white(Image.open(tmp_path / "svg.png")), np.array([CS, CS], float)
 
 
@@ -135,7 +137,7 @@ def pdf_picture(maze: Maze, tmp_path) -> Picture:
     from pypdf import PdfReader
 
     pdf = tmp_path / "m.pdf"
-    pdf.write_bytes(to_pdf_bytes(maze, answer=False, line_width=LW))
+    pdf.write_bytes(to_pdf_bytes(maze, answer=False, line_width=LW, markers=False))
     page = PdfReader(pdf).pages[0]
     s, _, tx, ty = map(float, re.search(
         rb"q ([\d.]+) 0 0 -([\d.]+) ([\d.]+) ([\d.]+) cm", page.get_contents().get_data()

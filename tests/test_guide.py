@@ -235,7 +235,11 @@ def test_smooth_outline_drawn_in_svg_and_png(tmp_path, horse_png):
     assert root.find(f"{ns}g[@id='outline']/{ns}path").get("d").count("L") > 100
     walls = root.find(f"{ns}g[@id='walls']")
     assert walls.get("clip-path") is None and walls.find(f"{ns}path") is not None
-    img = np.asarray(to_png_image(maze, cell_size=10, margin=1).convert("RGBA"))
+    img = np.asarray(
+        to_png_image(maze, cell_size=10, margin=1, markers=False, background="transparent").convert(
+            "RGBA"
+        )
+    )
     # ink only inside the outline (give or take the outline's own stroke)
     import shapely
     from PIL import Image, ImageDraw

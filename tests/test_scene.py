@@ -158,11 +158,11 @@ def same_ink(a: np.ndarray, b: np.ndarray, *, tol: int = 2) -> float:
 def test_svg_png_and_pdf_have_the_same_ink(mode, solution, tmp_path):
     maze = MODES[mode]()
     cs = 10
-    drawing = {"cell_size": cs, "margin": 1, "solution": solution}
+    drawing = {"cell_size": cs, "margin": 1, "solution": solution, "markers": False}
     png = on_white(to_png_image(maze, **drawing))
     (tmp_path / "m.svg").write_text(to_svg(maze, **drawing))
-    subprocess.run([tool("rsvg-convert"), tmp_path / "m.svg", "-o", tmp_path / "svg.png"],
-                   check=True)  # fmt: skip
+    subprocess.run([tool("rsvg-convert"), "-w", str(png.shape[1]), tmp_path / "m.svg",
+                    "-o", tmp_path / "svg.png"], check=True)  # fmt: skip
     svg = on_white(Image.open(tmp_path / "svg.png"))
     assert svg.shape == png.shape
     want, got = classes(png), classes(svg)
@@ -207,8 +207,14 @@ def test_svg_png_and_pdf_have_the_same_ink(mode, solution, tmp_path):
 
 
 def read_vpype(svg_text: str):
+    """The SVG as vpype reads it, its coordinates brought back from the page's physical size
+    (CSS pixels of the millimetres the SVG declares) to the drawing's own units."""
     vpype = pytest.importorskip("vpype")
-    return vpype.read_multilayer_svg(io.StringIO(svg_text), quantization=0.05)
+    doc = vpype.read_multilayer_svg(io.StringIO(svg_text), quantization=0.05)
+    root = ET.fromstring(svg_text)
+    width = vpype.convert_length(root.get("width"))
+    doc.scale(float(root.get("viewBox").split()[2]) / width)
+    return doc
 
 
 def layer_lines(doc, name: str) -> list[np.ndarray]:

@@ -11,6 +11,7 @@ the browser and in the terminal alike.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -120,7 +121,9 @@ class Style:
         Fill of maze cells (``None``: leave transparent). SVG leaves it off by
         default so that a pen plotter draws walls only; PNG fills white.
     background : str or None
-        Fill outside the maze (``None``: transparent).
+        Fill outside the maze: a colour, or ``None`` / ``"transparent"`` for none. PNG
+        fills white unless told otherwise (a transparent PNG shows black walls on black
+        in viewers that drop its alpha); SVG leaves it out.
     solution : bool
         Draw the shortest path from entrance to exit.
     solution_color : str
@@ -128,12 +131,14 @@ class Style:
     solution_width : float
         Solution stroke as a fraction of a cell.
     markers : bool
-        Mark the entrance and exit with dots.
+        Mark the entrance (green) and the exit (red) with dots, so a person sees where
+        to start and finish (on by default; ``False`` for the two doors alone).
     entrance_color, exit_color : str
         Marker colours.
     size : str or None
         SVG only: physical width such as ``"180mm"`` or ``"800px"``; the height
-        follows the aspect ratio.
+        follows the aspect ratio. Default: the drawing fitted in 180 x 257 mm (an A4
+        page's printable area), so plotters and editors read millimetres.
     room_fill : str
         Fill of room cells.
     tags : bool
@@ -156,7 +161,7 @@ class Style:
     solution: bool = False
     solution_color: str = "#d62728"
     solution_width: float = 0.3
-    markers: bool = False
+    markers: bool = True
     entrance_color: str = "#2ca02c"
     exit_color: str = "#d62728"
     size: str | None = None
@@ -182,4 +187,30 @@ def style_from(options: dict[str, Any], *, base: Style | None = None) -> Style:
     if style.edge_width is not None:
         check_number(style.edge_width, "edge_width", low=0, high=1, low_open=True)
     check_number(style.margin, "margin", low=0, high=10_000)
+    if style.background is not None:
+        if not isinstance(style.background, str):
+            raise TypeError(f"background must be a colour or 'transparent', got "
+                            f"{style.background!r}")  # fmt: skip
+        if style.background.strip().lower() == "transparent":
+            return replace(style, background=None)
+        check_colour(style.background, "background")
     return style
+
+
+def check_colour(colour: str, what: str) -> str:
+    """``colour`` if Pillow (and so SVG and PDF) can read it: ``#rgb``, ``#rrggbb`` or a name.
+
+    Raises
+    ------
+    MazeartError
+        For anything else, naming ``what``.
+    """
+    from PIL import ImageColor
+
+    if not isinstance(colour, str) or not re.fullmatch(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}", colour):
+        raise MazeartError(f"{what} must be a colour such as #ffffff or white, got {colour!r}")
+    try:
+        ImageColor.getrgb(colour)
+    except ValueError:
+        raise MazeartError(f"{what}: unknown colour {colour!r}") from None
+    return colour

@@ -9,8 +9,8 @@ their square ends) are painted by one compiled loop over arrays, other strokes b
 pinholes at any angle), areas bounded by rings by the even-odd rule at pixel centres; dots and
 the legend's text (DejaVu Sans, not anti-aliased) by Pillow. The picture has a colour
 palette of the few colours it uses (so Pillow writes it with 1, 2, 4 or 8 bits a pixel),
-transparent outside
-the maze unless a background is given. The maze's metadata is stored as a
+white outside the maze unless another background is given (``background="transparent"``
+for none). The maze's metadata is stored as a
 ``mazeart`` text chunk (JSON).
 """
 
@@ -32,7 +32,7 @@ from mazeart.maze import Maze
 
 __all__ = ["to_png_image", "write_png"]
 
-_PNG_STYLE = Style(floor="#ffffff")
+_PNG_STYLE = Style(floor="#ffffff", background="#ffffff")
 
 
 def _rgba(colour: str | None) -> tuple[int, int, int, int]:

@@ -943,7 +943,7 @@ def _grid_scene(
             Dot(*_xy(g.centres[cell]), _dot_radius(g, cell), colour) for cell, colour in ends
         )
         layers.append(Layer("markers", dots=dots))
-    if arrows:
+    if arrows or style.markers:  # the ends shown: an arrow in, an arrow out
         fills, marks = [], []
         for cell, colour in ends:
             door = _door(maze, cell)
@@ -996,7 +996,7 @@ def build_scene(
         ``style.solution``): ``(L, 2)`` cells of a Maze, ``(L,)`` cell ids of
         a Maze.
     arrows : bool, default False
-        Arrows into the entrance and out of the exit.
+        Arrows into the entrance and out of the exit (drawn with ``style.markers`` too).
     ordered : bool, default True
         Chain the wall runs and put them in pen order. A raster renderer, for
         which the order is nothing, passes False: the same ink, sooner.
@@ -1052,7 +1052,7 @@ def build_scene(
         dots = tuple(Dot(c + 0.5, r + 0.5, 0.3, colour) for (r, c), colour in
                      ((cell, colour) for cell, colour in ends if cell is not None))  # fmt: skip
         layers.append(Layer("markers", dots=dots))
-    if arrows:
+    if arrows or style.markers:  # the ends shown: an arrow in, an arrow out
         fills, dots = _arrows(maze, style)
         layers.append(Layer("arrows", fills=fills, dots=dots))
     if style.tags and maze.tags:

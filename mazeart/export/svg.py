@@ -47,9 +47,16 @@ def _num(x: float) -> str:
     return str(int(r)) if r == int(r) else f"{r:.4f}".rstrip("0")
 
 
+FIT_MM = (180.0, 257.0)
+"""Without ``size``, an SVG is fitted in this many millimetres across and down (an A4
+page less 15 and 20 mm margins), so what reads it (vpype, Inkscape, a browser's print)
+gets a physical size, not pixels."""
+
+
 def _physical_size(size: str | None, vb_w: float, vb_h: float) -> tuple[str, str]:
     if size is None:
-        return _num(vb_w), _num(vb_h)
+        scale = min(FIT_MM[0] / vb_w, FIT_MM[1] / vb_h)
+        return f"{_num(vb_w * scale)}mm", f"{_num(vb_h * scale)}mm"
     m = _SIZE.match(size)
     if not m:
         raise MazeartError(f"size must look like '180mm', '7in' or '800px', got {size!r}")
