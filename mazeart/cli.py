@@ -76,8 +76,22 @@ class _DefaultCommandGroup(TyperGroup):
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
         if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
+            _mistyped_command(args[0], list(self.commands))
             args = [_DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
+
+
+def _mistyped_command(word: str, commands: list[str]) -> None:
+    """Refuse a first word that is no file, no size and no source but is near a command's
+    name (``mazeart mkae horse.png``), naming the command."""
+    import difflib
+
+    if not re.fullmatch(r"[a-z]{2,12}", word) or Path(word).exists():
+        return
+    near = difflib.get_close_matches(word, commands, n=1, cutoff=0.6)
+    if near:
+        raise MazeartError(f"{word!r} is no command and no picture here: did you mean "
+                           f"'mazeart {near[0]}'?")  # fmt: skip
 
 
 app = typer.Typer(
@@ -461,7 +475,7 @@ Jobs = Annotated[
 Scheduler = Annotated[
     str | None,
     _option(
-        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart[dask]).",
+        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart\\[dask]).",
         "Batch",
         metavar="ADDRESS",
     ),
@@ -1047,6 +1061,16 @@ def main(argv: list[str] | None = None) -> int:
     return guarded(lambda: _run(argv))
 
 
+def _plain_usage(message: str) -> str:
+    """A usage error said the project's way: ``--cells must be a whole number, got 'abc'``."""
+    found = re.fullmatch(r"Invalid value for '([^']+)': '(.*)' is not a valid (\w+)\.?", message)
+    if found is None:
+        return message
+    option, value, kind = found.groups()
+    what = {"int": "a whole number", "integer": "a whole number", "float": "a number"}
+    return f"{option} must be {what.get(kind, kind)}, got {value!r}"
+
+
 def _run(argv: list[str] | None) -> int:
     try:
         status = app(args=argv, prog_name="mazeart", standalone_mode=False)
@@ -1063,6 +1087,6 @@ def _run(argv: list[str] | None) -> int:
         if name == "Abort":
             return _fail("aborted")
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # click's usage errors
-            return _fail(exc.format_message())
+            return _fail(_plain_usage(exc.format_message()))
         raise
     return status if isinstance(status, int) else 0

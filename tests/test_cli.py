@@ -537,3 +537,29 @@ def test_a_figure_the_grid_loses_is_warned_about(tmp_path):
     assert some.returncode == 0 and "strokes are about 0.5 cells wide" in some.stderr
     fine = run_cli(tmp_path / "grid.png", "-o", tmp_path / "f.svg", "--cells", "200")
     assert "warning" not in fine.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["mkae", "samples/horse.png"], "'mkae' is no command and no picture here: did you mean "
+                                      "'mazeart make'?"),
+     (["pley"], "'pley' is no command and no picture here: did you mean 'mazeart play'?"),
+     (["samples/horse.png", "--cells", "abc", "-o", "x.svg"],
+      "--cells must be a whole number, got 'abc'"),
+     (["samples/horse.png", "--line-width", "thin", "-o", "x.svg"],
+      "--line-width must be a number, got 'thin'"),
+     (["samples/horse.png", "--background", "blah", "-o", "x.png"],
+      "background: unknown colour 'blah'")],
+)  # fmt: skip
+def test_slips_a_newcomer_makes_are_named_in_one_line(args, message, tmp_path):
+    import shutil
+
+    shutil.copytree(REPO / "samples", tmp_path / "samples")
+    run = run_cli(*args, cwd=tmp_path)
+    assert run.returncode == 2 and run.stderr == f"mazeart: error: {message}\n", run.stderr
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "x.png").exists()
+
+
+def test_the_help_names_the_dask_extra():
+    run = run_cli("batch", "--help")
+    assert "mazeart[dask]" in " ".join(run.stdout.split())
