@@ -543,6 +543,30 @@ def _cell_id(value: Any, name: str, kind: str) -> int | None:
     )
 
 
+_CENTRE_ROOM = {"name": "centre", "kind": "room", "units": "fraction",
+                "rect": [0.4, 0.4, 0.2, 0.2], "doors": [[0.4, 0.5]]}  # fmt: skip
+"""``room_centre``: a fifth of the picture each way, in its middle, its door on top."""
+
+
+def _figure(source: Source, opts: dict[str, Any], given: Mapping[str, Any]) -> Source:
+    """A text or shape source as its picture (:mod:`mazeart.figures`), its size the cells
+    across unless given; and the centre room when asked for."""
+    from mazeart.figures import figure_source
+
+    figure = figure_source(source, font=opts["font"])
+    if figure is None and opts["font"] is not None:
+        raise MazeartError("font sets the words of a text:WORDS source")
+    if figure is not None:
+        source, across = figure
+        if given.get("cells") is None:
+            opts["cells"] = across
+    if opts["room_centre"]:
+        if opts["rooms"] is not None:
+            raise MazeartError("room_centre adds one room; with a rooms file, put it there")
+        opts["rooms"] = [_CENTRE_ROOM]
+    return source
+
+
 def _textures(opts: dict[str, Any]) -> list[str] | None:
     """The textures asked for (a list, or text ``"a,b"``), in order."""
     textures = opts["textures"]
@@ -616,7 +640,9 @@ def make(
         A picture (any format Pillow reads, or SVG with ``mazeart[svg]``), a
         preset (``.npy``, ``.txt``, a preset ``.png``, an array, or ASCII text with a newline; see
         :mod:`mazeart.weights`), ``"WxH"`` for a plain rectangle (``"30x20"``),
-        or a saved maze (``.json`` or a :class:`Maze`), which is returned as it is.
+        ``"text:WORDS"`` or a shape ``"circle:N"`` (``triangle``, ``hexagon``, ``heart``;
+        ``N`` cells across; :mod:`mazeart.figures`), or a saved maze (``.json`` or a
+        :class:`Maze`), which is returned as it is.
     recipe : Recipe, optional
         The options as one checked object (:class:`mazeart.Recipe`); ``options``
         given beside it win.
@@ -713,6 +739,7 @@ def make(
         for name, value in DIFFICULTIES[difficulty].items():
             if options.get(name) is None:
                 opts[name] = value
+    source = _figure(source, opts, options)  # its size wins over a difficulty's
     for name in ("cells", "algorithm", "braid"):
         if opts[name] is None:
             opts[name] = _DEFAULTS[name]

@@ -89,6 +89,14 @@ class Recipe:
         None, "Rooms file (JSON or TOML; in cells, fractions of the picture or its pixels) to "
         "reserve in the grid.", _IN, cli_type=Path | None, flags=("--rooms",)
     )  # fmt: skip
+    room_centre: bool = _option(
+        False, "A room in the middle of the picture (a fifth of it each way), its door on "
+        "top.", _IN, cli_type=bool, flags=("--room-centre",)
+    )  # fmt: skip
+    font: Any = _option(
+        None, "The font of a text:WORDS source (TrueType or OpenType; default: DejaVu Sans "
+        "Bold).", _IN, cli_type=Path | None, flags=("--font",)
+    )  # fmt: skip
     # the picture's guidance
     mode: str = _option(
         "auto", "How to read the picture: silhouette (its figure), tone (its tones: a "

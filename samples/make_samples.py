@@ -202,6 +202,16 @@ def grids(out: Path) -> None:
     print(f"horse-weave.png: {made.summary()}")
 
 
+def figures(out: Path) -> None:
+    """A word and a shape, without a picture."""
+    made = mazeart.make("text:HELLO", rng=3)
+    mazeart.save(made, out / "hello-text.png", cell_size=8)
+    print(f"hello-text.png: {made.summary()}")
+    made = mazeart.make("heart:30", room_centre=True, rng=4)
+    mazeart.save(made, out / "heart-room.png", cell_size=10)
+    print(f"heart-room.png: {made.summary()}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -220,6 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     games(out)
     art(out)
     grids(out)
+    figures(out)
 
 
 if __name__ == "__main__":
