@@ -311,6 +311,61 @@ class _Progress:
         sys.stderr.flush()
 
 
+class _Ticker:
+    """A job's progress line on stderr: its step among :data:`mazeart._progress.STEPS` as
+    a bar, and the time so far. Drawn only on a terminal, not with ``--quiet``, and only
+    once the job has run a second, every fifth of a second from a thread of its own."""
+
+    def __init__(self, *, quiet: bool, delay: float = 1.0) -> None:
+        self.live = not quiet and sys.stderr.isatty()
+        self.delay = delay
+        self.name = "starting"
+        self.started = time.perf_counter()
+        self.shown = 0
+
+    def heard(self, name: str) -> None:
+        self.name = name
+
+    def line(self) -> str:
+        from mazeart._progress import STEPS
+
+        done = STEPS.index(self.name) if self.name in STEPS else 0
+        bar = "#" * (done + 1) + "." * (len(STEPS) - done - 1)
+        return f"mazeart: [{bar}] {self.name} {time.perf_counter() - self.started:.1f} s"
+
+    def __enter__(self) -> _Ticker:
+        import threading
+
+        from mazeart._progress import listening
+
+        self.stack = contextlib.ExitStack()
+        self.stack.enter_context(listening(self.heard))
+        self.stop = threading.Event()
+        if self.live:
+            self.thread = threading.Thread(target=self.run, daemon=True)
+            self.thread.start()
+        return self
+
+    def run(self) -> None:
+        if self.stop.wait(self.delay):
+            return
+        while not self.stop.is_set():
+            text = self.line()
+            sys.stderr.write("\r" + text.ljust(self.shown))
+            sys.stderr.flush()
+            self.shown = len(text)
+            self.stop.wait(0.2)
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.live:
+            self.thread.join()
+            if self.shown:
+                sys.stderr.write("\r" + " " * self.shown + "\r")
+                sys.stderr.flush()
+        self.stack.close()
+
+
 _AS_FLAGS = {
     "mode='silhouette'": "--mode silhouette", "mode='tone'": "--mode tone",
     "edges=False": "--no-edges", "grid='hex' or 'square'": "--grid hex or square",
@@ -553,13 +608,16 @@ def make_command(
     dest = _make_destination(source, output, animate, format_, ascii_, levels, gen)
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
     opts = {"args": _extras(ctx), "record": animate is not None, "progress": progress, **gen}
-    with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
-        opts.update(workers)
-        made_all = make_many(source, levels, **opts) if levels != 1 else [make(source, **opts)]
-    made = made_all[0]
+    best_of = gen.get("best_of", 1) > 1  # (--best-of draws its own bar)
+    with _Ticker(quiet=quiet or best_of):
+        with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
+            opts.update(workers)
+            made_all = (make_many(source, levels, **opts) if levels != 1
+                        else [make(source, **opts)])  # fmt: skip
+        made = made_all[0]
+        _write_made(made_all, dest, animate, draw, quiet)
     for warning in made.warnings:
         _warn(warning, quiet)
-    _write_made(made_all, dest, animate, draw, quiet)
     if ascii_:
         from mazeart.export.text import to_ascii
 

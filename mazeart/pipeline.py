@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from mazeart._io import atomic_write, existing_file, open_image
 from mazeart._limits import check_cells, check_count, check_work, current
 from mazeart._pool import check_jobs, ordered_map
+from mazeart._progress import step
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
@@ -768,6 +769,7 @@ def make(
             opts["texture_bias"] = check_number(parsed.pop("bias"), "bias", low=0, high=1)
         extra = {**extra, **parsed}
     k = int(opts["best_of"])
+    step("reading the picture")
     if kind != "square" and opts["weave"]:
         raise MazeartError(f"weave mazes are on the square grid, not the {kind} grid")
     plan = (_grid_plan if kind != "square" else _weave_plan if opts["weave"] else _square_plan)(
@@ -775,6 +777,7 @@ def make(
     )
     seed = _seed(rng)
     seeds = [seed + index * k + i for i in range(k)]
+    step("carving")
     recording = None
     if record and plan.records:
         from mazeart.animate import Recording
@@ -1540,6 +1543,7 @@ def save(
     out = Path(path)
     suffix = out.suffix.lower()
     paths = check_count(paths, "paths")
+    step("drawing")
     drawn = None
     if solution or paths > 1 or (suffix == ".pdf" and drawing.get("answer", True)):
         if solution or paths > 1 or maze.entrance is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -563,3 +564,28 @@ def test_slips_a_newcomer_makes_are_named_in_one_line(args, message, tmp_path):
 def test_the_help_names_the_dask_extra():
     run = run_cli("batch", "--help")
     assert "mazeart[dask]" in " ".join(run.stdout.split())
+
+
+def test_a_long_job_shows_its_progress_on_a_terminal_only(tmp_path):
+    """On a terminal, a job that runs past a second draws a progress line (its step as a bar,
+    the time so far) and clears it before the report; with -q, or into a pipe, nothing."""
+    pexpect = pytest.importorskip("pexpect")
+    from conftest import REPO
+
+    argv = ["samples/horse.png", "--cells", "400", "--outline", "smooth", "--seed", "1"]
+    argv = ["-m", "mazeart", *argv]
+    child = pexpect.spawn(sys.executable, [*argv, "-o", str(tmp_path / "a.svg")], cwd=REPO,
+                          timeout=300, encoding="utf-8")  # fmt: skip
+    shown = child.read()
+    child.close()
+    assert child.exitstatus == 0, shown
+    lines = shown.rstrip().split("\r")
+    steps = [line for line in lines if line.startswith("mazeart: [")]
+    assert steps and all(re.match(r"mazeart: \[[#.]{3}\] [a-z ]+ \d+\.\d s *$", s) for s in steps)
+    assert lines[-1].startswith("mazeart: wrote")  # the line was cleared before the report
+    child = pexpect.spawn(sys.executable, [*argv, "-q", "-o", str(tmp_path / "b.svg")],
+                          cwd=REPO, timeout=300, encoding="utf-8")  # fmt: skip
+    assert "mazeart: [" not in child.read()
+    piped = subprocess.run([sys.executable, *argv, "-o", str(tmp_path / "c.svg")], cwd=REPO,
+                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert piped.returncode == 0 and "mazeart: [" not in piped.stderr
