@@ -316,7 +316,13 @@ class _Ticker:
     a bar, and the time so far. Drawn only on a terminal, not with ``--quiet``, and only
     once the job has run a second, every fifth of a second from a thread of its own."""
 
+    active: _Ticker | None = None
+    """The ticker drawing now, which a warning asks to make way (:meth:`clear`)."""
+
     def __init__(self, *, quiet: bool, delay: float = 1.0) -> None:
+        import threading
+
+        self.lock = threading.Lock()
         self.live = not quiet and sys.stderr.isatty()
         self.delay = delay
         self.name = "starting"
@@ -344,6 +350,7 @@ class _Ticker:
         if self.live:
             self.thread = threading.Thread(target=self.run, daemon=True)
             self.thread.start()
+        _Ticker.active = self
         return self
 
     def run(self) -> None:
@@ -351,18 +358,26 @@ class _Ticker:
             return
         while not self.stop.is_set():
             text = self.line()
-            sys.stderr.write("\r" + text.ljust(self.shown))
-            sys.stderr.flush()
-            self.shown = len(text)
+            with self.lock:
+                sys.stderr.write("\r" + text.ljust(self.shown))
+                sys.stderr.flush()
+                self.shown = len(text)
             self.stop.wait(0.2)
+
+    def clear(self) -> None:
+        """Wipe the progress line (it comes back at the next tick, below what was said)."""
+        with self.lock:
+            if self.shown:
+                sys.stderr.write("\r" + " " * self.shown + "\r")
+                sys.stderr.flush()
+                self.shown = 0
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         if self.live:
             self.thread.join()
-            if self.shown:
-                sys.stderr.write("\r" + " " * self.shown + "\r")
-                sys.stderr.flush()
+            self.clear()
+        _Ticker.active = None
         self.stack.close()
 
 
@@ -452,6 +467,8 @@ _DRAWN = (".svg", ".png", ".pdf")
 
 def _warn(message: str, quiet: bool) -> None:
     """A warning line on stderr; ``--quiet`` keeps it (it is about the result, not progress)."""
+    if _Ticker.active is not None:  # a progress line first makes way
+        _Ticker.active.clear()
     typer.echo(f"mazeart: warning: {printable(message)}", err=True)
 
 
@@ -615,9 +632,9 @@ def make_command(
             made_all = (make_many(source, levels, **opts) if levels != 1
                         else [make(source, **opts)])  # fmt: skip
         made = made_all[0]
+        for warning in made.warnings:
+            _warn(warning, quiet)
         _write_made(made_all, dest, animate, draw, quiet)
-    for warning in made.warnings:
-        _warn(warning, quiet)
     if ascii_:
         from mazeart.export.text import to_ascii
 

@@ -49,7 +49,7 @@ TAG_COLOURS: dict[str, str] = {
     "loot": "#e6a800",
     "key": "#1f77b4",
     "npc": "#9467bd",
-    "trap": "#ff7f0e",
+    "trap": "#8c564b",  # brown: an orange would pass for the gold of loot
 }
 """Drawing colour per kind (exports fall back to grey)."""
 
