@@ -111,14 +111,12 @@ def __getattr__(name: str) -> object:
 
     home = _HOME.get(name)
     if home is None:  # a module of the package (mazeart.export, mazeart.grids, ...)
-        if name.startswith("_"):
+        import importlib.util
+
+        spec = None if name.startswith("_") else importlib.util.find_spec(f"mazeart.{name}")
+        if spec is None or spec.origin is None:  # none, private, or a folder of data
             raise AttributeError(f"module 'mazeart' has no attribute {name!r}")
-        try:
-            module = importlib.import_module(f"mazeart.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"mazeart.{name}":
-                raise
-            raise AttributeError(f"module 'mazeart' has no attribute {name!r}") from None
+        module = importlib.import_module(f"mazeart.{name}")
         globals()[name] = module
         return module
     module = importlib.import_module(home)

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from mazeart._signals import PENDING, held
+from mazeart._signals import PENDING, checkpoint, held
 from mazeart.errors import CONTROL, FileFormatError, MazeartError
 
 if TYPE_CHECKING:
@@ -295,6 +295,7 @@ def atomic_write(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
+        checkpoint()  # a stop swallowed on the way: the file is not put in place
         if staged is None:
             os.replace(tmp, dest)
             PENDING.discard(tmp)

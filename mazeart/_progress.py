@@ -18,7 +18,11 @@ _listener: Callable[[str], None] | None = None
 
 
 def step(name: str) -> None:
-    """Say that step ``name`` starts."""
+    """Say that step ``name`` starts (and stop here if a signal was swallowed on the way:
+    :func:`mazeart._signals.checkpoint`)."""
+    from mazeart._signals import checkpoint
+
+    checkpoint()
     if _listener is not None:
         _listener(name)
 

@@ -42,11 +42,23 @@ _HOLDING = [0]  # how deep the main thread is in held() blocks
 _DEFERRED: list[int] = []  # signals that came while it was
 
 
+_RAISED: list[int] = []  # signals whose Stopped was raised and not yet seen out
+
+
 def _stop(signum: int, frame: object) -> None:
     if _HOLDING[0]:
         _DEFERRED.append(signum)
         return
+    _RAISED.append(signum)
     raise Stopped(signum)
+
+
+def checkpoint() -> None:
+    """Raise again a stop that something swallowed: Python drops an exception raised
+    inside a ctypes callback (numba's cache writing while it compiles), so a signal that
+    lands there is noted and the run stops here instead, before it writes anything."""
+    if _RAISED:
+        raise Stopped(_RAISED[0])
 
 
 PENDING: set[str] = set()
@@ -137,4 +149,5 @@ def guarded(run: Callable[[], int]) -> int:
             _HOLDING[0] -= 1
             _DEFERRED.clear()
     finally:
+        _RAISED.clear()  # seen out (or the run ended without one)
         restore(previous)

@@ -29,6 +29,7 @@ from mazeart._pool import check_jobs, ordered_map
 from mazeart._rng import RngLike
 from mazeart.errors import MazeartError
 from mazeart.export import FORMAT_OPTIONS
+from mazeart.figures import is_figure
 from mazeart.pipeline import _rectangle, _seed, make, save
 
 BATCH_FORMATS = ("svg", "png", "pdf", "json", "txt", "html")
@@ -153,7 +154,7 @@ def run_batch(
         raise TypeError("run_batch() takes the seed as rng=SEED")
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
-    if isinstance(source, str) and _rectangle(source) is None:
+    if isinstance(source, str) and _rectangle(source) is None and not is_figure(source):
         existing_file(source, "a picture, a preset or a saved maze")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():

@@ -364,6 +364,13 @@ class _Ticker:
                 self.shown = len(text)
             self.stop.wait(0.2)
 
+    def say(self, text: str) -> None:
+        """Print a line on stderr where the progress line was."""
+        with self.lock:
+            sys.stderr.write("\r" + text.ljust(self.shown) + "\n")
+            sys.stderr.flush()
+            self.shown = 0
+
     def clear(self) -> None:
         """Wipe the progress line (it comes back at the next tick, below what was said)."""
         with self.lock:
@@ -467,9 +474,11 @@ _DRAWN = (".svg", ".png", ".pdf")
 
 def _warn(message: str, quiet: bool) -> None:
     """A warning line on stderr; ``--quiet`` keeps it (it is about the result, not progress)."""
-    if _Ticker.active is not None:  # a progress line first makes way
-        _Ticker.active.clear()
-    typer.echo(f"mazeart: warning: {printable(message)}", err=True)
+    text = f"mazeart: warning: {printable(message)}"
+    if _Ticker.active is not None:  # a progress line makes way, and comes back below
+        _Ticker.active.say(text)
+    else:
+        typer.echo(text, err=True)
 
 
 class _Destination:
@@ -1138,12 +1147,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def _plain_usage(message: str) -> str:
     """A usage error said the project's way: ``--cells must be a whole number, got 'abc'``."""
-    found = re.fullmatch(r"Invalid value for '([^']+)': '(.*)' is not a valid (\w+)\.?", message)
+    found = re.fullmatch(r"Invalid value for '([^']+)': (['\"])(.*)\2 is not a valid (\w+)\.?",
+                         message, re.DOTALL)  # fmt: skip
     if found is None:
         return message
-    option, value, kind = found.groups()
+    option, quote, value, kind = found.groups()
     what = {"int": "a whole number", "integer": "a whole number", "float": "a number"}
-    return f"{option} must be {what.get(kind, kind)}, got {value!r}"
+    return f"{option} must be {what.get(kind, kind)}, got {quote}{value}{quote}"
 
 
 def _run(argv: list[str] | None) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import unicodedata
 from importlib.resources import files
 from io import BytesIO
 from pathlib import Path
@@ -28,7 +29,7 @@ import numpy as np
 
 from mazeart.errors import MazeartError, check_int
 
-__all__ = ["SHAPES", "STROKE_CELLS", "figure_source"]
+__all__ = ["SHAPES", "STROKE_CELLS", "figure_source", "is_figure"]
 
 SHAPES = ("circle", "triangle", "hexagon", "heart")
 """The shapes a source can name (``"heart:40"``)."""
@@ -38,7 +39,7 @@ STROKE_CELLS = 6
 
 _SIDE = 800  # pixels across a shape's picture
 _FONT_PX = 240  # the word's font size, in pixels
-_SHAPE = re.compile(r"(circle|triangle|hexagon|heart):(\d{1,7})")
+_SHAPE = re.compile(r"(circle|triangle|hexagon|heart):(.*)", re.IGNORECASE | re.DOTALL)
 _MAX_TEXT = 200
 
 
@@ -66,15 +67,26 @@ def figure_source(source: Any, *, font: str | os.PathLike[str] | None = None) ->
     """
     if isinstance(source, os.PathLike):  # (the command line gives a path)
         source = os.fspath(source)
-    if not isinstance(source, str) or _is_file(source):
+    if not is_figure(source):
         return None
-    if source.startswith("text:"):
+    if source[:5].lower() == "text:":
         return _text(source[5:], font)
     shape = _SHAPE.fullmatch(source)
-    if shape is None:
-        return None
-    across = check_int(int(shape.group(2)), f"the {shape.group(1)}'s cells", minimum=2)
-    return _shape(shape.group(1)), across
+    assert shape is not None
+    name, size = shape.group(1).lower(), shape.group(2)
+    if not re.fullmatch(r"\d{1,9}", size):
+        raise MazeartError(f"{name}:N takes N, the cells across it (a whole number from 2), "
+                           f"as in {name}:40; got {source!r}")  # fmt: skip
+    return _shape(name), check_int(int(size), f"the {name}'s cells", minimum=2)
+
+
+def is_figure(source: Any) -> bool:
+    """Whether ``source`` names a word or a shape (and no file of that name exists)."""
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if not isinstance(source, str) or _is_file(source):
+        return False
+    return source[:5].lower() == "text:" or _SHAPE.fullmatch(source) is not None
 
 
 def _is_file(name: str) -> bool:
@@ -102,9 +114,16 @@ def _text(text: str, font: str | os.PathLike[str] | None) -> tuple[Any, int]:
     words = " ".join(text.split())
     if not words:
         raise MazeartError("text: needs something to write, as in text:HELLO")
+    control = [ch for ch in words if unicodedata.category(ch) in ("Cc", "Cs", "Co")]
+    if control:
+        raise MazeartError(f"text: holds a control character ({control[0]!r}); write letters")
     if len(words) > _MAX_TEXT:
         raise MazeartError(f"text: at most {_MAX_TEXT} characters, got {len(words)}")
     face = _font(font, _FONT_PX)
+    missing = [ch for ch in dict.fromkeys(words) if not ch.isspace() and _lacks(face, ch)]
+    if missing:
+        raise MazeartError(f"text: the font has no letter {missing[0]!r} (give --font a font "
+                           "that has it)")  # fmt: skip
     x0, y0, x1, y1 = face.getbbox(words)
     if x1 <= x0 or y1 <= y0:
         raise MazeartError(f"text: the font draws nothing for {words!r}")
@@ -113,6 +132,16 @@ def _text(text: str, font: str | os.PathLike[str] | None) -> tuple[Any, int]:
     ImageDraw.Draw(img).text((pad - x0, pad - y0), words, font=face, fill=0)
     stem = _stem(face)
     return img.convert("RGB"), max(8, round(img.width / (stem / STROKE_CELLS)))
+
+
+def _lacks(face: Any, ch: str) -> bool:
+    """Whether the font draws ``ch`` as its box for a missing letter (its .notdef glyph)."""
+
+    def drawn(text: str) -> tuple[Any, bytes]:
+        mask = face.getmask(text)
+        return mask.size, bytes(mask)
+
+    return drawn(ch) == drawn("\U0010fffd") and drawn("\U0010fffd")[0] != (0, 0)
 
 
 def _stem(face: Any) -> float:

@@ -43,6 +43,7 @@ from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
+from mazeart.figures import is_figure
 from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import Guide, Maze
@@ -555,7 +556,7 @@ def _figure(source: Source, opts: dict[str, Any], given: Mapping[str, Any]) -> S
     from mazeart.figures import figure_source
 
     figure = figure_source(source, font=opts["font"])
-    if figure is None and opts["font"] is not None:
+    if opts["font"] is not None and not (figure is not None and str(source).startswith("text:")):
         raise MazeartError("font sets the words of a text:WORDS source")
     if figure is not None:
         source, across = figure
@@ -1103,7 +1104,8 @@ def _weave_plan(
     if opts["mode"] == "tone":
         raise MazeartError("tone do not mix with a weave maze")
     for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges", "segments": "segments",
-                       "rooms": "rooms", "colour_rooms": "colour rooms"}.items():  # fmt: skip
+                       "rooms": "rooms", "colour_rooms": "colour rooms",
+                       "room_centre": "rooms"}.items():  # fmt: skip
         value = given.get(name)
         plain = name in ("outline", "preset") and value in ("cells", True)
         if value not in (None, False, _DEFAULTS[name]) and not plain:
@@ -1307,6 +1309,7 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     if unknown:
         raise TypeError(f"make_preset() got unknown option(s) {', '.join(sorted(unknown))}")
     opts = Recipe(**options).as_dict()
+    source = _figure(source, opts, options)
     saved = _saved(source)
     if saved is not None:  # a saved maze: its region is the preset's free part
         region = square_only(saved, "a preset").region
@@ -1431,7 +1434,7 @@ def make_book(
     if not sources:
         raise MazeartError("a book needs at least one source")
     for src in sources:
-        if isinstance(src, str | os.PathLike) and _rectangle(src) is None:
+        if isinstance(src, str | os.PathLike) and _rectangle(src) is None and not is_figure(src):
             existing_file(src, "a picture, a preset or a saved maze")
     pages = {k: options.pop(k) for k in FORMAT_OPTIONS[".pdf"] if k in options}
     loaded = [_saved(s) for s in sources]  # saved mazes read once, used as they are

@@ -258,3 +258,27 @@ def test_a_temporary_file_swept_before_it_is_locked_is_made_again(tmp_path, monk
         fh.write(b"whole")
     assert swept and out.read_bytes() == b"whole"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["maze.svg"]
+
+
+def test_a_stop_swallowed_on_the_way_ends_the_run_before_it_writes(tmp_path):
+    """Python drops an exception raised in a ctypes callback (numba writing its cache while
+    it compiles): a Ctrl-C landing there is noted, and the run stops at its next step,
+    with the Ctrl-C status and no output file."""
+    import signal
+
+    from mazeart import _signals
+    from mazeart._progress import step
+
+    out = tmp_path / "m.svg"
+
+    def run() -> int:
+        try:  # what a ctypes callback does with the handler's exception
+            _signals._stop(signal.SIGINT, None)
+        except _signals.Stopped:
+            pass
+        step("drawing")  # the next step
+        out.write_text("drawn")
+        return 0
+
+    assert _signals.guarded(run) == 130 and not out.exists()
+    step("carving")  # seen out: the next run is not stopped by it

@@ -73,3 +73,29 @@ def test_the_command_line_writes_a_word_and_a_shape(tmp_path):
         run = run_cli(source, "-o", tmp_path / "m.svg", "--seed", "1")
         assert run.returncode == 0, run.stderr
         assert (tmp_path / "m.svg").stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["text:日本"], "the font has no letter '日'"),
+     (["text:A\x07B"], "holds a control character"),
+     (["heart:-5"], "heart:N takes N, the cells across it"),
+     (["circle:30", "--room-centre", "--weave"], "rooms do not mix with a weave maze"),
+     (["circle:30", "--font", "mazeart/fonts/DejaVuSans.ttf"], "font sets the words")],
+)  # fmt: skip
+def test_what_a_figure_cannot_be_is_one_line(args, message, tmp_path):
+    from conftest import REPO
+
+    run = run_cli(*args, "-o", tmp_path / "m.png", cwd=REPO)
+    assert run.returncode == 2 and message in run.stderr and len(run.stderr.splitlines()) == 1
+    assert not (tmp_path / "m.png").exists()
+
+
+def test_books_batches_and_presets_take_figures(tmp_path):
+    assert make("CIRCLE:12", rng=1).maze.width == 12  # names in any case
+    for argv in (["batch", "text:HI", "--count", "2", "-o", tmp_path / "b"],
+                 ["book", "heart:20", "--count", "2", "-o", tmp_path / "b.pdf"],
+                 ["weights", "text:HI", "-o", tmp_path / "p.png"]):  # fmt: skip
+        run = run_cli(*argv, "--seed", "1") if argv[0] != "weights" else run_cli(*argv)
+        assert run.returncode == 0, run.stderr
+    assert len(list((tmp_path / "b").iterdir())) >= 2 and (tmp_path / "p.png").exists()

@@ -85,7 +85,7 @@ _PAGE = frozenset({"page", "landscape", "page_margin", "title", "footer", "answe
 FORMAT_OPTIONS: dict[str, frozenset[str]] = {
     ".svg": _STYLE,
     ".png": _STYLE - {"size"},
-    ".pdf": (_STYLE - {"cell_size", "size"}) | _PAGE,
+    ".pdf": (_STYLE - {"cell_size", "size", "background"}) | _PAGE,
     ".json": frozenset(),
     ".txt": frozenset({"wall", "floor"}),
     ".html": frozenset({"title", "levels"}),
