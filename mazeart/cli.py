@@ -367,9 +367,10 @@ class _Ticker:
     def say(self, text: str) -> None:
         """Print a line on stderr where the progress line was."""
         with self.lock:
-            sys.stderr.write("\r" + text.ljust(self.shown) + "\n")
-            sys.stderr.flush()
-            self.shown = 0
+            if self.shown:
+                sys.stderr.write("\r" + " " * self.shown + "\r")
+                self.shown = 0
+            typer.echo(text, err=True)
 
     def clear(self) -> None:
         """Wipe the progress line (it comes back at the next tick, below what was said)."""
