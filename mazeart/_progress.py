@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
+from mazeart._signals import checkpoint
+
 __all__ = ["STEPS", "listening", "step"]
 
 STEPS = ("reading the picture", "carving", "drawing")
@@ -20,8 +22,6 @@ _listener: Callable[[str], None] | None = None
 def step(name: str) -> None:
     """Say that step ``name`` starts (and stop here if a signal was swallowed on the way:
     :func:`mazeart._signals.checkpoint`)."""
-    from mazeart._signals import checkpoint
-
     checkpoint()
     if _listener is not None:
         _listener(name)

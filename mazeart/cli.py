@@ -15,6 +15,7 @@ import inspect
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -320,8 +321,6 @@ class _Ticker:
     """The ticker drawing now, which a warning asks to make way (:meth:`clear`)."""
 
     def __init__(self, *, quiet: bool, delay: float = 1.0) -> None:
-        import threading
-
         self.lock = threading.Lock()
         self.live = not quiet and sys.stderr.isatty()
         self.delay = delay
@@ -340,8 +339,6 @@ class _Ticker:
         return f"mazeart: [{bar}] {self.name} {time.perf_counter() - self.started:.1f} s"
 
     def __enter__(self) -> _Ticker:
-        import threading
-
         from mazeart._progress import listening
 
         self.stack = contextlib.ExitStack()

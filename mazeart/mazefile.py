@@ -697,19 +697,12 @@ def _passages(grid: Any, pairs: list[Any], n: int) -> NDArray[np.bool_]:
     bad = np.flatnonzero(((ends < 0) | (ends >= n)).any(axis=1))
     if bad.size:
         raise FileFormatError(f"passage {ends[bad[0]].tolist()} names a cell outside 0..{n - 1}")
-    cells = grid.wall_cells.astype(np.int64)
-    inner = np.flatnonzero(cells[:, 1] >= 0)
-    keys = cells[inner, 0] * n + cells[inner, 1]  # the lower id first, as the file writes
-    order = np.argsort(keys)
-    asked = ends.min(axis=1) * n + ends.max(axis=1)
-    at = np.minimum(np.searchsorted(keys, asked, sorter=order), max(keys.size - 1, 0))
-    found = keys.size > 0 and keys[order[at]] == asked
-    missing = np.flatnonzero(~np.asarray(found, bool) | (ends[:, 0] == ends[:, 1]))
-    if missing.size:
-        pair = ends[missing[0]].tolist()
+    walls, found = grid.find_walls(ends)
+    if not found.all():
+        pair = ends[np.flatnonzero(~found)[0]].tolist()
         raise FileFormatError(f"passage {pair} joins cells that are not neighbours")
     opened = np.zeros(grid.n_walls, bool)
-    opened[inner[order[at]]] = True
+    opened[walls] = True
     return opened
 
 

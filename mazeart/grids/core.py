@@ -158,17 +158,27 @@ class Grid:
             If a pair are not neighbours.
         """
         ends = np.asarray(pairs, np.int64).reshape(-1, 2)
-        n = self.n_cells
-        src = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
-        keys = src * n + self.indices.astype(np.int64)
-        order = np.argsort(keys, kind="stable")
-        want = ends[:, 0] * n + ends[:, 1]
-        at = np.minimum(np.searchsorted(keys[order], want), keys.size - 1)
-        found = keys[order][at] == want
+        walls, found = self.find_walls(ends)
         if not found.all():
             a, b = ends[np.flatnonzero(~found)[0]]
             raise MazeartError(f"cells {a} and {b} are not neighbours in the {self.kind} grid")
-        return self.wall_of[order[at]].astype(np.intp)
+        return walls
+
+    def find_walls(self, pairs: ArrayLike) -> tuple[NDArray[np.intp], NDArray[np.bool_]]:
+        """The wall between each of the ``(K, 2)`` pairs of cells (either way round; ``-1``
+        where there is none) and whether the pair are neighbours, by whole arrays."""
+        ends = np.asarray(pairs, np.int64).reshape(-1, 2)
+        n = self.n_cells
+        cells = self.wall_cells.astype(np.int64)
+        inner = np.flatnonzero(cells[:, 1] >= 0)
+        keys = cells[inner, 0] * n + cells[inner, 1]  # a wall's lower cell is its first
+        order = np.argsort(keys)
+        asked = ends.min(axis=1) * n + ends.max(axis=1)
+        at = np.minimum(np.searchsorted(keys, asked, sorter=order), max(keys.size - 1, 0))
+        if keys.size == 0:
+            return np.full(len(ends), -1, np.intp), np.zeros(len(ends), bool)
+        found = (keys[order[at]] == asked) & (ends[:, 0] != ends[:, 1])
+        return np.where(found, inner[order[at]], -1).astype(np.intp), found
 
     def boundary_walls(self) -> NDArray[np.intp]:
         """Ids of the walls on the grid's outside."""

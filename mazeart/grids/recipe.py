@@ -170,24 +170,34 @@ def cell_labels(
     return np.argmax(shares, axis=0).astype(np.int8)
 
 
+def region_parts(
+    grid: Grid, free: NDArray[np.bool_], labels: NDArray[np.integer]
+) -> tuple[NDArray[np.int64], int]:
+    """The connected parts of each colour region of the ``free`` cells: a part per cell
+    (``-1`` where not free, numbered from 0 region after region) and their count."""
+    from mazeart._kernels.parts import label_parts
+
+    parts = np.full(grid.n_cells, -1, np.int64)
+    count = 0
+    for label in np.unique(labels[free]):
+        own, n = label_parts(grid, free & (labels == label))
+        parts[own >= 0] = own[own >= 0] + count
+        count += n
+    return parts, count
+
+
 def _merge_specks(
     grid: Grid, free: NDArray[np.bool_], labels: NDArray[np.int8], *, least: int
 ) -> NDArray[np.int8]:
     """Colour regions of fewer than ``least`` cells (a cell or two where the picture's
     colours meet) join the region most of their neighbours hold, so each door the maze
     needs crosses a line of the design, not a speck."""
-    from mazeart.grids.carve import label_parts
 
     out = labels.copy()
     src = np.repeat(np.arange(grid.n_cells), np.diff(grid.indptr))
     dst = grid.indices.astype(np.int64)
     for _ in range(3):
-        parts = np.full(grid.n_cells, -1, np.int64)
-        count = 0
-        for label in np.unique(out[free]):
-            own, n = label_parts(grid, free & (out == label))
-            parts[own >= 0] = own[own >= 0] + count
-            count += n
+        parts, count = region_parts(grid, free, out)
         sizes = np.bincount(parts[free], minlength=count)
         small = free & (sizes[np.maximum(parts, 0)] < least)
         if not small.any():
@@ -218,15 +228,10 @@ def grid_textures(
     gradient read at the cells' centres on the picture."""
     from scipy import ndimage
 
-    from mazeart._kernels.parts import label_parts
     from mazeart.guide import _rgb, texture_field
 
-    regions = np.zeros(grid.n_cells, np.int64)
-    count = 0
-    for value in np.unique(labels[free]):
-        own, n = label_parts(grid, free & (labels == value))
-        regions[own >= 0] = own[own >= 0] + 1 + count
-        count += n
+    parts, count = region_parts(grid, free, labels)
+    regions = parts + 1  # 0: no region
 
     def luminance() -> NDArray[np.float64]:
         lum = _rgb(picture) @ np.array([0.299, 0.587, 0.114])
