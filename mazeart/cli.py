@@ -963,6 +963,13 @@ def play_command(
     ($MAZEART_DATA_DIR overrides it). Mazes larger than the terminal scroll.
     """
     levels = check_int(levels, "--levels", minimum=0)
+    try:
+        import curses  # noqa: F401
+    except ImportError:  # a Python built without it (Windows without windows-curses)
+        raise MazeartError(
+            "mazeart play needs Python's curses module: pip install windows-curses on Windows, "
+            "or play in the browser with -o maze.html"
+        ) from None
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise MazeartError("mazeart play needs a terminal")
     if source is None:  # a maze that fits the terminal

@@ -350,6 +350,29 @@ def test_play_needs_a_terminal():
     assert res.returncode == 2 and "needs a terminal" in res.stderr
 
 
+def test_play_without_curses_is_one_line(monkeypatch):
+    """A Python without curses (Windows without windows-curses) is told what to install."""
+    monkeypatch.setitem(sys.modules, "curses", None)  # import curses raises ImportError
+    res = run_cli("play", "10x10")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.count("\n") == 1 and "pip install windows-curses" in res.stderr
+
+
+def test_windows_gets_curses_from_its_dependencies():
+    """The package asks for windows-curses where Python lacks curses, and only there."""
+    import tomllib
+    from pathlib import Path
+
+    from packaging.requirements import Requirement
+
+    deps = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    reqs = [Requirement(d) for d in deps["project"]["dependencies"]]
+    curses = [r for r in reqs if r.name == "windows-curses"]
+    assert len(curses) == 1 and curses[0].marker is not None
+    assert curses[0].marker.evaluate({"sys_platform": "win32"})
+    assert not curses[0].marker.evaluate({"sys_platform": "linux"})
+
+
 # ----------------------------------------------------------------------------- other grids
 
 HEADING_KEYS = {0: "6", 45: "3", 90: "2", 135: "1", 180: "4", 225: "7", 270: "8", 315: "9"}

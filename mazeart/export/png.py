@@ -211,7 +211,7 @@ def _label(canvas: _Canvas, label: Label) -> None:
 def render(scene: Scene, *, cell_size: int, margin: int) -> Any:
     """A scene as a palette Pillow image, ``cell_size`` pixels per maze unit."""
     w = round(scene.width * cell_size) + 2 * margin
-    h = round(scene.height * cell_size) + 2 * margin
+    h = round((scene.height + scene.below) * cell_size) + 2 * margin
     check_pixels(w, h, "the PNG")
     canvas = _Canvas((w, h), scene.background, cell_size, margin)
     for layer in scene.layers:

@@ -169,6 +169,8 @@ class Label:
 
 
 LEGEND_TEXT = "#333333"
+LEGEND_SHARE = 0.025
+"""The legend's smallest type, as a share of the picture's width (4.5 mm on 180 mm)."""
 """Colour of the legend's names."""
 
 FONT_FILE = "DejaVuSans.ttf"
@@ -211,6 +213,8 @@ class Scene:
     height: float
     layers: tuple[Layer, ...]
     background: str | None = None
+    below: float = 0.0
+    """Room under the bottom margin for the legend (maze units): the picture is this much taller."""
 
     def layer(self, name: str) -> Layer | None:
         """The layer called ``name``, if the scene has it."""
@@ -251,7 +255,7 @@ class Scene:
             )
             if strokes:
                 out.append(Layer(lay.name, strokes=strokes))
-        return replace(self, layers=tuple(out), background=None)
+        return replace(self, layers=tuple(out), background=None, below=0.0)
 
 
 def concat(parts: Sequence[Lines]) -> Lines:
@@ -691,21 +695,29 @@ def _arrows(maze: Maze, st: Style) -> tuple[tuple[Fill, ...], tuple[Dot, ...]]:
     return tuple(fills), tuple(dots)
 
 
-def _legend(maze: Maze, style: Style) -> Layer:
-    """The tags' legend in the bottom margin: a dot and the name of each kind drawn."""
+def _legend(maze: Maze, style: Style) -> tuple[Layer, float]:
+    """The tags' legend under the maze: a dot and the name of each kind drawn.
+
+    Its type is at least :data:`LEGEND_SHARE` of the picture's width (the
+    margin's size when that is larger), so it reads at any size the picture
+    is printed; where the bottom margin cannot hold it, the picture grows by
+    the second value (maze units).
+    """
     margin = float(style.margin)
     entries = tag_legend(maze.tags.values())
     if margin < 0.25 or not entries:
-        return Layer("legend")
-    size = min(0.8 * margin, 1.5)
+        return Layer("legend"), 0.0
+    # the scene's extent: a grid's own size (its width and height round it up to whole units)
+    width, height = maze.grid.size if (not maze.is_square) else (maze.width, maze.height)
     gap, between = 0.3, 1.0  # after a dot, between entries (font sizes)
     radius = 0.35
     unit = sum(2 * radius + gap + text_width(plain(kind), 1.0) for kind, _ in entries)
     unit += between * (len(entries) - 1)
-    # the scene's extent: a grid's own size (its width and height round it up to whole units)
-    width, height = maze.grid.size if (not maze.is_square) else (maze.width, maze.height)
+    size = max(min(0.8 * margin, 1.5), LEGEND_SHARE * (width + 2 * margin))
     size = min(size, (width + margin) / unit)  # one row: smaller type when it is long
-    centre = height + margin / 2
+    top = height + min(margin, 1.1)  # under the ends' arrows, which reach a cell out
+    below = max(0.0, top + 1.6 * size - (height + margin))
+    centre = top + 0.8 * size
     baseline = centre + 0.36 * size
     x = 0.0
     dots, labels = [], []
@@ -716,7 +728,7 @@ def _legend(maze: Maze, style: Style) -> Layer:
         name = plain(kind)  # a saved maze's kind may hold control characters
         labels.append(Label(x, baseline, name, size, LEGEND_TEXT, attrs))
         x += text_width(name, size) + between * size
-    return Layer("legend", dots=tuple(dots), labels=tuple(labels))
+    return Layer("legend", dots=tuple(dots), labels=tuple(labels)), below
 
 
 # ----------------------------------------------------------------------------- other grids
@@ -957,10 +969,13 @@ def _grid_scene(
             tri = np.stack([tip, back + side, back - side])
             fills.append(Fill(colour, rings=Lines.from_list([tri])))
         layers.append(Layer("arrows", fills=tuple(fills), dots=tuple(marks)))
+    below = 0.0
     if style.tags and maze.tags:
-        layers.append(_legend(maze, style))
+        legend, below = _legend(maze, style)
+        layers.append(legend)
     width, height = g.size
-    return Scene(float(width), float(height), tuple(x for x in layers if x), style.background)
+    shown = tuple(x for x in layers if x)
+    return Scene(float(width), float(height), shown, style.background, below)
 
 
 def build_scene(
@@ -1055,9 +1070,10 @@ def build_scene(
     if arrows or style.markers:  # the ends shown: an arrow in, an arrow out
         fills, dots = _arrows(maze, style)
         layers.append(Layer("arrows", fills=fills, dots=dots))
+    below = 0.0
     if style.tags and maze.tags:
-        layers.append(_legend(maze, style))
-    scene = Scene(
-        float(maze.width), float(maze.height), tuple(x for x in layers if x), style.background
-    )
+        legend, below = _legend(maze, style)
+        layers.append(legend)
+    shown = tuple(x for x in layers if x)
+    scene = Scene(float(maze.width), float(maze.height), shown, style.background, below)
     return scene.for_plotter(style.line_width) if style.plotter else scene

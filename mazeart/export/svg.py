@@ -187,7 +187,7 @@ def to_svg(
     cs = float(st.cell_size)
     m = st.margin * cs
     vb_w = scene.width * cs + 2 * m
-    vb_h = scene.height * cs + 2 * m
+    vb_h = (scene.height + scene.below) * cs + 2 * m
     width, height = _physical_size(st.size, vb_w, vb_h)
     algo = maze.meta.get("algorithm", "maze")
     if not maze.is_square:
