@@ -223,7 +223,13 @@ def to_gif(
     mazes = carve_frames(maze, carving, count=frames)
     partial = {k: v for k, v in drawing.items() if k != "solution"}
     pictures = [_on_white(to_png_image(f, cell_size=cs, **partial)) for f in mazes[:-1]]
-    pictures.append(_on_white(to_png_image(maze, cell_size=cs, solutions=solutions, **drawing)))
+    last = _on_white(to_png_image(maze, cell_size=cs, solutions=solutions, **drawing))
+    for i, p in enumerate(pictures):  # the legend under the finished maze: white below before
+        if p.size != last.size:
+            grown = Image.new("RGB", last.size, "white")
+            grown.paste(p, (0, 0))
+            pictures[i] = grown
+    pictures.append(last)
     # One palette for every frame, exact for the colours of the drawing.
     keys = []
     for p in pictures:

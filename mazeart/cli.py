@@ -479,6 +479,28 @@ def _warn(message: str, quiet: bool) -> None:
         typer.echo(text, err=True)
 
 
+@contextlib.contextmanager
+def _warnings_said(quiet: bool) -> Iterator[None]:
+    """The library's warnings (:class:`~mazeart.errors.MazeartWarning`) said as
+    :func:`_warn` lines as they come."""
+    import warnings
+
+    from mazeart.errors import MazeartWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", MazeartWarning)
+        shown = warnings.showwarning
+
+        def say(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+            if issubclass(category, MazeartWarning):
+                _warn(str(message), quiet)
+            else:
+                shown(message, category, *args, **kwargs)
+
+        warnings.showwarning = say
+        yield
+
+
 class _Destination:
     """Where a command's output goes: a file, or standard output for ``-o -``.
 
@@ -916,24 +938,40 @@ def book_command(
     title: Annotated[str, _option("Book title; pages read 'TITLE #n'.", metavar="TEXT")] = "",
     footer: Annotated[str, _option("Footer text on every page.", metavar="TEXT")] = "",
     answer: Annotated[bool, _option("Answer keys at the back.", metavar="")] = True,
+    cover: Annotated[
+        bool, _option("A cover: the title over a maze that is not a puzzle.", metavar="")
+    ] = True,
+    contents: Annotated[bool, _option("A contents page, a line per puzzle.", metavar="")] = True,
+    bleed: Annotated[
+        bool,
+        _option(
+            "Add the 1/8 in (3.2 mm) bleed print-on-demand services ask for on the top, "
+            "bottom and outer edges; --page is the trim (e.g. 6x9in).",
+            metavar="",
+        ),
+    ] = False,
     line_width: Annotated[float, _option("Wall thickness, share of a cell.", metavar="0-1")] = 0.15,
     jobs: Jobs = None,
     scheduler: Scheduler = None,
     quiet: Quiet = False,
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
-    """Make a printable puzzle book: COUNT mazes, one per page, answer keys at the back.
+    """Make a printable puzzle book: a cover, the contents, COUNT mazes one per page, answer
+    keys at the back.
 
-    Each page prints its maze's algorithm and seed, so any page can be made
-    again with mazeart SOURCE --seed SEED.
+    Without --cells each picture is sized to --difficulty (medium by default): its
+    thinnest strokes wide enough for a maze, every picture about as many cells. Each
+    page prints its maze's algorithm, seed and size, so any page can be made again
+    with mazeart SOURCE --seed SEED --cells WIDTH.
     """
     started = time.perf_counter()
     _not_an_input(output, *sources, gen.get("rooms"))
-    with _workers(jobs, scheduler) as workers:
+    with _workers(jobs, scheduler) as workers, _warnings_said(quiet):
         make_book(
             sources, output, count=count, progress=_Progress("book", count, quiet=quiet),
             page=page, landscape=landscape, page_margin=page_margin, title=title, footer=footer,
-            answer=answer, line_width=line_width, **workers, **gen,
+            answer=answer, cover=cover, contents=contents, bleed=3.175 if bleed else 0.0,
+            line_width=line_width, **workers, **gen,
         )  # fmt: skip
     elapsed = time.perf_counter() - started
     _report(f"wrote {output} ({count} mazes, {elapsed:.1f} s)", quiet)

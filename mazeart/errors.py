@@ -51,6 +51,10 @@ class MazeartError(ValueError):
     """A problem with what the user gave: an option, a file, a maze."""
 
 
+class MazeartWarning(UserWarning):
+    """Something about a result a user should know (the command line prints it as a warning)."""
+
+
 class InvalidMazeError(MazeartError):
     """A maze that breaks the model's rules (asymmetric passages, an open room, ...)."""
 

@@ -24,6 +24,7 @@ again alone, and a book's page ``i`` or a game's level ``i`` is ``index=i``.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -41,7 +42,7 @@ from mazeart._pool import check_jobs, ordered_map
 from mazeart._progress import step
 from mazeart._rng import RngLike, as_generator, fresh_seed
 from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
-from mazeart.errors import MazeartError, check_choice, check_int, check_number
+from mazeart.errors import MazeartError, MazeartWarning, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.figures import is_figure
 from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
@@ -230,11 +231,14 @@ def _rectangle(source: Source) -> NDArray[np.int32] | None:
     return np.zeros((rows, cols), dtype=np.int32)
 
 
-def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.int32], Any]:
-    """The preset a source stands for, and the decoded picture (None for a preset)."""
+def _read_source(source: Source, opts: dict[str, Any]) -> tuple[NDArray[np.int32], Any]:
+    """The preset a source stands for, and the decoded picture (None for a preset). With
+    ``opts["fit"]`` (a difficulty), a picture's cells are fitted to it (:func:`fit_cells`)
+    and ``opts["cells"]`` says what they came to."""
     from PIL import Image as PILImage
 
     cells = check_int(opts["cells"], "cells")
+    fit = opts.get("fit")
     if cells > current().max_cells:
         raise MazeartError(
             f"cells {cells:,} is more than max_cells {current().max_cells:,} "
@@ -256,7 +260,7 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
         if opts["preset"] or is_preset_file(path):
             weights = load_preset(path)
         else:
-            picture = open_image(path, grid=cells)
+            picture = open_image(path, grid=FIT_MAX if fit else cells)
     elif isinstance(source, np.ndarray):
         from mazeart.weights import validate_weights
 
@@ -267,6 +271,10 @@ def _read_source(source: Source, opts: Mapping[str, Any]) -> tuple[NDArray[np.in
             f"got {type(source).__name__}"
         )
     if picture is not None:
+        if fit:
+            picture = _working_size(picture, FIT_MAX)
+            cells = fit_cells(picture, difficulty=fit, threshold=threshold, invert=opts["invert"])
+            opts["cells"] = cells
         picture = _working_size(picture, cells)
         weights = weights_from_image(
             picture,
@@ -402,8 +410,6 @@ def fit_warnings(
     >>> fit_warnings(Image.fromarray(lines), w)[0]
     'the figure holds only 0 of the 40 x 40 cells (check --threshold and --invert)'
     """
-    from mazeart.image import figure_coverage
-
     out = []
     rows, cols = weights.shape
     free = int(np.count_nonzero(weights == FREE))
@@ -412,14 +418,11 @@ def fit_warnings(
             f"the figure holds only {free} of the {cols} x {rows} cells "
             "(check --threshold and --invert)"
         )
-    figure = figure_coverage(picture, threshold=threshold, invert=invert) >= 0.5
-    area = int(np.count_nonzero(figure))
+    figure, area, stroke_px = _figure_strokes(picture, threshold, invert)
     if area == 0:
         return out
-    edges = int(np.count_nonzero(figure[1:] != figure[:-1]))
-    edges += int(np.count_nonzero(figure[:, 1:] != figure[:, :-1]))
     cell = figure.shape[1] / cols  # pixels per cell
-    stroke = 2 * area / max(edges, 1) / cell  # in cells
+    stroke = stroke_px / cell  # in cells
     if stroke >= 1.0:
         return out
     from scipy import ndimage
@@ -437,6 +440,93 @@ def fit_warnings(
             f"(more --cells, about {wanted}, keep thin strokes)"
         )
     return out
+
+
+def _figure_strokes(
+    picture: Image, threshold: float | None, invert: bool
+) -> tuple[NDArray[np.bool_], int, float]:
+    """The picture's figure, its area and its strokes' width (pixels): twice the area over
+    the perimeter, exact for long strokes of even width."""
+    from mazeart.image import figure_coverage
+
+    figure = figure_coverage(picture, threshold=threshold, invert=invert) >= 0.5
+    area = int(np.count_nonzero(figure))
+    edges = int(np.count_nonzero(figure[1:] != figure[:-1]))
+    edges += int(np.count_nonzero(figure[:, 1:] != figure[:, :-1]))
+    return figure, area, 2 * area / max(edges, 1)
+
+
+FIT_STROKE = 2.5
+"""Cells across the figure's strokes that :func:`fit_cells` asks for: room for a maze inside
+a letter, not a corridor one cell wide."""
+FIT_SHARE = 0.3
+"""Maze cells :func:`fit_cells` aims for, as a share of a difficulty's grid: a figure fills
+about this much of its picture (the horse a third), so a typical picture keeps its size."""
+FIT_MAX = 160
+"""The most cells across :func:`fit_cells` gives: 1.1 mm a cell on a page 180 mm wide."""
+PRINT_CELL_MM = 1.5
+"""The smallest printed cell of a book's page (mm): a pencil still finds its way."""
+
+
+def fit_cells(
+    picture: Image,
+    *,
+    difficulty: str = "medium",
+    threshold: float | None = None,
+    invert: bool = False,
+    most: int = FIT_MAX,
+) -> int:
+    """Cells across a picture so its thinnest strokes are walkable and its size fits a
+    difficulty.
+
+    A difficulty's grid (:data:`mazeart.analyze.DIFFICULTIES`, ``c`` cells
+    across) stands for ``FIT_SHARE * c**2`` maze cells, whatever the picture:
+    the figure of a horse and the letters of a word then make mazes of about
+    the same size. The strokes, measured as twice the figure's area over its
+    perimeter, get at least :data:`FIT_STROKE` cells across, which may make a
+    word's maze larger than its difficulty asks (walkable comes first); the
+    result is at most :data:`FIT_MAX`.
+
+    Parameters
+    ----------
+    picture : PIL.Image.Image
+    difficulty : {'easy', 'medium', 'hard'}, default 'medium'
+    threshold, invert
+        How the picture is split into figure and ground.
+    most : int, default FIT_MAX
+        The most cells across (a page's print size, say).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from PIL import Image, ImageDraw
+    >>> disc, bar = Image.new("L", (400, 400), 255), Image.new("L", (400, 400), 255)
+    >>> ImageDraw.Draw(disc).ellipse((50, 50, 350, 350), fill=0)
+    >>> ImageDraw.Draw(bar).rectangle((20, 190, 380, 210), fill=0)  # a stroke 20 px wide
+    >>> fit_cells(disc, difficulty="easy"), fit_cells(disc), fit_cells(bar, difficulty="easy")
+    (20, 37, 60)
+    """
+    return _fit(picture, difficulty, threshold, invert, most)[0]
+
+
+def _fit(
+    picture: Image, difficulty: str, threshold: float | None, invert: bool, most: int
+) -> tuple[int, float]:
+    """:func:`fit_cells`, and the strokes' width in those cells."""
+    check_choice(difficulty, "difficulty", tuple(DIFFICULTIES))
+    most = check_int(most, "most", minimum=8)
+    across = int(DIFFICULTIES[difficulty]["cells"])  # type: ignore[call-overload]
+    _, area, stroke = _figure_strokes(picture, threshold, invert)
+    if area == 0:
+        return min(most, across), 0.0
+    width = picture.width
+    by_size = width * math.sqrt(FIT_SHARE * across * across / area)
+    by_stroke = FIT_STROKE * width / max(stroke, 1e-9)
+    cells = int(min(most, max(8, round(by_size), math.ceil(by_stroke))))
+    return cells, stroke * cells / width
 
 
 def _drop_specks(
@@ -560,6 +650,7 @@ def _figure(source: Source, opts: dict[str, Any], given: Mapping[str, Any]) -> S
         raise MazeartError("font sets the words of a text:WORDS source")
     if figure is not None:
         source, across = figure
+        opts["fit"] = None  # a figure is drawn to its own size
         if given.get("cells") is None:
             opts["cells"] = across
     if opts["room_centre"]:
@@ -741,6 +832,8 @@ def make(
         for name, value in DIFFICULTIES[difficulty].items():
             if options.get(name) is None:
                 opts[name] = value
+    # a picture is sized to its difficulty (fit_cells) unless cells are given
+    opts["fit"] = difficulty if options.get("cells") is None else None
     source = _figure(source, opts, options)  # its size wins over a difficulty's
     for name in ("cells", "algorithm", "braid"):
         if opts[name] is None:
@@ -1391,14 +1484,22 @@ def make_book(
     progress: Callable[[int], None] | None = None,
     executor: Executor | None = None,
     jobs: int | None = None,
+    cover: bool = True,
+    contents: bool = True,
+    bleed: float = 0.0,
     **options: Any,
 ) -> Path:
-    """A printable puzzle book: ``count`` mazes, one per page, answer keys at the back.
+    """A printable puzzle book: a cover, the contents, ``count`` mazes one per page, answer
+    keys at the back.
 
     Page ``i`` is made from ``sources[i % len(sources)]`` with ``index=i`` (a
     saved maze is used as it is), so each page prints a seed that makes it again.
-    The pages' mazes are made in parallel and the PDF is written here, page by
-    page: the book is the same for any ``jobs`` or ``executor``.
+    Without ``cells``, each picture is sized to the book's ``difficulty``
+    (``'medium'`` unless given): :func:`fit_cells` gives its thinnest strokes
+    room for a maze and every picture about the same number of cells, so a
+    word's page is as much a puzzle as a horse's. The pages' mazes are made in
+    parallel and the PDF is written here, page by page: the book is the same
+    for any ``jobs`` or ``executor``.
 
     Parameters
     ----------
@@ -1415,6 +1516,14 @@ def make_book(
     jobs : int, optional
         Without ``executor``: worker processes (default: every core; 1 makes
         the mazes in this process).
+    cover : bool, default True
+        A cover: the title and a maze of the first source that is not one of
+        the puzzles.
+    contents : bool, default True
+        A contents page, a line per puzzle.
+    bleed : float, default 0
+        Millimetres of bleed for print-on-demand (3.175: an eighth of an inch),
+        the page being the trim (e.g. ``page="6x9in"``).
     **options
         The PDF's options (``page``, ``landscape``, ``page_margin``, ``title``,
         ``footer``, ``answer``, ``line_width``, ...; see
@@ -1440,36 +1549,105 @@ def make_book(
     loaded = [_saved(s) for s in sources]  # saved mazes read once, used as they are
     if any(m is not None for m in loaded) and (options or rng is not None):
         raise MazeartError("generation options do not apply to a saved maze")
+    fitted: list[int | None] = [None] * len(sources)
+    if options.get("cells") is None and not any(m is not None for m in loaded):
+        if options.get("difficulty") is None:
+            options["difficulty"] = "medium"
+        fitted = [_book_cells(s, options, pages) for s in sources]
     check_jobs(jobs, executor)
     seed = _seed(rng)
     pending = [i for i in range(count) if loaded[i % len(sources)] is None]
+    if cover and loaded[0] is None:
+        pending.insert(0, count)  # the cover's maze, first: the first source's, not a puzzle
     if len(pending) < 2 and executor is None:
         jobs = 1  # nothing to share out
     sent = [os.fspath(s) if isinstance(s, os.PathLike) else s for s in sources]
-    work = functools.partial(_page, sent, seed, options)
+    work = functools.partial(_page, sent, fitted, seed, options)
     made = ordered_map(work, pending, executor=executor, jobs=jobs)
 
     def maze_for(i: int) -> Maze:
         loaded_maze = loaded[i % len(sources)]
         if loaded_maze is None:
             loaded_maze = loads(next(made))
-        saved = square_only(loaded_maze, "a puzzle book")
         if i == 0:  # every page's drawing waits for the answer keys at the back
-            check_cells(saved.height, saved.width, f"a book of {count} pages", count=count)
-        return saved
+            check_cells(1, loaded_maze.n_cells, f"a book of {count} pages", count=count)
+        return loaded_maze
 
     try:
         with atomic_write(out) as fh:
-            write_book(maze_for, fh, count=count, progress=progress, **pages)
+            front = None
+            if cover:
+                front = loaded[0] if loaded[0] is not None else loads(next(made))
+            write_book(maze_for, fh, count=count, progress=progress, cover=front,
+                       contents=contents, sources=[_source_name(s) for s in sources],
+                       bleed=bleed, **pages)  # fmt: skip
     finally:
         made.close()  # a failed page: the pages still waiting are cancelled
     return out
 
 
-def _page(sources: Sequence[Source], seed: int, options: dict[str, Any], i: int) -> str:
+def _source_name(source: Source) -> str:
+    """How the contents name a page's source: a file's name, a figure's text, a size."""
+    if isinstance(source, str | os.PathLike) and not is_figure(source):
+        return Path(source).name
+    if isinstance(source, str):
+        return source.split(":", 1)[-1] if is_figure(source) else source
+    return "a picture" if not isinstance(source, Maze) else "a saved maze"
+
+
+def _page(
+    sources: Sequence[Source],
+    cells: Sequence[int | None],
+    seed: int,
+    options: dict[str, Any],
+    i: int,
+) -> str:
     """Page ``i``'s maze as a saved maze's text (made in a worker process; any process
-    reads it back the same)."""
-    return dumps(make(sources[i % len(sources)], rng=seed, index=i, **options).maze)
+    reads it back the same), at its source's fitted cells when it has them."""
+    k = i % len(sources)
+    sized = options if cells[k] is None else {**options, "cells": cells[k]}
+    return dumps(make(sources[k], rng=seed, index=i, **sized).maze)
+
+
+def _book_cells(source: Source, options: Mapping[str, Any], pages: Mapping[str, Any]) -> int | None:
+    """A book's cells across for a picture (None for other sources): :func:`fit_cells` at
+    the book's difficulty, bounded by what the page prints at :data:`PRINT_CELL_MM` a cell;
+    a warning when the page leaves its strokes under two cells."""
+    import warnings
+
+    from PIL import Image as PILImage
+
+    from mazeart.export.pdf import fit_box, page_size
+
+    if isinstance(source, PILImage.Image):
+        picture, name = source, "a picture"
+    elif (
+        isinstance(source, str | os.PathLike)
+        and _rectangle(source) is None
+        and not is_figure(source)
+        and not options.get("preset")
+        and not is_preset_file(Path(source))
+    ):
+        picture, name = open_image(source, grid=FIT_MAX), os.fspath(source)
+    else:
+        return None
+    picture = _working_size(picture, FIT_MAX)
+    width, height = page_size(str(pages.get("page", "A4")), landscape=bool(pages.get("landscape")))
+    margin = float(pages.get("page_margin", 15.0))
+    box_w, box_h = width - 2 * margin, height - 3.6 * margin - 12  # heading, caption, footer
+    scale, _ = fit_box((picture.width, picture.height), (box_w, box_h))  # mm a pixel
+    most = int(scale * picture.width // PRINT_CELL_MM)
+    threshold, invert = options.get("threshold"), bool(options.get("invert"))
+    cells, stroke = _fit(picture, str(options["difficulty"]), threshold, invert, max(8, most))
+    if 0 < stroke < 2 and cells >= most:
+        warnings.warn(
+            f"{name}: its strokes are {stroke:.1f} cells wide at the {cells} cells across "
+            f"the page prints at {PRINT_CELL_MM} mm a cell (a bolder picture, a larger "
+            "--page or --landscape give them room)",
+            MazeartWarning,
+            stacklevel=3,
+        )
+    return cells
 
 
 # ----------------------------------------------------------------------------- saving

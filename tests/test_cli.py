@@ -348,8 +348,10 @@ def test_several_paths_each_in_its_own_colour(tmp_path):
 
 
 def test_difficulty_presets_and_best_of(horse_png):
-    easy = make(horse_png, difficulty="easy").maze
-    assert easy.meta["algorithm"] == "prim" and easy.width == 24
+    easy = make(horse_png, difficulty="easy").maze  # a picture's size fitted to it
+    assert easy.meta["algorithm"] == "prim"
+    sizes = [make(horse_png, difficulty=d).maze.n_cells for d in ("easy", "medium", "hard")]
+    assert sizes == sorted(sizes) and sizes[0] == easy.n_cells and sizes[2] > 4 * sizes[0]
     mine = make(horse_png, difficulty="hard", cells=30, algorithm="prim").maze
     assert mine.meta["algorithm"] == "prim" and mine.width == 30  # what the user says wins
     best = make(horse_png, cells=30, rng=5, best_of=4)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import SKIMAGE_DATA, presets
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -215,3 +215,33 @@ def test_special_files_are_refused_at_once(tmp_path):
     os.mkfifo(rooms)
     with pytest.raises(MazeartError, match="not a regular file"):
         make("...\n...", rooms=rooms)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    radius=st.integers(40, 190),
+    difficulty=st.sampled_from(["easy", "medium", "hard"]),
+    bar=st.integers(6, 40),
+)
+def test_a_difficulty_fits_any_picture(radius, difficulty, bar):
+    """On a picture, --difficulty without --cells gives about FIT_SHARE * c**2 maze cells
+    whatever the figure's size, and at least about FIT_STROKE cells across a thin stroke:
+    counted on the maze made, not on the sizing's own arithmetic."""
+    from PIL import ImageDraw
+
+    from mazeart.analyze import DIFFICULTIES
+    from mazeart.pipeline import FIT_SHARE, FIT_STROKE
+
+    disc = Image.new("L", (400, 400), 255)
+    ImageDraw.Draw(disc).ellipse((200 - radius, 200 - radius, 200 + radius, 200 + radius), 0)
+    maze = make(disc, difficulty=difficulty, rng=1).maze
+    want = FIT_SHARE * DIFFICULTIES[difficulty]["cells"] ** 2
+    if maze.width < 160 and 2 * radius * maze.width / 400 > 2 * FIT_STROKE:  # not stroke-bound
+        assert 0.75 * want < maze.n_cells < 1.3 * want
+    line = Image.new("L", (600, 300), 255)
+    ImageDraw.Draw(line).rectangle((20, 150 - bar // 2, 580, 150 - bar // 2 + bar - 1), 0)
+    made = make(line, difficulty=difficulty, rng=1).maze
+    rows = np.flatnonzero(made.region.any(axis=1))
+    across = bar * made.width / 600  # the stroke in cells
+    assert len(rows) >= min(across, FIT_STROKE) - 1  # coverage rounds a part-covered row away
+    assert across >= FIT_STROKE - 0.05 or made.width == 160

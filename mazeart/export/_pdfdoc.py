@@ -231,9 +231,11 @@ def _tag(use: _FontUse) -> str:
 
 @dataclass
 class _Page:
-    width: float  # points
+    width: float  # points: the trimmed page
     height: float
     parts: list[str] = field(default_factory=list)
+    bleed: float = 0.0  # points beyond the trim on the top, the bottom and the outer edge
+    left: bool = False  # a left-hand page: its outer edge is its left one
 
 
 class PdfDoc:
@@ -264,6 +266,7 @@ class PdfDoc:
         self.font_sources = dict(fonts)
         self.fonts: dict[str, _FontUse] = {}
         self.pages: list[_Page] = []
+        self.at: int | None = None  # the page drawn on, when not the last (see goto)
         self.drawn = 0  # bytes of raw drawing
         self.font: _FontUse | None = None
         self.size = 12.0
@@ -306,14 +309,29 @@ class PdfDoc:
 
     # -- drawing
 
-    def add_page(self, width: float, height: float) -> None:
-        """Start a page ``width`` by ``height`` mm."""
-        self.pages.append(_Page(width * PT_PER_MM, height * PT_PER_MM))
+    def add_page(self, width: float, height: float, *, bleed: float = 0.0) -> None:
+        """Start a page ``width`` by ``height`` mm (its trim), drawn on from now on.
+
+        With ``bleed`` (mm) the sheet is that much larger on the top, the bottom
+        and the outer edge (the right of odd pages, the left of even ones), as
+        print-on-demand services lay out a book's interior; its ``/TrimBox``
+        says where it is cut. Coordinates stay the trimmed page's.
+        """
+        left = len(self.pages) % 2 == 1  # page 1 is a right-hand page
+        b = bleed * PT_PER_MM
+        self.pages.append(_Page(width * PT_PER_MM, height * PT_PER_MM, bleed=b, left=left))
+        self.at = None
+
+    def goto(self, number: int) -> None:
+        """Draw on page ``number`` (1-based; one added earlier) until the next :meth:`add_page`."""
+        if not 1 <= number <= len(self.pages):
+            raise ValueError(f"no page {number}")
+        self.at = number - 1
 
     def _page(self) -> _Page:
         if not self.pages:
             raise ValueError("no page: call add_page first")
-        return self.pages[-1]
+        return self.pages[-1 if self.at is None else self.at]
 
     def text(self, x: float, y: float, text: str) -> None:
         """Set ``text`` with its baseline starting at ``(x, y)`` mm from the top-left corner."""
@@ -363,11 +381,19 @@ class PdfDoc:
         resources = f"/Resources << /Font << {font_dict} >> >>" if fonts else "/Resources << >>"
         kids = []
         for page in self.pages:
-            contents = objects.add_stream(_deflate(page.parts, level), {"Filter": "/FlateDecode"})
+            parts, boxes = page.parts, f"/MediaBox [0 0 {_num(page.width)} {_num(page.height)}]"
+            if page.bleed:
+                b = page.bleed
+                x = b if page.left else 0.0  # where the trim starts across the sheet
+                sheet = f"[0 0 {_num(page.width + b)} {_num(page.height + 2 * b)}]"
+                trim = f"[{_num(x)} {_num(b)} {_num(x + page.width)} {_num(b + page.height)}]"
+                boxes = f"/MediaBox {sheet} /BleedBox {sheet} /TrimBox {trim}"
+                parts = [f"q 1 0 0 1 {_num(x)} {_num(b)} cm", *parts, "Q"]
+            contents = objects.add_stream(_deflate(parts, level), {"Filter": "/FlateDecode"})
             kids.append(
                 objects.add(
-                    f"<< /Type /Page /Parent {pages} 0 R /MediaBox [0 0 {_num(page.width)} "
-                    f"{_num(page.height)}] {resources} /Contents {contents} 0 R >>".encode()
+                    f"<< /Type /Page /Parent {pages} 0 R {boxes} {resources} "
+                    f"/Contents {contents} 0 R >>".encode()
                 )
             )
         objects.put(catalog, f"<< /Type /Catalog /Pages {pages} 0 R >>".encode())

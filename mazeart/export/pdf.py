@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart.errors import MazeartError, check_int
+from mazeart.errors import MazeartError, check_int, check_number
 from mazeart.export._style import Style, style_from, tag_legend
 from mazeart.export.scene import Layer, Lines, Scene, build_scene
 from mazeart.maze import Maze
@@ -205,11 +205,14 @@ def _source_date() -> Any:
 class _Document:
     """A PDF (:class:`~mazeart.export._pdfdoc.PdfDoc`) with page numbers and the maze drawing."""
 
-    def __init__(self, size: tuple[float, float], margin: float, footer: str, title: str):
+    def __init__(
+        self, size: tuple[float, float], margin: float, footer: str, title: str, bleed: float = 0.0
+    ):
         from mazeart._version import __version__
         from mazeart.export._pdfdoc import PdfDoc
 
         self.width, self.height = size
+        self.bleed = check_number(bleed, "bleed", low=0, high=10)
         if not 0 <= margin < min(size) / 3:
             raise MazeartError(
                 f"page margin must be between 0 and a third of the page, got {margin}"
@@ -224,14 +227,16 @@ class _Document:
             fonts={style: _FONTS.joinpath(name) for style, name in _FONT_FILES.items()},
         )
 
-    def new_page(self) -> None:
+    def new_page(self, *, number: bool = True) -> None:
         pdf = self.pdf
-        pdf.add_page(self.width, self.height)
+        pdf.add_page(self.width, self.height, bleed=self.bleed)
+        if not number:
+            return
         pdf.set_font("regular", 8)
         pdf.set_text_color(90, 90, 90)
         y = self.height - self.margin / 2
-        number = str(pdf.page_count)
-        pdf.text(self.width - self.margin - pdf.string_width(number), y, number)
+        shown = str(pdf.page_count)
+        pdf.text(self.width - self.margin - pdf.string_width(shown), y, shown)
         if self.footer:
             pdf.text(self.margin, y, self.footer)
         pdf.set_text_color(0, 0, 0)
@@ -289,27 +294,56 @@ class _Document:
         ops: list[str],
         box: tuple[float, float, float, float],
         pad: float,
+        *,
+        turn: bool = False,
     ) -> tuple[float, float, float, float]:
-        """Draw ``ops`` (of a scene ``size`` wide and high) centred in ``box`` (x, y, w, h);
-        return where."""
+        """Draw ``ops`` (of a scene ``size`` wide and high) centred in ``box`` (x, y, w, h),
+        with ``turn`` turned a quarter when that prints its cells :data:`TURN_GAIN` times
+        larger (a wide word on a book's tall page); return where, on the page."""
         from mazeart.export._pdfdoc import PT_PER_MM as k
 
         bx, by, bw, bh = box
         width, height = size
         pad = max(pad, 1.0)  # room for the arrows at the doors
-        cell = min(bw / (width + 2 * pad), bh / (height + 2 * pad))
+        cell, turned = fit_box((width + 2 * pad, height + 2 * pad), (bw, bh))
+        if not turn:
+            cell, turned = min(bw / (width + 2 * pad), bh / (height + 2 * pad)), False
         if cell <= 0:
             raise MazeartError("the page leaves no room for the maze")
-        mw, mh = width * cell, height * cell
+        mw, mh = (height * cell, width * cell) if turned else (width * cell, height * cell)
         ox, oy = bx + (bw - mw) / 2, by + (bh - mh) / 2
-        h = self.height
-        # one transformation: maze units, y down, the maze's corner at (ox, oy)
-        head = f"q {cell * k:.5f} 0 0 {-cell * k:.5f} {ox * k:.4f} {(h - oy) * k:.4f} cm"
+        top = (self.height - oy) * k
+        c = cell * k
+        if turned:  # the maze's top along the page's left edge, as a book turns a wide table
+            head = f"q 0 {c:.5f} {c:.5f} 0 {ox * k:.4f} {top - mh * k:.4f} cm"
+        else:  # one transformation: maze units, y down, the maze's corner at (ox, oy)
+            head = f"q {c:.5f} 0 0 {-c:.5f} {ox * k:.4f} {top:.4f} cm"
         self.pdf.raw(head, *ops, "Q")  # big mazes: zlib's fastest level, see _pdfdoc
         return ox, oy, mw, mh
 
     def output(self) -> bytes:
         return self.pdf.output()
+
+
+TURN_GAIN = 1.25
+"""How much larger a quarter turn must print a maze's cells for the page to turn it."""
+
+
+def fit_box(size: tuple[float, float], box: tuple[float, float]) -> tuple[float, bool]:
+    """The scale that fits ``size`` (w, h) in ``box`` (w, h), and whether it is turned a
+    quarter for it (when that is :data:`TURN_GAIN` times larger).
+
+    >>> fit_box((100, 20), (120, 200))  # a wide maze on a tall page: turned
+    (2.0, True)
+    >>> fit_box((100, 80), (120, 200))
+    (1.2, False)
+    """
+    (w, h), (bw, bh) = size, box
+    straight = min(bw / w, bh / h)
+    turned = min(bw / h, bh / w)
+    if turned > TURN_GAIN * straight:
+        return turned, True
+    return straight, False
 
 
 def _legend_name(kind: str) -> str:
@@ -407,11 +441,15 @@ def write_book(
     title: str = "",
     footer: str = "",
     answer: bool = True,
+    cover: Maze | None = None,
+    contents: bool = True,
+    sources: Sequence[str] = (),
+    bleed: float = 0.0,
     progress: Callable[[int], None] | None = None,
     style: Style | None = None,
     **options: Any,
 ) -> None:
-    """A puzzle book: one maze per page, answer keys four to a page at the back.
+    """A puzzle book: a cover, the contents, one maze per page, answer keys four to a page.
 
     Parameters
     ----------
@@ -422,11 +460,23 @@ def write_book(
     count : int, optional
         Number of mazes when ``mazes`` is a callable.
     page, landscape, page_margin, footer, style, options
-        As for :func:`to_pdf_bytes`.
+        As for :func:`to_pdf_bytes`; ``page`` is the trimmed page.
     title : str
-        Book title; puzzle ``i`` is headed ``"<title> #i"`` (or ``"Maze i"``).
+        Book title, on the cover; puzzle ``i`` is headed ``"<title> #i"`` (or ``"Maze i"``).
     answer : bool, default True
         Add the answer keys.
+    cover : Maze, optional
+        The maze drawn on the cover (page 1, unnumbered) under the title; no
+        cover without one.
+    contents : bool, default True
+        A contents page: a line per puzzle (its name, picture, size and page)
+        and one for the answers.
+    sources : sequence of str
+        Names of the pictures the puzzles were made from, in turn (for the contents).
+    bleed : float, default 0
+        Millimetres of bleed on the top, the bottom and the outer edge of
+        every page (3.175, an eighth of an inch, is what print-on-demand
+        services ask for); each page's ``/TrimBox`` is ``page``.
     progress : callable, optional
         Called with the number of mazes done after each one.
     """
@@ -438,8 +488,16 @@ def write_book(
             raise MazeartError("a book needs at least one maze")
         make, n = seq.__getitem__, len(seq)
     st = style_from({"solution": True, **options}, base=style)
-    doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
+    doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title, bleed)
     title = _printable(title, "title")
+    names = [_printable(name, "source name") for name in sources]
+    if cover is not None:
+        _cover(doc, cover, st, title, n, answer)
+    contents_pages = _contents_pages(doc, n + answer) if contents else 0
+    first_contents = doc.pdf.page_count + 1
+    for _ in range(contents_pages):
+        doc.new_page()
+    lines: list[tuple[str, str, int]] = []
     keys: list[tuple[Maze, _Drawing, str, int]] = []
     for i in range(n):
         maze = make(i)
@@ -450,15 +508,21 @@ def write_book(
         scene = build_scene(maze, st, arrows=True)
         drawing = _Drawing(scene)
         ops = drawing.ops(without=("solution",))
-        x, y, w, h = doc.maze(drawing.size, ops, box, st.margin)
+        x, y, w, h = doc.maze(drawing.size, ops, box, st.margin, turn=True)
         doc.caption(_caption(maze), x, y + h + 0.35 * doc.margin + 2, w)
         doc.legend(maze, st, x, y + h + 0.35 * doc.margin + 2, w)
+        size = f"{maze.width} x {maze.height}" if maze.is_square else f"{maze.kind} grid"
+        about = [names[i % len(names)]] if names else []
+        lines.append((name, " / ".join([*about, f"{size}, {maze.n_cells:,} cells"]),
+                      doc.pdf.page_count))  # fmt: skip
         if answer:
             if scene.layer("solution") is None:
                 raise MazeartError(f"{name} has no entrance or exit for its answer key")
             keys.append((maze, drawing, name, doc.pdf.page_count))
         if progress is not None:
             progress(i + 1)
+    if answer:
+        lines.append(("Answers", "", doc.pdf.page_count + 1))
     per_page = 4
     for start in range(0, len(keys), per_page):
         doc.new_page()
@@ -468,7 +532,96 @@ def write_book(
         for j, (maze, drawing, name, page_no) in enumerate(keys[start : start + per_page]):
             bx = doc.margin + (j % 2) * cw
             by = top + (j // 2) * ch
-            x, y, w, h = doc.maze(drawing.size, drawing.ops(), (bx, by + 5, cw, ch - 9), st.margin)
+            key = (bx, by + 5, cw, ch - 9)
+            x, y, w, h = doc.maze(drawing.size, drawing.ops(), key, st.margin, turn=True)
             doc.caption(f"{name} (page {page_no})", x, by + 4, w)
             doc.caption(_caption(maze), x, y + h + 4, w)
+    if contents_pages:
+        _write_contents(doc, first_contents, contents_pages, lines)
     fh.write(doc.output())
+
+
+_CONTENTS_LINE = 6.0
+"""Millimetres between the contents' lines."""
+
+
+def _contents_top(doc: _Document) -> float:
+    return doc.margin + 16 * 0.3528 * 1.8 + 4  # under a 16 pt heading (see _Document.heading)
+
+
+def _contents_pages(doc: _Document, lines: int) -> int:
+    """Pages the contents take: a line per puzzle and one for the answers."""
+    room = doc.height - _contents_top(doc) - 1.6 * doc.margin
+    per_page = max(1, int(room // _CONTENTS_LINE))
+    return -(-lines // per_page)
+
+
+def _write_contents(
+    doc: _Document, first: int, pages: int, lines: Sequence[tuple[str, str, int]]
+) -> None:
+    """The contents on the pages kept for them: name, what it is, dot leaders, the page."""
+    pdf = doc.pdf
+    room = doc.height - _contents_top(doc) - 1.6 * doc.margin
+    per_page = max(1, int(room // _CONTENTS_LINE))
+    left, right = doc.margin, doc.width - doc.margin
+    for k in range(pages):
+        pdf.goto(first + k)
+        doc.heading("Contents" if k == 0 else "Contents (continued)")
+        for j, (name, about, number) in enumerate(lines[k * per_page : (k + 1) * per_page]):
+            y = _contents_top(doc) + (j + 0.7) * _CONTENTS_LINE
+            pdf.set_font("bold", 10)
+            pdf.text(left, y, name)
+            at = left + pdf.string_width(name) + 3
+            pdf.set_font("regular", 10)
+            page_no = str(number)
+            end = right - pdf.string_width(page_no)
+            if about:
+                pdf.set_font("regular", 8.5)
+                pdf.set_text_color(100, 100, 100)
+                about = _fitted(pdf, about, end - at - 8)
+                pdf.text(at, y, about)
+                at += pdf.string_width(about) + 2
+                pdf.set_font("regular", 10)
+            dots = int((end - 2 - at) // pdf.string_width(" ."))
+            if dots > 0:
+                pdf.set_text_color(150, 150, 150)
+                pdf.text(end - 2 - dots * pdf.string_width(" ."), y, " ." * dots)
+            pdf.set_text_color(0, 0, 0)
+            pdf.text(end, y, page_no)
+
+
+def _fitted(pdf: Any, text: str, room: float) -> str:
+    """``text`` cut with an ellipsis to ``room`` mm in the current font."""
+    if pdf.string_width(text) <= room:
+        return text
+    while len(text) > 1 and pdf.string_width(text + "…") > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _cover(doc: _Document, maze: Maze, style: Style, title: str, n: int, answer: bool) -> None:
+    """The cover: the title, what the book holds, and a maze that is not one of its puzzles."""
+    from dataclasses import replace
+
+    doc.new_page(number=False)
+    pdf = doc.pdf
+    top = doc.margin + 0.12 * doc.height
+    size = 30.0
+    pdf.set_font("bold", size)
+    room = doc.width - 2 * doc.margin
+    text = title or "Mazes"
+    if pdf.string_width(text) > room:
+        size = max(12.0, size * room / pdf.string_width(text))
+        pdf.set_font("bold", size)
+        text = _fitted(pdf, text, room)
+    pdf.text((doc.width - pdf.string_width(text)) / 2, top, text)
+    pdf.set_font("regular", 12)
+    pdf.set_text_color(90, 90, 90)
+    what = f"{n} maze{'s' * (n != 1)}" + (", answers at the back" if answer else "")
+    pdf.text((doc.width - pdf.string_width(what)) / 2, top + 10, what)
+    pdf.set_text_color(0, 0, 0)
+    plain = replace(style, solution=False, tags=False, markers=False)
+    drawing = _Drawing(build_scene(maze, plain))
+    box_top = top + 22
+    box = (doc.margin, box_top, room, doc.height - box_top - 1.6 * doc.margin)
+    doc.maze(drawing.size, drawing.ops(), box, style.margin)
