@@ -896,8 +896,34 @@ def make(
         specks=plan.specks,
         min_island=int(opts["min_island"]),
         notes=tuple(plan.notes),
-        warnings=tuple(plan.warnings),
+        warnings=(*plan.warnings, *_unreadable(plan, report, maze)),
     )
+
+
+MANY_PARTS = 10
+"""Parts of a figure from which the report says it may not read as one picture."""
+
+
+def _unreadable(plan: _Plan, report: Any, maze: Maze) -> list[str]:
+    """What the report advises when a picture's maze will not read: its figure in many
+    parts joined by bridges, or most of it dropped as specks."""
+    if plan.picture is None or maze.guide.tone is not None:
+        return []
+    out = []
+    parts = int(getattr(report, "parts", 0) or 0)
+    if parts >= MANY_PARTS:
+        out.append(
+            f"the figure falls into {parts} parts joined by bridges and may not read as one "
+            "picture (--mode tone draws a photograph by its tones; more --cells keeps thin "
+            "links; --islands separate leaves them apart)"
+        )
+    dropped = plan.specks[1]
+    if dropped and dropped > maze.n_cells:
+        out.append(
+            f"most of the figure ({dropped} of {dropped + maze.n_cells} cells) was dropped as "
+            "specks (--min-island 1 keeps them; --mode tone draws a photograph by its tones)"
+        )
+    return out
 
 
 @dataclass(frozen=True)

@@ -188,3 +188,48 @@ def test_a_wide_word_on_rings_is_said_to_read_poorly(pictures):
     assert "grid='hex'" in made.summary()
     round_one = make(REPO / "samples" / "horse.png", cells=40, rng=1, grid="polar")
     assert not any("rings" in note for note in round_one.notes)
+
+
+def _icon(char: str, colour: str, *, jpeg: bool, tmp_path) -> str:
+    """A glyph of the shipped font as a flat icon, saved as PNG or as a JPEG's noisy copy."""
+    face = ImageFont.truetype(str(FONTS / "DejaVuSans.ttf"), 300)
+    img = Image.new("RGB", (360, 360), "white")
+    ImageDraw.Draw(img).text((180, 180), char, font=face, fill=colour, anchor="mm")
+    path = tmp_path / f"icon-{ord(char)}.{'jpg' if jpeg else 'png'}"
+    img.save(path, quality=70) if jpeg else img.save(path)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "photo"),
+    [("chelsea.png", True), ("rocket.jpg", True), ("moon.png", True), ("coins.png", True),
+     ("hubble_deep_field.jpg", True), ("microaneurysms.png", True), ("horse.png", False),
+     ("logo.png", False)],
+)  # fmt: skip
+def test_photographs_and_drawings_are_told_apart(name, photo, tmp_path):
+    """Photographs of every kind (colour, grey, dim, low contrast, starry) are read by their
+    tones; drawings, flat or anti-aliased, are read as figures. The cat and the rocket once
+    came out as a silhouette's blobs joined by bridges."""
+    from conftest import SKIMAGE_DATA
+
+    made = make(SKIMAGE_DATA / name, cells=40, rng=1)
+    assert (made.maze.guide.tone is not None) == photo, made.summary()
+
+
+@pytest.mark.parametrize(("char", "colour"), [("★", "black"), ("♞", "#c0392b"), ("✈", "#1e6fb8")])
+@pytest.mark.parametrize("jpeg", [False, True], ids=["png", "jpeg"])
+def test_icons_read_as_figures_even_as_jpeg(char, colour, jpeg, tmp_path):
+    made = make(_icon(char, colour, jpeg=jpeg, tmp_path=tmp_path), cells=40, rng=1)
+    assert made.maze.guide.tone is None and made.report.parts <= 2, made.summary()
+
+
+def test_a_result_that_will_not_read_says_what_to_try():
+    """A photograph read as a silhouette that falls into many parts: the warning names it
+    and the options that help; a figure that reads well gets no such warning."""
+    from conftest import SKIMAGE_DATA
+
+    made = make(SKIMAGE_DATA / "brick.png", cells=60, rng=1, mode="silhouette")
+    said = [w for w in made.warnings if "may not read" in w]
+    assert len(said) == 1 and "--mode tone" in said[0] and f"{made.report.parts} parts" in said[0]
+    assert made.report.parts >= 10
+    assert not [w for w in make(REPO / "samples" / "horse.png", cells=60, rng=1).warnings]
