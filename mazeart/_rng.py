@@ -22,6 +22,25 @@ from mazeart.errors import MazeartError
 RngLike = int | np.integer | np.random.Generator | None
 """What an ``rng`` argument accepts: an int seed, a Generator, or None for fresh entropy."""
 
+SEED_LIMIT = 2**63
+"""Seeds are below this: a saved maze records its seed as a JSON integer every reader keeps
+exactly (a signed 64-bit one)."""
+
+
+def check_seed(seed: int, *, span: int = 1) -> int:
+    """``seed`` when it and the ``span - 1`` seeds after it (a batch's, a book's, the
+    candidates of best-of) are all below :data:`SEED_LIMIT`; else a one-line error."""
+    if seed < 0:
+        raise MazeartError(f"a seed must be a non-negative integer, got {seed}")
+    if seed + span - 1 >= SEED_LIMIT:
+        more = f" (and the {span - 1} after it)" if span > 1 else ""
+        raise MazeartError(
+            f"a seed{more} must be below 2**63 = {SEED_LIMIT}, the most a saved maze records; "
+            f"got {seed}"
+        )
+    return seed
+
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -43,7 +62,7 @@ def as_generator(rng: Any) -> np.random.Generator:
     TypeError
         For anything else (a float, a bool, a string, ...).
     MazeartError
-        For a negative seed.
+        For a negative seed, or one of 2**63 or more (:data:`SEED_LIMIT`).
     """
     if rng is None or isinstance(rng, np.random.Generator):
         return np.random.default_rng(rng)
@@ -51,9 +70,7 @@ def as_generator(rng: Any) -> np.random.Generator:
         raise TypeError(
             f"rng must be an int seed or a numpy.random.Generator, got {type(rng).__name__}"
         )
-    if rng < 0:
-        raise MazeartError(f"a seed must be a non-negative integer, got {rng}")
-    return np.random.default_rng(int(rng))
+    return np.random.default_rng(check_seed(int(rng)))
 
 
 def fresh_seed() -> int:

@@ -26,7 +26,7 @@ from typing import Any
 from mazeart._io import dump_json, existing_file
 from mazeart._limits import check_count
 from mazeart._pool import check_jobs, ordered_map
-from mazeart._rng import RngLike
+from mazeart._rng import RngLike, check_seed
 from mazeart.errors import MazeartError
 from mazeart.export import FORMAT_OPTIONS
 from mazeart.figures import is_figure
@@ -161,7 +161,7 @@ def run_batch(
         raise MazeartError(f"cannot write {out}: not a folder")
     if not out.parent.is_dir():
         raise MazeartError(f"cannot write {out}: no folder {out.parent}")
-    seed = _seed(rng)
+    seed = check_seed(_seed(rng), span=count * int(options.get("best_of") or 1))
     digits = max(4, len(str(count)))
     work = partial(_item, source, seed, suffixes, dict(drawing or {}), dict(options))
     made_dir = not out.exists()

@@ -40,7 +40,7 @@ from mazeart._io import atomic_write, existing_file, open_image
 from mazeart._limits import check_cells, check_count, check_work, current
 from mazeart._pool import check_jobs, ordered_map
 from mazeart._progress import step
-from mazeart._rng import RngLike, as_generator, fresh_seed
+from mazeart._rng import RngLike, as_generator, check_seed, fresh_seed
 from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
 from mazeart.errors import MazeartError, MazeartWarning, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
@@ -870,6 +870,7 @@ def make(
         source, opts, options, extra, k
     )
     seed = _seed(rng)
+    check_seed(seed, span=index * k + k)
     seeds = [seed + index * k + i for i in range(k)]
     step("carving")
     recording = None
@@ -1386,7 +1387,7 @@ def make_many(
     if executor is not None and jobs == 1:  # the default gives way to a given executor
         jobs = None
     check_jobs(jobs, executor)
-    seed = _seed(rng)
+    seed = check_seed(_seed(rng), span=count * int(options.get("best_of") or 1))
     first = make(source, rng=seed, jobs=jobs, executor=executor, **options)
     check_cells(first.maze.height, first.maze.width, f"{count} levels", count=count)
     if count == 1:
@@ -1581,7 +1582,7 @@ def make_book(
             options["difficulty"] = "medium"
         fitted = [_book_cells(s, options, pages) for s in sources]
     check_jobs(jobs, executor)
-    seed = _seed(rng)
+    seed = check_seed(_seed(rng), span=(count + 1) * int(options.get("best_of") or 1))
     pending = [i for i in range(count) if loaded[i % len(sources)] is None]
     if cover and loaded[0] is None:
         pending.insert(0, count)  # the cover's maze, first: the first source's, not a puzzle

@@ -156,17 +156,22 @@ def _protected(maze: Maze) -> NDArray[np.bool_]:
 # ----------------------------------------------------------------------------- rooms
 
 
-def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
+def install_rooms(maze: Maze, rooms: list[Room], *, loops: bool = False) -> Maze:
     """Add rooms to a maze: their cells join the maze, open inside, with their doors open.
 
     On any grid: a room's cells are ``(row, col)`` on the square grid and ids on the
-    others, each door a room cell and the maze cell it opens onto.
+    others, each door a room cell and the maze cell it opens onto. A room with
+    several doors joins the maze more than once; unless ``loops``, each passage of
+    the maze that then closes a loop (each room counted as one node) is closed, so a
+    perfect maze stays a tree and every door stays open.
 
     Parameters
     ----------
     maze : Maze
         A ``cells`` maze carved around the rooms (room cells are not yet maze).
     rooms : list of Room
+    loops : bool, default False
+        Leave the loops the doors close.
 
     Returns
     -------
@@ -197,11 +202,39 @@ def install_rooms(maze: Maze, rooms: list[Room]) -> Maze:
     inside = (b >= 0) & (owner[a] > 0) & (owner[a] == owner[np.maximum(b, 0)])
     opened = maze.open_walls | inside
     if pairs:
-        opened[grid.walls_between(np.array(pairs, np.int64))] = True
+        doors = grid.walls_between(np.array(pairs, np.int64))
+        opened[doors] = True
+        if not loops and len(pairs) > len(rooms):  # two doors join the maze twice: a loop
+            is_door = np.zeros(opened.size, np.bool_)
+            is_door[doors] = True
+            _cut_room_loops(a, b, opened, owner, is_door, grid.n_cells)
     out = Maze(mask, opened, grid=grid, region=region, entrance=maze.entrance, exit=maze.exit,
                meta=maze.meta, rooms=(*maze.rooms, *rooms), tags=maze.tags,
                guide=maze.guide)  # fmt: skip
     return out
+
+
+@njit(cache=True)
+def _cut_room_loops(a, b, opened, owner, is_door, n):  # type: ignore[no-untyped-def]
+    """Close the passages that, each room taken as one node with its doors, close a loop:
+    the doors first (they stay open), then the maze's own passages in wall order. A
+    perfect maze with rooms stays a tree, as the hybrid generator leaves it."""
+    parent = np.arange(n + owner.max() + 1)
+    rank = np.zeros(parent.size, np.int64)
+
+    def node(c):  # type: ignore[no-untyped-def]
+        return n + owner[c] if owner[c] > 0 else c
+
+    for w in range(a.size):
+        if is_door[w]:
+            union(parent, rank, node(a[w]), node(b[w]))
+    for w in range(a.size):
+        if not opened[w] or is_door[w] or b[w] < 0:
+            continue
+        if owner[a[w]] > 0 and owner[a[w]] == owner[b[w]]:
+            continue  # the room's own floor
+        if not union(parent, rank, node(a[w]), node(b[w])):
+            opened[w] = False
 
 
 # ----------------------------------------------------------------------------- connect

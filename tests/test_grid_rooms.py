@@ -15,7 +15,7 @@ import json
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import run_cli
+from conftest import REPO, run_cli
 from PIL import Image, ImageDraw
 
 from mazeart import Door, Room, make, save
@@ -268,3 +268,55 @@ def test_rooms_in_either_form_on_the_square_grid():
     a = generate_on_grid(zeros.reshape(-1), g, rng=1, rooms=[ids])
     b = generate_on_grid(zeros.reshape(-1), g, rng=1, rooms=[pairs])
     assert a == b and a.rooms[0].cells == pairs.cells
+
+
+REPO_SAMPLES = REPO / "samples"
+
+
+def _loops_with_rooms_as_nodes(maze) -> int:
+    """Passages beyond a spanning forest once each room is one node (networkx counts)."""
+    owner = {}
+    for i, room in enumerate(maze.rooms):
+        for cell in maze.flat_cells(room.cells).tolist():
+            owner[cell] = ("room", i)
+    wc = maze.grid.wall_cells
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(owner.get(c, c) for c in np.flatnonzero(maze.mask.reshape(-1)).tolist())
+    for a, b in wc[maze.open_walls & (wc[:, 1] >= 0)].tolist():
+        u, v = owner.get(a, a), owner.get(b, b)
+        if u != v:
+            graph.add_edge(u, v)
+    return graph.number_of_edges() - graph.number_of_nodes() + nx.number_connected_components(graph)
+
+
+ROOMS_TWO_DOORS = [
+    {"rect": [3, 3, 2, 1], "doors": [[3, 3, "N"], [4, 3, "S"]]},
+    {"rect": [6, 10, 3, 3], "doors": [[6, 11, "N"], [8, 10, "W"], [8, 12, "E"]]},
+]
+SQUARE_ROOM_ALGORITHMS = ["aldous-broder", "backtracker", "binary-tree", "division", "eller",
+                          "flow", "growing-tree", "hunt-and-kill", "hybrid", "kruskal", "prim",
+                          "sidewinder", "weighted-dfs", "wilson", "wilson-nocross"]  # fmt: skip
+
+
+@pytest.mark.parametrize("algorithm", SQUARE_ROOM_ALGORITHMS)
+def test_rooms_with_several_doors_close_no_loop(algorithm):
+    """A room with two or three doors joins the maze more than once; unless loops are
+    asked for (braid), the maze with each room as one node stays a tree, under every
+    generator as under the hybrid."""
+    for seed in range(3):
+        maze = make("16x12", rng=seed, algorithm=algorithm, rooms=ROOMS_TWO_DOORS).maze
+        assert _loops_with_rooms_as_nodes(maze) == 0, (algorithm, seed)
+        pairs = [[maze.cell_index(d.cell), maze.cell_index(d.outside)]
+                 for r in maze.rooms for d in r.doors]  # fmt: skip
+        assert maze.open_walls[maze.grid.walls_between(np.array(pairs))].all()  # doors kept
+    braided = make("16x12", rng=1, algorithm=algorithm, rooms=ROOMS_TWO_DOORS, braid=1.0).maze
+    assert _loops_with_rooms_as_nodes(braided) > 0  # asked for: loops stay
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "polar", "upsilon"])
+def test_rooms_with_several_doors_close_no_loop_on_other_grids(kind):
+    rooms = REPO_SAMPLES / "rooms-fractions.toml"
+    for seed in range(2):
+        maze = make(REPO_SAMPLES / "horse.png", grid=kind, cells=40, rng=seed, rooms=rooms).maze
+        assert any(len(r.doors) > 1 for r in maze.rooms)
+        assert _loops_with_rooms_as_nodes(maze) == 0, (kind, seed)

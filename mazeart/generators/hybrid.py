@@ -15,8 +15,9 @@ The algorithm is built for mazes walked from the inside, with rooms (its descrip
    uniformity; a free part with no door starts from a random cell.
 4. **Kruskal's join** of separate parts. Free parts that touch are one part here,
    so this is the connectivity pass every algorithm gets in
-   :func:`mazeart.generate` (bridges across the ground), plus a union-find check
-   that, with ``loops`` off, the maze with each room taken as one node is a tree.
+   :func:`mazeart.generate` (bridges across the ground). Installing the rooms
+   (:func:`mazeart.shape.install_rooms`, as for every generator) checks that, with
+   ``loops`` off, the maze with each room taken as one node is a tree.
 5. **No one-cell dead ends**: ``generate(..., prune=True)`` (``--prune-dead-ends``)
    removes every dead end one cell long that hangs off a junction; it is the
    same step for every algorithm.
@@ -104,31 +105,6 @@ def _door_walks(
     return cuts
 
 
-@njit(cache=True)
-def _break_loops(passages, stride, outs, room_node):
-    """Close every passage that closes a loop, counting each room as one node with its doors."""
-    n = passages.size
-    parent = np.arange(n + room_node.max() + 1)
-    for k in range(outs.size):
-        a = find(parent, outs[k])
-        b = find(parent, n + room_node[k])
-        if a != b:
-            parent[a] = b
-    closed = 0
-    for c in range(n):
-        for bit, step, back in ((2, 1, 8), (4, stride, 1)):
-            if passages[c] & bit:
-                a = find(parent, c)
-                b = find(parent, c + step)
-                if a == b:
-                    passages[c] &= ~np.uint8(bit)
-                    passages[c + step] &= ~np.uint8(back)
-                    closed += 1
-                else:
-                    parent[a] = b
-    return closed
-
-
 @register(
     "hybrid",
     description="hybrid: walks from every door, Wilson's fill, no blocked door",
@@ -200,6 +176,4 @@ def hybrid(
         if not reached[part_of[s]]:
             in_tree[s] = True
     loop_erased_fill(g.topology, g.flat_free, in_tree, g.state, g.passages, g.order)
-    if doors and not loops:
-        _break_loops(g.passages, g.stride, outs, room_of)
-    return install_rooms(g.maze(), rooms)
+    return install_rooms(g.maze(), rooms, loops=bool(loops))  # cuts what the walks left
