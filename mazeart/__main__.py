@@ -12,9 +12,29 @@ def run() -> int:
     def start() -> int:
         from mazeart.cli import main
 
-        return main()
+        status = main()
+        try:  # what is still buffered, now: a full disk or a closed pipe is said here, once
+            sys.stdout.flush()
+        except OSError as exc:
+            _quiet_stdout()
+            if status == 0 and exc.errno == 32:  # EPIPE: the reader went away (| head), quiet
+                status = 1
+            elif status == 0:
+                print(f"mazeart: error: cannot write to standard output: {exc.strerror or exc}",
+                      file=sys.stderr)  # fmt: skip
+                status = 2
+        return status
 
     return guarded(start)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at nothing, so the interpreter's own flush at exit has
+    nothing left to fail on (and prints no second message)."""
+    import os
+
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

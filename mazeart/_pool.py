@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from mazeart._limits import Limits, current, limits
@@ -27,6 +27,8 @@ R = TypeVar("R")
 
 _AHEAD = 4
 """Items in flight per worker: enough to keep each one busy, few enough to bound memory."""
+MAX_JOBS = 256
+"""The most worker processes a job may ask for (each one holds its own compiled kernels)."""
 
 
 def check_jobs(jobs: int | None, executor: Executor | None = None) -> int:
@@ -60,7 +62,23 @@ def check_jobs(jobs: int | None, executor: Executor | None = None) -> int:
         return 0
     if jobs is None:
         return os.cpu_count() or 1
-    return check_int(jobs, "jobs", minimum=1)
+    return check_int(jobs, "jobs", minimum=1, maximum=MAX_JOBS)
+
+
+class WorkerDied(MazeartError):
+    """A worker process of a pool died (killed, out of memory) and the retry died too."""
+
+
+def _worker_start() -> None:
+    """A worker's signals: Ctrl-C is the parent's to handle (the terminal sends it to the
+    whole group); SIGTERM, SIGHUP and the like end the worker, which the parent sees as
+    a death and retries."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGQUIT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 def _within(bounds: Limits, func: Callable[[T], R], item: T) -> R:
@@ -113,18 +131,53 @@ def ordered_map(
         for item in items:
             yield func(item)
             break
-    pool = ProcessPoolExecutor(workers) if executor is None else executor
+    pool = _pool(workers) if executor is None else executor
     width = _AHEAD * (workers or 8)
-    pending: deque[Future[Any]] = deque()
+    pending: deque[tuple[T, Future[Any]]] = deque()
+    retried = False
     try:
         for item in items:
-            pending.append(pool.submit(_within, bounds, func, item))
-            if len(pending) >= width:
-                yield pending.popleft().result()
+            pending.append((item, pool.submit(_within, bounds, func, item)))
+            while len(pending) >= width:
+                pool, retried = yield from _next(pending, pool, workers, own, retried, bounds, func)
         while pending:
-            yield pending.popleft().result()
+            pool, retried = yield from _next(pending, pool, workers, own, retried, bounds, func)
     finally:
-        for future in pending:
+        for _, future in pending:
             future.cancel()
         if own:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(workers, initializer=_worker_start)
+
+
+def _next(
+    pending: deque[tuple[Any, Future[Any]]],
+    pool: Executor,
+    workers: int,
+    own: bool,
+    retried: bool,
+    bounds: Limits,
+    func: Callable[[Any], Any],
+) -> Generator[Any, None, tuple[Executor, bool]]:
+    """Yield the first pending result. A worker that dies (killed, out of memory) breaks
+    a pool of our own: the items still pending run once more in a new pool; a second
+    death is one error naming it."""
+    _, future = pending[0]
+    try:
+        result = future.result()
+    except BrokenExecutor:
+        if not own or retried:
+            twice = " twice" if own else ""
+            raise WorkerDied(f"a worker process died{twice} (killed, or out of memory)") from None
+        pool.shutdown(wait=False, cancel_futures=True)
+        pool = _pool(workers)
+        again = [(it, pool.submit(_within, bounds, func, it)) for it, _ in pending]
+        pending.clear()
+        pending.extend(again)
+        return pool, True
+    pending.popleft()
+    yield result
+    return pool, retried

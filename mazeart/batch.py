@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -25,8 +26,9 @@ from typing import Any
 
 from mazeart._io import dump_json, existing_file
 from mazeart._limits import check_count
-from mazeart._pool import check_jobs, ordered_map
+from mazeart._pool import WorkerDied, check_jobs, ordered_map
 from mazeart._rng import RngLike, check_seed
+from mazeart._signals import stopped
 from mazeart.errors import MazeartError
 from mazeart.export import FORMAT_OPTIONS
 from mazeart.figures import is_figure
@@ -163,6 +165,7 @@ def run_batch(
         raise MazeartError(f"cannot write {out}: no folder {out.parent}")
     seed = check_seed(_seed(rng), span=count * int(options.get("best_of") or 1))
     digits = max(4, len(str(count)))
+    _not_inputs(out, count, digits, suffixes, source, options.get("rooms"))
     work = partial(_item, source, seed, suffixes, dict(drawing or {}), dict(options))
     made_dir = not out.exists()
     out.mkdir(exist_ok=True)
@@ -181,13 +184,65 @@ def run_batch(
             if progress is not None:
                 progress(i + 1)
         Path(staging, METRICS).write_text(dump_json(rows, indent=1) + "\n", encoding="utf-8")
-        for entry in sorted(os.listdir(staging)):
-            os.replace(staging / entry, out / entry)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if made_dir:
-            with contextlib.suppress(OSError):
-                out.rmdir()
+        _commit(staging, out)
+    except BaseException as exc:
+        try:
+            if rows and (stopped(exc) is not None or isinstance(exc, WorkerDied)):
+                # what finished is kept, whole, with a metrics file of just those mazes
+                for name in set(os.listdir(staging)) - {n for r in rows for n in r["files"]}:
+                    Path(staging, name).unlink()
+                Path(staging, METRICS).write_text(dump_json(rows, indent=1) + "\n", "utf-8")
+                _commit(staging, out)
+                if isinstance(exc, WorkerDied):
+                    raise MazeartError(
+                        f"{exc}: the {len(rows)} of {count} mazes finished are in {out} "
+                        f"({METRICS} lists them)"
+                    ) from None
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            if made_dir:
+                with contextlib.suppress(OSError):
+                    out.rmdir()
         raise
     shutil.rmtree(staging, ignore_errors=True)
     return rows
+
+
+def _not_inputs(out: Path, count: int, digits: int, suffixes: Sequence[str], *inputs: Any) -> None:
+    """Refuse a batch that would write over one of its inputs (a picture named like a
+    maze of the batch, in its folder)."""
+    given = [Path(i) for i in inputs if isinstance(i, str | os.PathLike)]
+    here = [p for p in given if p.exists() and p.parent.resolve() == out.resolve()]
+    for path in here:
+        name = path.name
+        match = re.fullmatch(rf"maze-(\d{{{digits},}})\.(\w+)", name)
+        ours = match is not None and 1 <= int(match[1]) <= count and match[2] in suffixes
+        if name == METRICS or ours:
+            raise MazeartError(
+                f"cannot write {out / name}: it is the batch's input; choose another folder"
+            )
+
+
+def _commit(staging: Path, out: Path) -> None:
+    """Move the staged files into ``out``, all or none: a file of the same name is set
+    aside first and put back if any move fails."""
+    moved: list[tuple[str, bool]] = []
+    try:
+        for name in sorted(os.listdir(staging)):
+            if name.startswith(".old-"):
+                continue
+            had = (out / name).exists()
+            if had:
+                os.replace(out / name, staging / f".old-{name}")
+            moved.append((name, had))
+            os.replace(staging / name, out / name)
+    except OSError as exc:
+        for name, had in reversed(moved):
+            with contextlib.suppress(OSError):
+                if (out / name).exists() and not (staging / name).exists():
+                    os.replace(out / name, staging / name)
+                if had:
+                    os.replace(staging / f".old-{name}", out / name)
+        raise MazeartError(
+            f"could not move the batch into {out} ({exc.strerror or exc}); nothing in it changed"
+        ) from None

@@ -10,6 +10,7 @@ as one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import inspect
 import os
@@ -590,7 +591,9 @@ def _workers(jobs: int | None, scheduler: str | None) -> Iterator[dict[str, Any]
     """The library's ``jobs`` or ``executor`` for --jobs and --scheduler (a Dask client's
     executor, connected for the block)."""
     if jobs is not None:
-        check_int(jobs, "--jobs", minimum=1)
+        from mazeart._pool import MAX_JOBS
+
+        check_int(jobs, "--jobs", minimum=1, maximum=MAX_JOBS)
     if scheduler is None:
         yield {"jobs": jobs}
         return
@@ -1206,6 +1209,13 @@ def _run(argv: list[str] | None) -> int:
         if os.environ.get("MAZEART_DEBUG"):
             raise
         return _fail(str(exc))
+    except OSError as exc:  # an output that cannot take it: a full disk, a closed pipe
+        if stopped(exc) is not None or os.environ.get("MAZEART_DEBUG"):
+            raise
+        if exc.errno == errno.EPIPE and not exc.filename:  # a reader gone (| head): quiet,
+            return 1  # as click leaves it when the pipe closes under its own echo
+        where = f"write {exc.filename}" if exc.filename else "write to standard output"
+        return _fail(f"cannot {where}: {exc.strerror or exc}")
     except Exception as exc:
         if stopped(exc) is not None:  # a signal that arrived inside a compiled kernel
             raise

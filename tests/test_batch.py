@@ -139,7 +139,9 @@ def test_cli_book_jobs(tmp_path, monkeypatch):
 def test_cli_bad_jobs(tmp_path, capsys, command):
     out = tmp_path / ("x" if command == "batch" else "x.pdf")
     assert main([command, "16x10", "-o", str(out), "--jobs", "0"]) == 2
-    assert one_error_line(capsys) == "mazeart: error: --jobs must be an integer >= 1, got 0"
+    assert (
+        one_error_line(capsys) == "mazeart: error: --jobs must be an integer from 1 to 256, got 0"
+    )
     assert not out.exists()
 
 
