@@ -109,6 +109,8 @@ def load_json(data: str | bytes) -> Any:
         raise FileFormatError("not valid JSON: nested too deeply") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise FileFormatError(f"not valid JSON ({exc})") from None
+    except ValueError:  # an integer past Python's 4300 digits
+        raise FileFormatError("not valid JSON: a number with thousands of digits") from None
 
 
 _TOML_DEPTH = 64
@@ -131,6 +133,8 @@ def load_toml(data: bytes) -> Any:
         raise FileFormatError("not valid TOML: nested too deeply") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise FileFormatError(f"not valid TOML ({exc})") from None
+    except ValueError:  # an integer past Python's 4300 digits
+        raise FileFormatError("not valid TOML: a number with thousands of digits") from None
 
 
 def dump_json(value: Any, **options: Any) -> str:

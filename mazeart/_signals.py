@@ -1,5 +1,5 @@
-"""Ctrl-C, SIGTERM and SIGHUP on the command line: one line, the right status, no temporary
-file left.
+"""Ctrl-C, SIGTERM, SIGHUP and every other signal that would end the process, on the command
+line: one line, the right status, no temporary file left.
 
 The handlers raise :class:`Stopped`, a :class:`BaseException` that nothing on
 the way out swallows; every temporary file is removed as it passes (see
@@ -24,10 +24,12 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-HANDLED = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-"""Ctrl-C, a polite kill, a closed terminal: each ends the run cleanly."""
+_FATAL = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGVTALRM",
+          "SIGPROF", "SIGXCPU")  # fmt: skip
+HANDLED = tuple(getattr(signal, name) for name in _FATAL if hasattr(signal, name))
+"""Ctrl-C, a polite kill, a closed terminal, and every other signal whose default ends a
+process (a stray SIGUSR1, a CPU limit): each ends the run cleanly, its temporary files
+removed."""
 
 
 class Stopped(BaseException):

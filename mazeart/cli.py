@@ -1034,6 +1034,8 @@ def play_command(
     from mazeart.play.terminal import play
 
     result = play(level, count=levels or None)
+    for problem in result.problems:
+        _warn(problem, False)
     if result.times:
         pairs = zip(result.times, result.records, strict=True)
         times = ", ".join(f"{t:.1f} s{' (best)' * new}" for t, new in pairs)

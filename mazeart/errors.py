@@ -34,8 +34,11 @@ __all__ = [
 ]
 
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-"""Control characters (C0, DEL, C1): never printed raw nor stored in names."""
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""Control characters (C0, DEL, C1), the line and paragraph separators and lone surrogates
+(which no UTF-8 file can hold): never printed raw nor stored in names."""
+
+_LONG_NUMBER = re.compile(r"\d{40,}")
 
 
 def printable(text: object) -> str:
@@ -43,8 +46,11 @@ def printable(text: object) -> str:
 
     >>> print(printable("bad" + chr(27) + "[2Jname"))
     bad\\x1b[2Jname
+    >>> print(printable(f"got {10**60}"))
+    got 10000000...(61 digits)
     """
-    return CONTROL.sub(lambda m: repr(m.group())[1:-1], str(text))
+    text = _LONG_NUMBER.sub(lambda m: f"{m.group()[:8]}...({len(m.group())} digits)", str(text))
+    return CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class MazeartError(ValueError):

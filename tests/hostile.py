@@ -1027,7 +1027,8 @@ def partial() -> Iterator[Case]:
 
 
 def signals() -> Iterator[Case]:
-    """Ctrl-C, SIGTERM, SIGHUP and SIGKILL mid-job, and a reader that goes away."""
+    """Ctrl-C, SIGTERM, SIGHUP, SIGUSR1 and the other fatal signals, and SIGKILL, mid-job;
+    a batch stopped; a reader that goes away."""
     c = "signals"
     # A signal waits for its phase (a time into the job, or the .part file appearing), never
     # for a clock running out: on a busy machine the job may take minutes to get there.
@@ -1045,6 +1046,14 @@ def signals() -> Iterator[Case]:
     for sig, label in ((signal.SIGTERM, "sigterm"), (signal.SIGHUP, "sighup")):
         yield add(f"{label}-working", big, HORSE, sig=sig, sig_at=2.0, expect=NONZERO)
         yield add(f"{label}-writing", big, HORSE, sig=sig, sig_on_part="*", expect=NONZERO)
+    # every other signal whose default ends a process cleans up the same way
+    for label in ("SIGUSR1", "SIGUSR2", "SIGQUIT", "SIGALRM", "SIGXCPU"):
+        sig = getattr(signal, label)
+        yield add(f"{label.lower()}-writing", big, HORSE, sig=sig, sig_on_part="*",
+                  expect=(128 + sig,))  # fmt: skip
+    argv = ("batch", "horse.png", "--count", "40", "--cells", "300", "-o", "out", "--jobs", "2")
+    yield add("sigterm-batch", argv, HORSE, sig=signal.SIGTERM, sig_at=3.0, expect=NONZERO,
+              outputs=("out",))  # fmt: skip
     stale = _put(".out.png.k3x9q2zv.part", b"\x89PNG\r\n\x1a\nhalf a picture")
     argv = ("horse.png", "-o", "out.png")
     yield add("sigkill-stale-part-rerun", argv, _all(HORSE, stale), expect=(0,))

@@ -62,6 +62,8 @@ SUBSET = (
     "signals-sigint-writing",
     "signals-sigterm-writing",
     "signals-sighup-writing",
+    "signals-sigusr1-writing",
+    "signals-sigxcpu-writing",
     "signals-sigkill-stale-part-rerun",
     "signals-closed-stdout-ascii",
 )

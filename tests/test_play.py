@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-from mazeart import Maze, generate, solve
+from mazeart import Maze, MazeartError, generate, solve
 from mazeart.mazefile import load_maze, save_maze
 from mazeart.play.game import (
     REACH,
@@ -491,3 +491,47 @@ def test_a_grid_picture_has_floor_under_every_cell_and_walls_between_closed_cell
                     for t in range(steps + 1)}  # fmt: skip
             walled = any(picture[p] == 1 for p in line)
             assert walled != g.has_edge(a, int(b)), (a, int(b))
+
+
+def test_a_big_best_times_file_is_merged_never_replaced(tmp_path):
+    """16,000 mazes' tables (1.3 MB) and one more win: every table is still there, the
+    new time added to its maze's; entries this version does not read stay as they were."""
+    path = tmp_path / "best-times.json"
+    rng = np.random.default_rng(0)
+    tables = {f"maze-{i:05d}-{'x' * 40}": sorted(rng.uniform(1, 500, 5).round(3).tolist())
+              for i in range(16_000)}  # fmt: skip
+    tables["from-a-later-version"] = {"times": [1.0], "replay": "abc"}
+    tables["huge"] = [10**400, 3.5]
+    path.write_text(json.dumps(tables))
+    assert path.stat().st_size > 1_300_000
+    maze = generate(np.zeros((4, 5), np.int32), rng=1)
+    score = record_score(maze, 2.5, path)
+    after = json.loads(path.read_text())
+    assert set(after) == set(tables) | {maze_key(maze)}
+    assert {k: after[k] for k in tables} == tables
+    assert after[maze_key(maze)] == [2.5] and score.rank == 1
+    assert load_scores(path)["huge"] == [3.5]  # the number no float holds is left out
+
+
+@pytest.mark.parametrize("damage", ["not json", "[1, 2]", '{"a": [1e999]}', "big"])
+def test_a_best_times_file_that_cannot_be_read_is_left_as_it_is(damage, tmp_path):
+    path = tmp_path / "best-times.json"
+    raw = ('{"a": [' + "9" * 5000 + "]}") if damage == "big" else damage
+    path.write_text(raw)
+    maze = generate(np.zeros((4, 5), np.int32), rng=1)
+    assert load_scores(path) == {}  # the game goes on
+    with pytest.raises(MazeartError, match=r"time not recorded: .*left as it is"):
+        record_score(maze, 2.5, path)
+    assert path.read_text() == raw
+
+
+def test_a_data_folder_that_is_a_file_is_one_line(tmp_path, monkeypatch):
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the folder should be")
+    monkeypatch.setenv("MAZEART_DATA_DIR", str(blocker))
+    maze = generate(np.zeros((4, 5), np.int32), rng=1)
+    assert load_scores() == {}
+    with pytest.raises(MazeartError, match="time not recorded") as caught:
+        record_score(maze, 2.5)
+    assert "\n" not in str(caught.value)
+    assert blocker.read_text() == "a file where the folder should be"

@@ -244,8 +244,36 @@ def _time(value: Any) -> float | None:
     """A stored time, or None for anything that is not one."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    t = float(value)
+    try:
+        t = float(value)
+    except OverflowError:  # an integer past any float
+        return None
     return t if math.isfinite(t) and 0 < t < 1e9 else None
+
+
+BEST_TIMES_LIMIT = 64 * 2**20
+"""The largest best-times file read (64 MiB: some 800,000 mazes' tables)."""
+
+
+def _table(p: Path) -> dict[str, Any] | None:
+    """The best-times file as it is (None when there is none); a one-line error when it
+    cannot be read or is not a table."""
+    if not p.exists():
+        return None
+    data = load_json(read_bytes(p, "a best-times file", limit=BEST_TIMES_LIMIT))
+    if not isinstance(data, dict):
+        raise MazeartError(f"{p} is not a best-times file (it holds no table of mazes)")
+    return data
+
+
+def _times(data: dict[str, Any]) -> dict[str, list[float]]:
+    scores: dict[str, list[float]] = {}
+    for key, value in data.items():
+        values = value if isinstance(value, list) else [value]
+        times = sorted(t for t in map(_time, values) if t is not None)[:KEEP]
+        if times:
+            scores[key] = times
+    return scores
 
 
 def load_scores(path: Path | None = None) -> dict[str, list[float]]:
@@ -261,25 +289,16 @@ def load_scores(path: Path | None = None) -> dict[str, list[float]]:
     dict of str to list of float
         By :func:`maze_key` (or, from an older file, :func:`size_key`). Empty
         when there is no file or it cannot be read: a damaged file never stops
-        a game (the next record replaces it). Entries that are not times are
-        left out; an older file's single numbers are tables of one.
+        a game (nor is it replaced: :func:`record_score` refuses to write over
+        it). Entries that are not times are left out here; an older file's
+        single numbers are tables of one.
     """
     p = best_times_path() if path is None else path
-    if not p.exists():
-        return {}
     try:
-        data = load_json(read_bytes(p, "a best-times file", limit=2**20))
-    except MazeartError:
+        data = _table(p)
+    except (MazeartError, OSError):
         return {}
-    if not isinstance(data, dict):
-        return {}
-    scores: dict[str, list[float]] = {}
-    for key, value in data.items():
-        values = value if isinstance(value, list) else [value]
-        times = sorted(t for t in map(_time, values) if t is not None)[:KEEP]
-        if times:
-            scores[key] = times
-    return scores
+    return {} if data is None else _times(data)
 
 
 def load_best_times(path: Path | None = None) -> dict[str, float]:
@@ -366,24 +385,32 @@ def record_score(maze: Maze, seconds: float, path: Path | None = None) -> Score:
     Raises
     ------
     ValueError
-        If ``seconds`` is not a time.
+        If ``seconds`` is not a time, or the file cannot be read or written
+        (``time not recorded: ...``; an unreadable file is never replaced).
     """
     valid = isinstance(seconds, int | float) and not isinstance(seconds, bool)
     if not (valid and math.isfinite(seconds) and 0 <= seconds < 1e9):
         raise MazeartError(f"a time must be a number of seconds, got {seconds!r}")
     t = max(round(float(seconds), 3), 0.001)  # kept to the millisecond, never 0
     p = best_times_path() if path is None else path
-    scores = load_scores(p)
+    try:
+        data = _table(p) or {}
+    except (MazeartError, OSError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise MazeartError(f"time not recorded: {reason}; the file is left as it is") from None
     key = maze_key(maze)
-    times = scores.get(key, [])
+    times = _times({key: data[key]}).get(key, []) if key in data else []
     at = bisect.bisect_right(times, t)
     if at >= KEEP:
         return Score(t, tuple(times), None)
     times = [*times[:at], t, *times[at:]][:KEEP]
-    scores[key] = times
-    p.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(p) as fh:
-        fh.write((dump_json(scores, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    data[key] = times  # every other entry written back as it was read
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_write(p) as fh:
+            fh.write((dump_json(data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+    except OSError as exc:
+        raise MazeartError(f"time not recorded: cannot write {p} ({exc.strerror})") from None
     return Score(t, tuple(times), at + 1)
 
 

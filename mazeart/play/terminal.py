@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart.errors import check_int
+from mazeart.errors import MazeartError, check_int
 from mazeart.maze import Maze
 from mazeart.play.game import Game, Score, record_score
 
@@ -73,11 +73,14 @@ EXIT_PAIR = 1
 
 @dataclass
 class PlayResult:
-    """What happened: seconds per solved maze, and whether the player quit early."""
+    """What happened: seconds per solved maze, whether the player quit early, and why any
+    time was not recorded."""
 
     times: list[float] = field(default_factory=list)
     records: list[bool] = field(default_factory=list)
     quit: bool = False
+    problems: list[str] = field(default_factory=list)
+    """Why times were not recorded (each reason once)."""
 
 
 def _colours() -> int:
@@ -339,13 +342,19 @@ def _run(
                 return
             if key in _KEYS:
                 game.move(_KEYS[key])
-        score = record_score(maze, game.elapsed, best_path)
+        try:
+            score: Score | None = record_score(maze, game.elapsed, best_path)
+        except MazeartError as exc:  # the game goes on; the command says why, after
+            score = None
+            if str(exc) not in result.problems:
+                result.problems.append(str(exc))
         result.times.append(game.elapsed)
-        result.records.append(score.new_best)
+        result.records.append(score is not None and score.new_best)
         last = count is not None and number >= count
         message = f"Solved in {game.elapsed:.1f} s" + (
-            " - a new best!" if score.new_best else f" (best {score.best:.1f} s)"
-        )
+            " (not recorded)" if score is None
+            else " - a new best!" if score.new_best else f" (best {score.best:.1f} s)"
+        )  # fmt: skip
         after = "press a key to finish" if last else "press a key for the next maze, q quits"
         scr.timeout(-1)
         board.draw(message, after)
