@@ -52,7 +52,7 @@ def check_jobs(jobs: int | None, executor: Executor | None = None) -> int:
     >>> check_jobs(0)
     Traceback (most recent call last):
     ...
-    mazeart.errors.MazeartError: jobs must be an integer >= 1, got 0
+    mazeart.errors.MazeartError: jobs must be an integer from 1 to 256, got 0
     """
     if executor is not None:
         if jobs is not None:
