@@ -755,9 +755,13 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise FileFormatError(f'"n_cells" must be a positive integer, got {n!r}')
     try:
-        check_cells(1, n, "the saved grid")
+        check_cells(1, n, "the saved grid", kind=kind)
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None
+    # what the params build, told before building it: a small file may name a vast grid
+    rows, cols, rings = params.get("rows", 1), params.get("cols", 1), params.get("rings", 0)
+    if rows * cols > n or rings * rings > 4 * n:
+        raise FileFormatError(f'the {kind} grid\'s "params" make more cells than "n_cells" {n}')
     try:
         grid = make_grid(kind, **params)
     except (MazeartError, TypeError) as exc:

@@ -1120,7 +1120,7 @@ def _grid_plan(
             guide = Guide(tone=np.round(tone, 2))  # float32's 0.0099999998
         else:
             notes += _grid_notes(kind, picture, threshold, opts["invert"], photo=False)
-    check_cells(1, grid.n_cells, f"the {kind} grid")
+    check_cells(1, grid.n_cells, f"the {kind} grid", kind=kind)
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
     rooms = _grid_rooms(opts, source, picture, grid, transform, weights == FREE)
@@ -1389,7 +1389,7 @@ def make_many(
     check_jobs(jobs, executor)
     seed = check_seed(_seed(rng), span=count * int(options.get("best_of") or 1))
     first = make(source, rng=seed, jobs=jobs, executor=executor, **options)
-    check_cells(first.maze.height, first.maze.width, f"{count} levels", count=count)
+    check_cells(1, first.maze.n_cells, f"{count} levels", count=count, kind=first.maze.kind)
     if count == 1:
         return [first]
     if options.get("record"):  # a recording watches this process
@@ -1597,7 +1597,8 @@ def make_book(
         if loaded_maze is None:
             loaded_maze = loads(next(made))
         if i == 0:  # every page's drawing waits for the answer keys at the back
-            check_cells(1, loaded_maze.n_cells, f"a book of {count} pages", count=count)
+            check_cells(1, loaded_maze.n_cells, f"a book of {count} pages", count=count,
+                        kind=loaded_maze.kind)  # fmt: skip
         return loaded_maze
 
     try:

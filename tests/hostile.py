@@ -488,6 +488,17 @@ def sizes() -> Iterator[Case]:
     for label, src, setup in (("svg", "horse.png", HORSE), ("html", "maze.json", MAZE)):
         yield add(f"baseline-{label}", _cmd(label, src), setup, expect=(0,))
     yield add("baseline-png-300", _cmd("png", "horse.png", "--cells", "300"), HORSE, expect=(0,))
+    # the largest grid of each kind the limit allows runs, in under 1 GiB, in every drawing
+    largest = {"square": ("1414x1414",), "hex": ("816x816", "--grid", "hex"),
+               "upsilon": ("816x816", "--grid", "upsilon"),
+               "triangle": ("1000x1000", "--grid", "triangle"),
+               "polar": ("920x920", "--grid", "polar"),
+               "weave": ("632x632", "--weave")}  # fmt: skip
+    for kind, size in largest.items():
+        for ext in ("svg", "pdf", "json") + (("png",) if kind != "square" else ()):
+            yield add(f"largest-{kind}-{ext}", (*size, "-o", f"out.{ext}"), expect=(0,),
+                      timeout=PHASE_TIMEOUT)  # fmt: skip
+    yield add("past-the-cost-hex", ("1414x1414", "--grid", "hex", "-o", "out.svg"))
 
     yield from _crossed(c, [
         ("--cells", ["100000", "1000000000", "1180591620717411303424", "0", "-5"],

@@ -146,6 +146,12 @@ def _ragged_lists(indptr: Any, values: Any) -> list[list[Any]]:
     return [flat[a:b] for a, b in itertools.pairwise(ptr)]
 
 
+GRID_GAME_CELLS = 200_000
+"""The most cells of a game on a grid other than the square one: every cell's outline and
+neighbours are in the page (a hexagonal game of 200,000 cells is written in about 0.6 GB, and
+no browser moves through more with ease)."""
+
+
 def _grid_level(maze: Maze) -> dict[str, Any]:
     """:func:`level_data` of a maze on any grid (a weave maze's tunnels are its under nodes:
     cells whose centre and outline are those of the cell they pass under)."""
@@ -155,6 +161,11 @@ def _grid_level(maze: Maze) -> dict[str, Any]:
 
     if maze.entrance is None or maze.exit is None:
         raise MazeartError("a game needs a maze with an entrance and an exit")
+    if maze.grid.n_cells > GRID_GAME_CELLS:  # each cell's outline and neighbours travel
+        raise MazeartError(
+            f"a game on the {maze.kind} grid holds at most {GRID_GAME_CELLS:,} cells, this "
+            f"maze {maze.grid.n_cells:,} (draw it as SVG, PNG or PDF)"
+        )
     g = maze.grid
     path = solve(maze)
     # the walls the SVG draws (a weave maze: its inset corridors and outer wall), the solution

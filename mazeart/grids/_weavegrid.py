@@ -88,7 +88,7 @@ def weave_grid(rows: int, cols: int) -> Grid:
     [[1.0, 1.0], [2.0, 1.0]]
     """
     rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
-    check_cells(rows, cols, "the weave grid", count=2)
+    check_cells(rows, cols, "the weave grid", kind="weave")
     n = rows * cols
     cell_of, under_of = under_layout(rows, cols)
     total = n + cell_of.size

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._limits import check_cells, current
+from mazeart._limits import GRID_COST, check_cells, current, grid_cap
 from mazeart.errors import MazeartError, check_int
 from mazeart.grids.core import GRIDS, Grid, _pairs
 
@@ -266,7 +266,7 @@ top left corner, four unused slots)."""
 
 def _check_size(rows: int, cols: int, kind: str) -> tuple[int, int]:
     rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
-    check_cells(rows, cols, f"the {kind} grid")
+    check_cells(rows, cols, f"the {kind} grid", kind=kind)
     return rows, cols
 
 
@@ -465,12 +465,13 @@ def polar_grid(rings: int) -> Grid:
     ([1, 2, 3, 4, 5, 6], [0, 2, 6, 7, 8])
     """
     rings = check_int(rings, "rings")
-    cap = current().max_cells
+    cap = grid_cap("polar")
     counts = polar_counts(rings) if rings * rings <= cap else []  # it has over rings² cells
     if not counts or sum(counts) > cap:
         raise MazeartError(
-            f"the polar grid of {rings:,} rings would have more than max_cells {cap:,} cells "
-            "(raise max_cells to allow it)"
+            f"the polar grid of {rings:,} rings would have more than {cap:,} cells, what "
+            f"max_cells {current().max_cells:,} allows on it, where a cell costs "
+            f"{GRID_COST['polar']} square ones (raise max_cells to allow it)"
         )
     cx = cy = float(rings)
     firsts = np.concatenate([[0], np.cumsum(counts)]).tolist()
