@@ -1031,8 +1031,8 @@ def _point(value: Any, scale: float) -> tuple[float, float] | None:
             ) from None
     else:
         x, y = value
-    x = check_number(x, "centre x", low=0)
-    y = check_number(y, "centre y", low=0)
+    x = check_number(x, "centre x")  # its range is the picture's (fit_grid)
+    y = check_number(y, "centre y")
     return x / scale, y / scale
 
 

@@ -476,6 +476,8 @@ class _Scaled:
 def _span(lo: float, hi: float, n: int, least: int, name: str, what: str) -> tuple[int, int]:
     """First cell and count of cells between grid coordinates ``lo`` and ``hi`` (rounded to
     the nearest grid lines, at least ``least`` cells, kept inside ``n``)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or max(abs(lo), abs(hi)) > 4 * n + 4:
+        raise MazeartError(f"room {name!r} lies far outside the grid's {n} {what}")
     first = math.floor(lo + 0.5)
     count = max(math.floor(hi + 0.5) - first, least)
     if count > n:

@@ -743,6 +743,23 @@ def nonfinite() -> Iterator[Case]:
         argv = _cmd("svg", "horse.png", "--rooms", "r.toml")
         yield add(_slug("rooms-toml-rect", label), argv, _all(HORSE, _put("r.toml", text)))
 
+    # numbers past what Python parses (4300 digits), in rooms files and a preset's key
+    huge = "9" * 5000
+    text = f"[[rooms]]\nrect = [{huge}, 40, 3, 7]\ndoors = [[30, 43]]\n"
+    argv = _cmd("svg", "horse.png", "--rooms", "r.toml")
+    yield add("rooms-toml-5000-digits", argv, _all(HORSE, _put("r.toml", text)))
+    doc = _rooms_doc()
+    doc["rooms"][0]["rect"][0] = "@X@"
+    setup = _all(HORSE, _put("r.json", _raw_json(doc, {"X": huge})))
+    yield add("rooms-json-5000-digits", _cmd("svg", "horse.png", "--rooms", "r.json"), setup)
+    far = '{"units": "pixels", "rooms": [{"rect": [1e308, 1e308, 1e308, 1e308]}]}'
+    argv = _cmd("svg", "horse.png", "--rooms", "r.json")
+    yield add("rooms-json-1e308-pixels", argv, _all(HORSE, _put("r.json", far)))
+    # a centre far from the picture: rings by the million
+    for centre in ("1e308,1e308", "10000,0", "0,1e12"):
+        argv = ("horse.png", "--grid", "polar", f"--centre={centre}", "-o", "out.svg")
+        yield add(_slug("centre", centre), argv, HORSE)
+
     yield from _crossed(c, [
         ("--bias", ["nan", "inf", "-inf", "1e400", "-0.5", "2"], "horse.png", HORSE, ["svg"],
          ("-a", "growing-tree")),
@@ -783,6 +800,9 @@ _CONTROL_TEXT = {
     "script": "</script><b>x",
     "markup": "<&\"'>",
     "rtl": "\u202eevil",
+    "line-sep": "line\u2028sep",
+    "para-sep": "para\u2029sep",
+    "surrogate": "lone\ud800half",
 }
 
 

@@ -25,6 +25,7 @@ SUBSET = (
     "sizes-rooms-rect-1e8-json-svg",
     "sizes-bomb-13000x13000-svg",
     "sizes-rooms-mask-5e6-json-svg",
+    "sizes-past-the-cost-hex",
     # nesting: JSON and TOML deeper than the parsers (or the code after them) recurse
     "nesting-rooms-json-rect-100000-svg",
     "nesting-rooms-toml-array-100000-svg",
@@ -37,12 +38,16 @@ SUBSET = (
     "nonfinite-rooms-rect-3-Infinity-svg",
     "nonfinite-maze-tone-nan-png",
     "nonfinite-bias-nan-svg-a-growing-tree",
+    "nonfinite-rooms-toml-5000-digits",
+    "nonfinite-rooms-json-1e308-pixels",
+    "nonfinite-centre-10000,0",
     # control: escape sequences and markup in names, kinds and file names
     "control-maze-tag-esc-clear-svg",
     "control-maze-tag-script-html",
     "control-maze-room-name-nul-tmx",
     "control-rooms-name-error-esc-clear",
     "control-output-name-esc-svg",
+    "control-maze-tag-surrogate-svg",
     # special: FIFOs, directories, devices, loops, unreadable and sparse files
     "special-fifo-source-in.json-svg",
     "special-fifo-rooms-r.toml-svg",
@@ -64,6 +69,7 @@ SUBSET = (
     "signals-sighup-writing",
     "signals-sigusr1-writing",
     "signals-sigxcpu-writing",
+    "signals-sigterm-batch",
     "signals-sigkill-stale-part-rerun",
     "signals-closed-stdout-ascii",
 )

@@ -119,7 +119,10 @@ def fit_grid(
         The picture's figure; the polar grid is centred on it and covers it (an
         empty figure counts as none). The other grids ignore it.
     centre : (float, float), optional
-        The polar grid's centre, pixel ``(x, y)``. The other grids ignore it.
+        The polar grid's centre, pixel ``(x, y)``, no farther outside the picture
+        than its own width (across) and height (down): the rings of a centre
+        far away would be many, and only a sliver of them on the picture. The
+        other grids ignore it.
 
     Returns
     -------
@@ -179,7 +182,8 @@ def _fit_polar(
     if centre is not None:
         if len(centre) != 2:
             raise MazeartError(f"centre must be a pixel (x, y), got {centre!r}")
-        cx, cy = (check_number(v, "centre") for v in centre)
+        cx = check_number(centre[0], "centre x", low=-width, high=2 * width)
+        cy = check_number(centre[1], "centre y", low=-height, high=2 * height)
     elif xs.size:
         cx, cy = float(xs.mean()) + 0.5, float(ys.mean()) + 0.5
     else:
