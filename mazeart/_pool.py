@@ -65,6 +65,37 @@ def check_jobs(jobs: int | None, executor: Executor | None = None) -> int:
     return check_int(jobs, "jobs", minimum=1, maximum=MAX_JOBS)
 
 
+WATCH_EVERY = 15.0
+"""Seconds between two looks at a watched executor's workers while a result is awaited."""
+
+
+class Watched(Executor):
+    """An executor whose workers can be counted (a Dask cluster's): :func:`ordered_map`
+    waits for a result only while ``alive()`` says some are left."""
+
+    def __init__(self, inner: Executor, alive: Callable[[], bool]) -> None:
+        self.inner, self.alive = inner, alive
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self.inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _result(future: Future[Any], pool: Executor) -> Any:
+    """The future's result; with a :class:`Watched` pool, a one-line error once it has no
+    workers left, rather than a wait without end."""
+    if not isinstance(pool, Watched):
+        return future.result()
+    while True:
+        try:
+            return future.result(timeout=WATCH_EVERY)
+        except TimeoutError:
+            if not pool.alive():
+                raise MazeartError("the cluster has no workers left to do the work") from None
+
+
 class WorkerDied(MazeartError):
     """A worker process of a pool died (killed, out of memory) and the retry died too."""
 
@@ -167,7 +198,7 @@ def _next(
     death is one error naming it."""
     _, future = pending[0]
     try:
-        result = future.result()
+        result = _result(future, pool)
     except BrokenExecutor:
         if not own or retried:
             twice = " twice" if own else ""

@@ -605,12 +605,42 @@ def _workers(jobs: int | None, scheduler: str | None) -> Iterator[dict[str, Any]
         raise MazeartError(
             "--scheduler needs Dask's distributed scheduler: pip install 'mazeart[dask]'"
         ) from None
-    try:
-        client = Client(scheduler, timeout=_CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise MazeartError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    client = _connect(Client, scheduler)
     with client:
-        yield {"jobs": None, "executor": client.get_executor()}
+        if not client.scheduler_info().get("workers"):
+            raise MazeartError(f"the scheduler {scheduler} has no workers to do the work")
+
+        def alive() -> bool:
+            return bool(client.scheduler_info().get("workers"))
+
+        from mazeart._pool import Watched
+
+        yield {"jobs": None, "executor": Watched(client.get_executor(), alive)}
+
+
+def _connect(client_class: Any, scheduler: str) -> Any:
+    """A Dask client of ``scheduler``, or a one-line error: within a deadline, whatever the
+    other end does (refuses, or accepts and says nothing)."""
+    import threading
+
+    made: list[Any] = []
+
+    def connect() -> None:
+        try:
+            made.append(client_class(scheduler, timeout=_CONNECT_TIMEOUT, set_as_default=False))
+        except Exception as exc:  # said below, in this thread
+            made.append(exc)
+
+    thread = threading.Thread(target=connect, daemon=True)
+    thread.start()
+    thread.join(2 * _CONNECT_TIMEOUT)
+    if not made:
+        raise MazeartError(
+            f"the scheduler {scheduler} did not answer within {2 * _CONNECT_TIMEOUT:g} s"
+        )
+    if isinstance(made[0], Exception):
+        raise MazeartError(f"cannot reach the scheduler {scheduler}: {made[0]}")
+    return made[0]
 
 
 # ----------------------------------------------------------------------------- commands

@@ -183,8 +183,10 @@ class Made:
         if self.maze.entrance is not None:
             from mazeart.guide import drawn
 
-            big = self.maze.width * self.maze.height >= 250_000
-            check = drawn(self.maze, scale=4 if big else 12)
+            # a pixel budget, not a cliff: 12 px a cell for small mazes, down to 4 px from
+            # 375,000 cells on (a 499 x 499 maze once took 36 Mpx and 1 GB at 12)
+            cells = self.maze.grid.n_cells
+            check = drawn(self.maze, scale=int(min(12, max(4, math.sqrt(DRAWN_PIXELS / cells)))))
             out["drawn_reachable"] = check["reachable"]
             out["drawn_pockets"] = check["pockets"]
             out["drawn_exit"] = check["exit"]
@@ -455,6 +457,9 @@ def _figure_strokes(
     edges += int(np.count_nonzero(figure[:, 1:] != figure[:, :-1]))
     return figure, area, 2 * area / max(edges, 1)
 
+
+DRAWN_PIXELS = 6_000_000
+"""Pixels the drawn check of :meth:`Made.metrics` renders a maze at (at most 12 px a cell)."""
 
 FIT_STROKE = 2.5
 """Cells across the figure's strokes that :func:`fit_cells` asks for: room for a maze inside

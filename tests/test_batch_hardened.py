@@ -4,11 +4,13 @@ checked against an undisturbed run of the same seed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -140,3 +142,69 @@ def test_any_number_of_jobs_is_one_line(jobs, command, tmp_path):
     res = run_cli(command, "10x10", "-o", out, "--count", "2", "--jobs", jobs)
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and "--jobs" in res.stderr
     assert not out.exists()
+
+
+def test_a_scheduler_that_accepts_and_says_nothing_is_one_line(tmp_path, monkeypatch):
+    """A listener that takes the connection and never answers: refused within the deadline."""
+    import socket
+    import threading
+
+    pytest.importorskip("distributed")
+    from conftest import run_cli as run
+
+    monkeypatch.setattr("mazeart.cli._CONNECT_TIMEOUT", 1.0)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                held.append(server.accept()[0])
+
+    threading.Thread(target=accept, daemon=True).start()
+    port = server.getsockname()[1]
+    started = time.monotonic()
+    try:
+        res = run("batch", "8x6", "-o", tmp_path / "b", "--count", "2",
+                  "--scheduler", f"tcp://127.0.0.1:{port}")  # fmt: skip
+    finally:
+        stop.set()
+        server.close()
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "did not answer" in res.stderr or "cannot reach" in res.stderr
+    assert time.monotonic() - started < 30 and not (tmp_path / "b").exists()
+
+
+def test_a_scheduler_with_no_workers_is_one_line(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        res = run_cli("batch", "8x6", "-o", tmp_path / "b", "--count", "2",
+                      "--scheduler", cluster.scheduler_address)  # fmt: skip
+    assert res.returncode == 2 and "has no workers" in res.stderr, res.stderr
+    assert not (tmp_path / "b").exists()
+
+
+def test_a_cluster_whose_last_worker_dies_is_not_waited_on_forever(monkeypatch):
+    """Results are awaited in slices; between them the cluster's workers are counted."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mazeart import _pool
+
+    monkeypatch.setattr(_pool, "WATCH_EVERY", 0.2)
+    gone = threading.Event()
+    with ThreadPoolExecutor(1) as inner:
+        watched = _pool.Watched(inner, lambda: not gone.is_set())
+        items = _pool.ordered_map(_sleep_forever, [gone], executor=watched)
+        threading.Timer(0.5, gone.set).start()  # the last worker goes away
+        with pytest.raises(_pool.MazeartError, match="no workers left"):
+            next(items)
+        items.close()
+
+
+def _sleep_forever(gone) -> None:
+    gone.wait()
+    time.sleep(0.5)
