@@ -62,6 +62,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ELEMENTS",
     "PIXELS_PER_CELL",
+    "RENDER_MEMORY",
     "RENDER_SECONDS",
     "is_svg",
     "read_svg",
@@ -89,8 +90,11 @@ _HEAD = 64 * 1024
 _TEXT_LIMIT = 2 * MAX_BYTES  # characters of text and attribute values, entities expanded
 _RENDERER = "resvg_py"
 _STACK = 256 * 2**20  # the renderer recurses once per level of nesting and of reference
-_BASE_MEMORY = 2 * 2**30  # the child's address space: interpreter, fonts, document...
+_BASE_MEMORY = 512 * 2**20  # the child's address space: interpreter, stack, fonts, document...
 _LAYERS = 8  # ...and this many canvases of the output's size (groups, masks, filters)
+RENDER_MEMORY = 900 * 2**20
+"""The most address space the renderer's child may use, whatever the drawing: a drawing that
+needs more (filter chains, masks within masks, tens of thousands of texts) is refused."""
 
 # Prolog items before the root element: XML declaration and other processing
 # instructions, comments, and a document type with or without an internal subset.
@@ -409,7 +413,7 @@ def _render(svg: str, width: int, height: int, name: Path) -> bytes:
     """PNG bytes of the drawing at ``width`` x ``height``, drawn in a child process."""
     options = {
         "path": [os.path.abspath(p) for p in sys.path if p],
-        "memory": _BASE_MEMORY + _LAYERS * 4 * width * height,
+        "memory": min(RENDER_MEMORY, _BASE_MEMORY + _LAYERS * 4 * width * height),
         "stack": _STACK,
         "width": width,
         "height": height,
@@ -438,6 +442,12 @@ def _render(svg: str, width: int, height: int, name: Path) -> bytes:
         raise FileFormatError(f"{name}: not a valid SVG ({printable(message)})")
     if child.returncode == 5:
         raise FileFormatError(f"{name}: the SVG renderer failed on it ({printable(message)})")
+    if child.returncode != 0 and b"memory allocation" in child.stderr:
+        cap = min(RENDER_MEMORY, _BASE_MEMORY + _LAYERS * 4 * width * height)
+        raise FileFormatError(
+            f"{name}: the SVG needs more than the {cap // 2**20} MiB its drawing at "
+            f"{width} x {height} px may use (filters, masks or text past that bound)"
+        )
     if child.returncode != 0:
         how = (
             f"killed by {_signal_name(child.returncode)}"

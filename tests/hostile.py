@@ -500,6 +500,22 @@ def sizes() -> Iterator[Case]:
                       timeout=PHASE_TIMEOUT)  # fmt: skip
     yield add("past-the-cost-hex", ("1414x1414", "--grid", "hex", "-o", "out.svg"))
 
+    # drawings that cost the renderer more than its memory bound: masks within masks, texts
+    def _mask(i: int) -> str:
+        inner = f' mask="url(#m{i - 1})"' if i else ""
+        return f'<mask id="m{i}"><rect width="4000" height="4000" fill="white"{inner}/></mask>'
+
+    masks = "".join(_mask(i) for i in range(60))
+    text = (f'<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"><defs>{masks}'
+            '</defs><rect width="4000" height="4000" mask="url(#m59)"/></svg>')  # fmt: skip
+    yield add("svg-masks-in-masks", ("in.svg", "--cells", "200", "-o", "out.png"),
+              _put("in.svg", text))  # fmt: skip
+    texts = "".join(f'<text x="{i % 200 * 10}" y="{i // 200 * 10}" font-size="9">maze {i} '
+                    "lorem ipsum dolor</text>" for i in range(40_000))  # fmt: skip
+    text = f'<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">{texts}</svg>'
+    yield add("svg-40000-texts", ("in.svg", "--cells", "200", "-o", "out.png"),
+              _put("in.svg", text))  # fmt: skip
+
     yield from _crossed(c, [
         ("--cells", ["100000", "1000000000", "1180591620717411303424", "0", "-5"],
          "horse.png", HORSE,

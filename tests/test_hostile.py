@@ -26,6 +26,7 @@ SUBSET = (
     "sizes-bomb-13000x13000-svg",
     "sizes-rooms-mask-5e6-json-svg",
     "sizes-past-the-cost-hex",
+    "sizes-svg-masks-in-masks",
     # nesting: JSON and TOML deeper than the parsers (or the code after them) recurse
     "nesting-rooms-json-rect-100000-svg",
     "nesting-rooms-toml-array-100000-svg",
