@@ -83,6 +83,12 @@ _KEYS = ("format", "version", "geometry", "rows", "cols", "entrance", "exit", "g
 _GUIDE_KEYS = ("outline", "edge_labels", "edge_curves", "tone")
 
 
+SAVED_BYTES_PER_CELL = 28
+"""Bytes a saved maze may take per cell ``max_cells`` allows (56 MB at the defaults): the
+largest grid of each kind saves in at most 50 MB (a triangle grid of 1,000,000 cells; a
+square one of 2,000,000 in 2 MB), and what a file that size parses to stays under 1 GiB."""
+
+
 def schema(version: int = 2) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the saved-maze format.
 
@@ -503,7 +509,7 @@ def load_maze(path: str | os.PathLike[str]) -> Maze:
     mazeart.errors.FileFormatError: ...bad.json: ...
     """
     # the grid is a byte a cell; a picture's guide adds up to a few dozen more
-    data = read_bytes(path, "a saved maze", limit=64 * current().max_cells + 2**20)
+    data = read_bytes(path, "a saved maze", limit=SAVED_BYTES_PER_CELL * current().max_cells)
     try:
         return loads(data)
     except ValueError as exc:
@@ -758,6 +764,13 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
         check_cells(1, n, "the saved grid", kind=kind)
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None
+    # every list sized by the cell count it belongs to, before anything is built from it
+    limits = {"centres": n, "cells": n, "passages": 4 * n, "tags": n, "rooms": n,
+              "region": n, "tone": n, "regions": n}  # fmt: skip
+    for key, most in limits.items():
+        if isinstance(doc.get(key), list) and len(doc[key]) > most:
+            raise FileFormatError(f'"{key}" holds {len(doc[key]):,} items, more than its '
+                                  f"{n:,} cells allow")  # fmt: skip
     # what the params build, told before building it: a small file may name a vast grid
     rows, cols, rings = params.get("rows", 1), params.get("cols", 1), params.get("rings", 0)
     if rows * cols > n or rings * rings > 4 * n:

@@ -60,3 +60,26 @@ def test_a_small_file_naming_a_vast_grid_is_refused_in_a_moment(tmp_path):
     status, seconds, rss_kb = res.stdout.split()
     assert status == "2" and "n_cells" in res.stderr, res.stderr
     assert float(seconds) < 5 and int(rss_kb) < 600_000
+
+
+@pytest.mark.parametrize("key", ["passages", "tags", "centres"])
+def test_a_saved_list_longer_than_its_cells_allow_is_refused_before_building(key, tmp_path):
+    """A saved maze's lists are sized by its cell count before anything is built of them
+    (a 120 MB file of repeated passages once took gigabytes)."""
+    small = run_cli("6x4", "--grid", "hex", "-o", tmp_path / "m.json", "--seed", "1")
+    assert small.returncode == 0, small.stderr
+    doc = json.loads((tmp_path / "m.json").read_text())
+    filler = {"passages": [0, 1], "tags": [0, "loot"], "centres": [0.5, 0.5]}[key]
+    doc[key] = doc[key] + [filler] * (5 * doc["n_cells"])
+    (tmp_path / "m.json").write_text(json.dumps(doc))
+    res = run_cli("info", tmp_path / "m.json")
+    assert res.returncode == 2 and f'"{key}" holds' in res.stderr, res.stderr
+
+
+def test_the_largest_saved_grid_fits_the_read_limit():
+    """The read limit covers the largest file any allowed grid saves (a triangle grid of
+    1,000,000 cells: 50 MB, measured), with room to spare and no more."""
+    from mazeart.mazefile import SAVED_BYTES_PER_CELL
+
+    limit = SAVED_BYTES_PER_CELL * 2_000_000
+    assert 50_211_977 < limit < 64 * 2**20
