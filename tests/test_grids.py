@@ -337,7 +337,10 @@ def test_grids_over_max_cells_are_refused():
         for make in (lambda: hex_grid(10, 11), lambda: upsilon_grid(20, 6), lambda: polar_grid(7)):
             with pytest.raises(MazeartError, match="max_cells"):
                 make()
+    with mazeart.limits(max_cells=67 * 3):  # a polar cell costs three square ones
         assert polar_grid(5).n_cells == 67
+    with mazeart.limits(max_cells=67 * 3 - 1), pytest.raises(MazeartError, match="max_cells"):
+        polar_grid(5)
     with pytest.raises(MazeartError, match="max_cells"):
         polar_grid(10**9)
 
