@@ -502,6 +502,10 @@ def _warnings_said(quiet: bool) -> Iterator[None]:
         yield
 
 
+_STYLE_FIELDS = frozenset(FORMAT_OPTIONS[".svg"])
+"""Every drawing option (the SVG takes them all)."""
+
+
 class _Destination:
     """Where a command's output goes: a file, or standard output for ``-o -``.
 
@@ -548,7 +552,10 @@ class _Destination:
         if self.suffix in _DRAWN:
             takes = takes | set(_SOLUTION_KEYS)
         ignored = [k for k in draw if k not in takes]
-        if ignored:
+        if ignored:  # ignored, but not when wrong: a bad value is an error whatever the format
+            from mazeart.export._style import style_from
+
+            style_from({k: draw[k] for k in ignored if k in _STYLE_FIELDS})
             flags = ", ".join(_FLAGS.get(k, "--" + k.replace("_", "-")) for k in ignored)
             verb = "does" if len(ignored) == 1 else "do"
             _warn(f"{flags} {verb} not apply to {self.suffix} output (ignored)", quiet)
