@@ -19,6 +19,7 @@ SUBSET = (
     # sizes: counts past their caps, drawings too large, files that claim huge grids
     "sizes-cells-1000000000-svg",
     "sizes-cell-size-1e300-png",
+    "sizes-cell-size-nan-pdf",
     "sizes-maze-rows1e5-cols1e5-info",
     "sizes-npy-1e5x1e5-i4-svg",
     "sizes-preset-png-30000x30000-svg",
