@@ -70,7 +70,6 @@ SUBSET = (
     "signals-sigterm-writing",
     "signals-sighup-writing",
     "signals-sigusr1-writing",
-    "signals-sigxcpu-writing",
     "signals-sigterm-batch",
     "signals-sigkill-stale-part-rerun",
     "signals-closed-stdout-ascii",

@@ -217,7 +217,7 @@ def test_special_files_are_refused_at_once(tmp_path):
         make("...\n...", rooms=rooms)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(
     radius=st.integers(40, 190),
     difficulty=st.sampled_from(["easy", "medium", "hard"]),

@@ -26,7 +26,7 @@ WRITERS = {
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=16, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=EDGE_SEEDS, writer=st.sampled_from(sorted(WRITERS)))
 def test_a_saved_maze_is_read_back_or_never_written(seed, writer, tmp_path):
