@@ -33,8 +33,11 @@ def _quiet_stdout() -> None:
     nothing left to fail on (and prints no second message)."""
     import os
 
-    with open(os.devnull, "w") as null:
-        os.dup2(null.fileno(), sys.stdout.fileno())
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no standard output to point anywhere
+        pass
 
 
 if __name__ == "__main__":

@@ -53,3 +53,20 @@ def test_a_batch_whose_seeds_would_pass_the_limit_is_refused_before_any_file(cou
     assert res.returncode == 0 if count == 1 else res.returncode == 2, res.stderr
     if count > 1:
         assert not (tmp_path / "b").exists() and "2**63" in res.stderr
+
+
+@pytest.mark.parametrize("args", [("algorithms",), ("8x6", "-o", "-"), ("--version",),
+                                  ("info", "8x6")])  # fmt: skip
+def test_a_full_standard_output_is_one_line(args, tmp_path):
+    """Standard output on a full device (/dev/full): one line naming it, exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        res = subprocess.run([sys.executable, "-m", "mazeart", *args], stdout=full,
+                             stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)  # fmt: skip
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "cannot write to standard output: No space left on device" in res.stderr
