@@ -66,7 +66,8 @@ def test_a_full_standard_output_is_one_line(args, tmp_path):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full here")
     with open("/dev/full", "w") as full:
-        res = subprocess.run([sys.executable, "-m", "mazeart", *args], stdout=full,
-                             stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120)  # fmt: skip
+        argv = [sys.executable, "-m", "mazeart", *args]
+        res = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                             timeout=120)  # fmt: skip
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
     assert "cannot write to standard output: No space left on device" in res.stderr
