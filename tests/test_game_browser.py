@@ -166,8 +166,18 @@ def test_best_times_are_kept_per_level_not_per_size(tmp_path, browser):
     assert "a new best!" in page.locator("#message").text_content()
     assert sorted(stored(page)) == sorted(keys)
     # the same maze played again shares its table: level 1 after a reload shows its best
-    page.reload()
-    page.wait_for_function("() => document.getElementById('best').textContent !== ''")
+    # Chromium commits a page's localStorage to its browser process a moment after the
+    # write; on a loaded machine a reload can start first and read the older table, so the
+    # reload is tried again (three times at most) until the stored table is read back
+    for _ in range(3):
+        page.reload()
+        try:
+            page.wait_for_function(
+                "() => document.getElementById('best').textContent !== ''", timeout=10_000
+            )
+            break
+        except Exception:  # playwright's TimeoutError: read again
+            continue
     assert page.locator("#best").text_content() == f"best {first:.1f} s"
     assert page.evaluate("() => window.mazeart.state().times") == [first]
     assert errors == []
