@@ -183,7 +183,7 @@ def run_batch(
             rows.append({"index": row.pop("index"), "seed": row.pop("seed"), "files": names, **row})
             if progress is not None:
                 progress(i + 1)
-        Path(staging, METRICS).write_text(dump_json(rows, indent=1) + "\n", encoding="utf-8")
+        _write_metrics(staging, rows)
         _commit(staging, out)
     except BaseException as exc:
         try:
@@ -191,7 +191,7 @@ def run_batch(
                 # what finished is kept, whole, with a metrics file of just those mazes
                 for name in set(os.listdir(staging)) - {n for r in rows for n in r["files"]}:
                     Path(staging, name).unlink()
-                Path(staging, METRICS).write_text(dump_json(rows, indent=1) + "\n", "utf-8")
+                _write_metrics(staging, rows)
                 _commit(staging, out)
                 if isinstance(exc, WorkerDied):
                     raise MazeartError(
@@ -206,6 +206,10 @@ def run_batch(
         raise
     shutil.rmtree(staging, ignore_errors=True)
     return rows
+
+
+def _write_metrics(staging: Path, rows: list[dict[str, Any]]) -> None:
+    Path(staging, METRICS).write_text(dump_json(rows, indent=1) + "\n", encoding="utf-8")
 
 
 def _not_inputs(out: Path, count: int, digits: int, suffixes: Sequence[str], *inputs: Any) -> None:

@@ -305,9 +305,10 @@ class _Document:
         bx, by, bw, bh = box
         width, height = size
         pad = max(pad, 1.0)  # room for the arrows at the doors
-        cell, turned = fit_box((width + 2 * pad, height + 2 * pad), (bw, bh))
-        if not turn:
-            cell, turned = min(bw / (width + 2 * pad), bh / (height + 2 * pad)), False
+        padded = (width + 2 * pad, height + 2 * pad)
+        cell, turned = (
+            fit_box(padded, (bw, bh)) if turn else (min(bw / padded[0], bh / padded[1]), False)
+        )
         if cell <= 0:
             raise MazeartError("the page leaves no room for the maze")
         mw, mh = (height * cell, width * cell) if turned else (width * cell, height * cell)
@@ -549,11 +550,14 @@ def _contents_top(doc: _Document) -> float:
     return doc.margin + 16 * 0.3528 * 1.8 + 4  # under a 16 pt heading (see _Document.heading)
 
 
+def _contents_per_page(doc: _Document) -> int:
+    """Contents lines a page holds under its heading."""
+    return max(1, int((doc.height - _contents_top(doc) - 1.6 * doc.margin) // _CONTENTS_LINE))
+
+
 def _contents_pages(doc: _Document, lines: int) -> int:
     """Pages the contents take: a line per puzzle and one for the answers."""
-    room = doc.height - _contents_top(doc) - 1.6 * doc.margin
-    per_page = max(1, int(room // _CONTENTS_LINE))
-    return -(-lines // per_page)
+    return -(-lines // _contents_per_page(doc))
 
 
 def _write_contents(
@@ -561,8 +565,7 @@ def _write_contents(
 ) -> None:
     """The contents on the pages kept for them: name, what it is, dot leaders, the page."""
     pdf = doc.pdf
-    room = doc.height - _contents_top(doc) - 1.6 * doc.margin
-    per_page = max(1, int(room // _CONTENTS_LINE))
+    per_page = _contents_per_page(doc)
     left, right = doc.margin, doc.width - doc.margin
     for k in range(pages):
         pdf.goto(first + k)
