@@ -21,6 +21,7 @@ import time
 import numpy as np
 from bench_generate import best_of  # beside this file: best of the runs after one warm-up
 
+import mazeart
 from mazeart import ALGORITHMS
 from mazeart.grids import make_grid
 from mazeart.grids.carve import carve_graph
@@ -49,6 +50,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--algorithms", default="backtracker,wilson,kruskal,prim")
     args = parser.parse_args()
+    with mazeart.limits(max_cells=max(2_000_000, 4 * args.cells)):  # past the grids' costs
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
     side = round(math.sqrt(args.cells))
     started = time.perf_counter()
     built = grids(args.cells)

@@ -574,7 +574,7 @@ def test_a_long_job_shows_its_progress_on_a_terminal_only(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     from conftest import REPO
 
-    argv = ["samples/horse.png", "--cells", "300", "--outline", "smooth", "--seed", "1"]
+    argv = ["samples/horse.png", "--cells", "160", "--outline", "smooth", "--seed", "1"]
     argv = ["-m", "mazeart", *argv]
     child = pexpect.spawn(sys.executable, [*argv, "-o", str(tmp_path / "a.svg")], cwd=REPO,
                           timeout=300, encoding="utf-8")  # fmt: skip
