@@ -43,6 +43,18 @@ kernel by its own file: after changing this one, touch
   arithmetic); a graph's is the two cells packed, so that nothing is read from a
   table at random, and the wall must travel beside it;
 
+**Lattice** ``(table, shift, width, klog, mixed)``: a grid of rows and columns
+whose steps depend only on a cell's type (the parity of its row, or with ``mixed``
+of its row plus column): hexagons, triangles, octagons and squares. Like the
+square grid it is *framed* (a border of cells that are not free) and its rows are
+``1 << shift`` cells apart, so a step is one addition and the type one shift. The
+``table`` holds, per type, each neighbour's step in increasing order of the
+neighbours, how many sides the type has and how many of its neighbours are lower,
+and for each lower neighbour the place of the shared wall among that neighbour's
+walls. A wall belongs to its lower cell: slot ``(c << klog) + j`` is the wall of
+``c`` to its ``j``-th higher neighbour. Passages are one bool per slot; nothing is
+stored per cell.
+
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
 records.
@@ -68,6 +80,8 @@ __all__ = [
     "grid_topology",
     "is_open",
     "join",
+    "lattice_topology",
+    "lattice_walls",
     "open_slot",
     "record_carries_wall",
     "record_cells",
@@ -85,28 +99,44 @@ def _square(topo: Any) -> bool:
     return isinstance(topo, np.ndarray)
 
 
+def _lattice(topo: Any) -> bool:
+    return len(topo) == 5
+
+
 def degree(topo: Any) -> int:
-    return _sq_degree(topo) if _square(topo) else _gr_degree(topo)
+    return _sq_degree(topo) if _square(topo) else _gr_degree(topo)  # the same for a lattice
 
 
 def step(topo: Any, c: int, d: int) -> int:
-    return _sq_step(topo, c, d) if _square(topo) else _gr_step(topo, c, d)
+    if _square(topo):
+        return _sq_step(topo, c, d)
+    return _lt_step(topo, c, d) if _lattice(topo) else _gr_step(topo, c, d)
 
 
 def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
-    (_sq_join if _square(topo) else _gr_join)(topo, links, order, c, d, b)
+    if _square(topo):
+        _sq_join(topo, links, order, c, d, b)
+    else:
+        (_lt_join if _lattice(topo) else _gr_join)(topo, links, order, c, d, b)
 
 
 def shut(topo: Any, links: Any, c: int, d: int, b: int) -> None:
-    (_sq_shut if _square(topo) else _gr_shut)(topo, links, c, d, b)
+    if _square(topo):
+        _sq_shut(topo, links, c, d, b)
+    else:
+        (_lt_shut if _lattice(topo) else _gr_shut)(topo, links, c, d, b)
 
 
 def is_open(topo: Any, links: Any, c: int, d: int) -> bool:
-    return _sq_is_open(topo, links, c, d) if _square(topo) else _gr_is_open(topo, links, c, d)
+    if _square(topo):
+        return _sq_is_open(topo, links, c, d)
+    return (_lt_is_open if _lattice(topo) else _gr_is_open)(topo, links, c, d)
 
 
 def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:
-    return (_sq_walk if _square(topo) else _gr_walk)(topo, free, state, c, options)
+    if _square(topo):
+        return _sq_walk(topo, free, state, c, options)
+    return (_lt_walk if _lattice(topo) else _gr_walk)(topo, free, state, c, options)
 
 
 def open_slot(topo: Any, links: Any, order: Any, s: int, a: int, b: int) -> None:
@@ -114,19 +144,25 @@ def open_slot(topo: Any, links: Any, order: Any, s: int, a: int, b: int) -> None
 
 
 def edge_record(topo: Any, s: int, a: int, b: int) -> int:
-    return _sq_edge_record(topo, s, a, b) if _square(topo) else _gr_edge_record(topo, s, a, b)
+    if _square(topo) or _lattice(topo):
+        return _sq_edge_record(topo, s, a, b)
+    return _gr_edge_record(topo, s, a, b)
 
 
 def record_cells(topo: Any, rec: int) -> tuple[int, int]:
-    return _sq_record_cells(topo, rec) if _square(topo) else _gr_record_cells(topo, rec)
+    if _square(topo):
+        return _sq_record_cells(topo, rec)
+    return (_lt_record_cells if _lattice(topo) else _gr_record_cells)(topo, rec)
 
 
 def record_carries_wall(topo: Any) -> bool:
-    return _sq_record_carries_wall(topo) if _square(topo) else _gr_record_carries_wall(topo)
+    return not (_square(topo) or _lattice(topo))
 
 
 def slot(topo: Any, c: int, d: int) -> int:
-    return _sq_slot(topo, c, d) if _square(topo) else _gr_slot(topo, c, d)
+    if _square(topo):
+        return _sq_slot(topo, c, d)
+    return (_lt_slot if _lattice(topo) else _gr_slot)(topo, c, d)
 
 
 def square_topology(stride: int) -> NDArray[np.int64]:
@@ -160,6 +196,36 @@ def graph_topology(
     return nbr, wall, width, ends
 
 
+def lattice_topology(
+    steps: list[list[tuple[int, int]]], mixed: bool, cols: int
+) -> tuple[NDArray[np.int64], int, int, int, int]:
+    """The topology of a framed lattice ``cols`` cells wide (frame not included).
+
+    ``steps[t]`` lists, for a cell of type ``t`` (0 or 1: the parity of its framed row,
+    or with ``mixed`` of its framed row plus column), the step ``(dr, dc)`` to each
+    neighbour in increasing order of the neighbours (lower ones first, since ids run
+    row by row). Each step goes at most one row and one column.
+    """
+    width = max(len(s) for s in steps)
+    shift = max(2, int(cols + 1).bit_length())  # rows of 1 << shift >= cols + 2 cells
+    stride = 1 << shift
+    flat = [[dr * stride + dc for dr, dc in s] for s in steps]
+    low = [sum(f < 0 for f in row) for row in flat]
+    higher = max(len(row) - k for row, k in zip(flat, low, strict=True))
+    klog = max(0, int(higher - 1).bit_length())
+    table = np.zeros(4 * width + 4, np.int64)
+    for t, row in enumerate(flat):
+        table[t * width : t * width + len(row)] = row
+        table[2 * width + t] = len(row)
+        table[2 * width + 2 + t] = low[t]
+        for d in range(low[t]):  # a lower neighbour: where this wall is among its walls
+            dr, dc = steps[t][d]
+            tb = (t + dr + (dc if mixed else 0)) % 2
+            twin = flat[tb].index(-row[d])
+            table[2 * width + 4 + t * width + d] = twin - low[tb]
+    return table, shift, width, klog, int(bool(mixed))
+
+
 def grid_topology(grid: Any) -> tuple[NDArray[np.int32], NDArray[np.int32], int, NDArray[np.int32]]:
     """The topology of a :class:`~mazeart.grids.Grid`, made once and kept in its cache."""
     cached = grid._cache.get("topology")
@@ -168,6 +234,47 @@ def grid_topology(grid: Any) -> tuple[NDArray[np.int32], NDArray[np.int32], int,
             grid.indptr, grid.indices, grid.wall_of, grid.wall_cells
         )
     return cached
+
+
+@njit(cache=True)
+def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-def]
+    """The walls of a framed lattice of ``rows`` by ``cols`` cells numbered as its explicit
+    grid numbers them (cell by cell, each cell's walls to the outside first, then those to
+    higher cells in their order); with ``links`` (the slots of a carve), ``opened[w]`` is
+    set for every open wall ``w``. Returns the number of walls."""
+    table, shift, width, klog, mixed = topo
+    mark = links.size > 0
+    count = 0
+    for r in range(1, rows + 1):
+        for q in range(1, cols + 1):
+            c = (np.int64(r) << shift) + q
+            t = (r + q * mixed) & 1
+            sides = table[2 * width + t]
+            low = table[2 * width + 2 + t]
+            if 1 < r < rows and 1 < q < cols:  # every neighbour is in the grid
+                if mark:
+                    for j in range(sides - low):
+                        opened[count + j] = links[(c << klog) + j]
+                count += sides - low
+                continue
+            first = count
+            for d in range(sides):
+                b = c + table[t * width + d]
+                br = b >> shift
+                bq = b - (br << shift)
+                if br < 1 or br > rows or bq < 1 or bq > cols:
+                    first += 1
+            k = 0
+            for d in range(low, sides):
+                b = c + table[t * width + d]
+                br = b >> shift
+                bq = b - (br << shift)
+                if 1 <= br <= rows and 1 <= bq <= cols:
+                    if mark:
+                        opened[first + k] = links[(c << klog) + d - low]
+                    k += 1
+            count = first + k
+    return count
 
 
 @njit(inline="always", cache=True)
@@ -315,6 +422,61 @@ def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
     return np.int64(topo[1][c * topo[2] + d])
 
 
+# ----------------------------------------------------------------------------- a framed lattice
+# (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: numba inlines these)
+
+
+def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]
+    t = ((c >> topo[1]) + c * topo[4]) & 1
+    width = topo[2]
+    if d >= topo[0][2 * width + t]:
+        return np.int64(-1)
+    return c + topo[0][t * width + d]
+
+
+def _lt_slot(topo, c, d):  # type: ignore[no-untyped-def]
+    t = ((c >> topo[1]) + c * topo[4]) & 1
+    width = topo[2]
+    low = topo[0][2 * width + 2 + t]
+    if d >= low:
+        return (np.int64(c) << topo[3]) + d - low
+    b = np.int64(c + topo[0][t * width + d])
+    return (b << topo[3]) + topo[0][2 * width + 4 + t * width + d]
+
+
+def _lt_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
+    open_slot(topo, links, order, slot(topo, c, d), c, b)
+
+
+def _lt_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
+    links[slot(topo, c, d)] = False
+
+
+def _lt_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
+    return links[slot(topo, c, d)]
+
+
+def _lt_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+    width = topo[2]
+    while True:
+        d = below(state, width)
+        nb = step(topo, c, d)
+        if nb >= 0 and free[nb]:
+            return d
+
+
+def _lt_record_cells(topo, rec):  # type: ignore[no-untyped-def]
+    a = np.int64(rec) >> topo[3]
+    t = ((a >> topo[1]) + a * topo[4]) & 1
+    width = topo[2]
+    j = np.int64(rec) & ((np.int64(1) << topo[3]) - 1)
+    return a, a + topo[0][t * width + topo[0][2 * width + 2 + t] + j]
+
+
+_lt_degree, _lt_open_slot = _gr_degree, _gr_open_slot
+_lt_edge_record, _lt_record_carries_wall = _sq_edge_record, _sq_record_carries_wall
+
+
 _REGISTERED: list[bool] = []
 
 
@@ -332,18 +494,22 @@ def register() -> None:
 
 def teach(namespace: dict[str, Any], names: list[str] | tuple[str, ...]) -> None:
     """Make each function ``names[i]`` of ``namespace`` compile, wherever a kernel calls it,
-    to the square grid's ``_sq_<name>`` or a graph's ``_gr_<name>``, chosen by the type of
-    its first argument (the topology). Called once per module, before the first compile."""
+    to the square grid's ``_sq_<name>``, a graph's ``_gr_<name>`` or a lattice's
+    ``_lt_<name>`` (the graph's where it has none), chosen by the type of its first
+    argument (the topology). Called once per module, before the first compile."""
     from numba import types
     from numba.extending import overload
 
-    def typed(square: Any, graph: Any) -> Any:
+    def typed(square: Any, graph: Any, lattice: Any) -> Any:
         def choose(*args):  # type: ignore[no-untyped-def]
-            return square if isinstance(args[0], types.Array) else graph
+            if isinstance(args[0], types.Array):
+                return square
+            return lattice if len(args[0]) == 5 else graph
 
         choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
         return choose
 
     for name in names:
         square, graph = namespace[f"_sq_{name}"], namespace[f"_gr_{name}"]
-        overload(namespace[name], inline="always")(typed(square, graph))
+        lattice = namespace.get(f"_lt_{name}", graph)
+        overload(namespace[name], inline="always")(typed(square, graph, lattice))

@@ -30,12 +30,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
-from mazeart._kernels.parts import label_parts
-from mazeart._kernels.topology import grid_topology
+from mazeart._kernels.parts import label_cells, label_parts
+from mazeart._kernels.topology import grid_topology, lattice_walls
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generators import ALGORITHMS, get_algorithm
 from mazeart.grids import GRIDS, Grid
+from mazeart.grids.core import LatticeGrid
 
 __all__ = ["GRAPH_ALGORITHMS", "OTHER_GRIDS", "carve_graph", "grids_of", "label_parts", "topology"]
 
@@ -121,6 +122,8 @@ def carve_graph(
     if algorithm == "flow":  # Kruskal's in an order the field gives: keys, then one pass
         return np.asarray(kernel(grid, free, as_generator(rng), **options), np.bool_)
     state = kernel_state(as_generator(rng))
+    if isinstance(grid, LatticeGrid):
+        return _carve_lattice(grid, free, algorithm, kernel, state, options)
     if free.all() and grid._cache.get("connected", None) is not False:
         labels, parts = np.zeros(grid.n_cells, np.int64), 1  # a whole grid is one part
         if "connected" not in grid._cache:
@@ -146,4 +149,43 @@ def carve_graph(
         kernel(topo, free, starts, state, opened, order, how, bias)
     else:
         kernel(topo, free, starts, state, opened, order)
+    return opened
+
+
+def _carve_lattice(
+    grid: LatticeGrid,
+    free: NDArray[np.bool_],
+    algorithm: str,
+    kernel: Any,
+    state: NDArray[np.uint64],
+    options: dict[str, Any],
+) -> NDArray[np.bool_]:
+    """:func:`carve_graph` on a lattice's framed copy: no neighbour table is read or
+    built; the slots opened are numbered as the grid's walls at the end."""
+    topo = grid.topology()
+    framed = grid.frame(free)
+    if free.all():  # a whole lattice is one part
+        labels, parts = framed.astype(np.int64) - 1, 1
+    else:
+        found, parts = label_cells(topo, framed)
+        labels = found.astype(np.int64) - 1
+    starts = _random_starts(labels, parts, state)
+    del labels
+    links = np.zeros(framed.size << int(topo[3]), np.bool_)
+    order = np.zeros(1, np.int64)
+    if algorithm == "kruskal":
+        needed = int(np.count_nonzero(free)) - int(parts)
+        edges = np.empty(max(1, grid.n_walls), np.int64)  # a slot a record
+        walls = np.empty(1, np.int32 if framed.size < 2**31 else np.int64)  # parents' dtype
+        pairs = np.zeros((0, 2), np.int64)
+        kernel(topo, framed, links, state, needed, 0, edges, walls, pairs, order)
+    elif algorithm == "growing-tree":
+        from mazeart.generators.growing_tree import selection
+
+        how, bias = selection(options.get("select", "mix"), options.get("bias", 0.5))
+        kernel(topo, framed, starts, state, links, order, how, bias)
+    else:
+        kernel(topo, framed, starts, state, links, order)
+    opened = np.zeros(grid.n_walls, np.bool_)
+    lattice_walls(topo, grid.rows, grid.cols, links, opened)
     return opened

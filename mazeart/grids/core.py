@@ -21,6 +21,12 @@ polygons, the drawing on the walls. Builders: :func:`square_grid`, and the
 grids of :mod:`mazeart.grids.shapes` (hex, triangle, polar, upsilon), all
 listed in :data:`GRIDS`.
 
+The grids of rows and columns hold none of these arrays until a reader asks for
+one: the square grid (:class:`SquareGrid`) and the lattices whose steps follow
+from a cell's row and column (:class:`LatticeGrid`: hex, triangle, upsilon) are
+their parameters, and the kernels carve them by arithmetic, so a maze of a
+million cells on them is made without a neighbour table.
+
 >>> g = square_grid(2, 3)
 >>> g.n_cells, g.n_walls, g.neighbours(0).tolist()
 (6, 17, [1, 3])
@@ -38,7 +44,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError, check_int
 
-__all__ = ["GRIDS", "Grid", "SquareGrid", "grid_from_pairs", "make_grid", "square_grid"]
+__all__ = [
+    "GRIDS",
+    "LATTICES",
+    "Grid",
+    "Lattice",
+    "LatticeGrid",
+    "SquareGrid",
+    "grid_from_pairs",
+    "make_grid",
+    "square_grid",
+]
 
 
 def _frozen(a: Any, dtype: Any) -> NDArray[Any]:
@@ -251,46 +267,34 @@ def grid_from_pairs(
     )
 
 
-class SquareGrid(Grid):
-    """The square grid: cell ``(r, c)`` is id ``r * cols + c``, one unit a side.
-
-    Its neighbours are arithmetic (``c ± 1``, ``c ± cols``), so it holds no
-    per-cell arrays: a square maze keeps its passages as bits per cell and the
-    kernels step by the topology's strides. The arrays every :class:`Grid` has
-    (centres, the neighbour table, walls, outlines) are built the first time a
-    reader asks for one, for the code written against any grid.
-    """
+class _RowsGrid(Grid):
+    """A grid of ``rows`` by ``cols`` cells, cell ``(r, c)`` id ``r * cols + c``, whose
+    neighbours follow from arithmetic: it holds no per-cell arrays. The arrays every
+    :class:`Grid` has (centres, the neighbour table, walls, outlines) are built by the
+    kind's :meth:`_arrays` the first time a reader asks for one, for the code written
+    against any grid; the kernels that carve it need none of them."""
 
     _ARRAYS = ("centres", "indptr", "indices", "wall_of", "wall_cells", "wall_ptr",
                "wall_points", "cell_ptr", "cell_points")  # fmt: skip
 
-    def __init__(self, rows: int, cols: int) -> None:
-        rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
+    def __init__(self, kind: str, rows: int, cols: int, size: tuple[float, float]) -> None:
         set_ = object.__setattr__
-        set_(self, "kind", "square")
+        set_(self, "kind", kind)
         set_(self, "params", MappingProxyType({"rows": rows, "cols": cols}))
-        set_(self, "size", (float(cols), float(rows)))
+        set_(self, "size", (float(size[0]), float(size[1])))
         set_(self, "_cache", {})
+
+    def _arrays(self) -> Grid:
+        raise NotImplementedError
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for what __init__ did not set: the explicit arrays.
-        if name not in SquareGrid._ARRAYS:
+        if name not in _RowsGrid._ARRAYS:
             raise AttributeError(name)
-        if name == "centres":  # asked alone often (measures, A*): no need for the rest
-            centres = self._cache.get("centres")
-            if centres is None:
-                centres = np.empty((self.rows, self.cols, 2))
-                centres[:, :, 0] = np.arange(self.cols) + 0.5
-                centres[:, :, 1] = (np.arange(self.rows) + 0.5)[:, None]
-                centres = self._cache["centres"] = _frozen(centres.reshape(-1, 2), np.float64)
-            return centres
         arrays = self._cache.get("arrays")
         if arrays is None:
-            arrays = self._cache["arrays"] = _square_arrays(self.rows, self.cols)
+            arrays = self._cache["arrays"] = self._arrays()
         return getattr(arrays, name)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (SquareGrid, (self.rows, self.cols))
 
     @property
     def rows(self) -> int:
@@ -306,9 +310,112 @@ class SquareGrid(Grid):
     def n_cells(self) -> int:
         return self.rows * self.cols
 
+
+class SquareGrid(_RowsGrid):
+    """The square grid: cell ``(r, c)`` is id ``r * cols + c``, one unit a side.
+
+    Its neighbours are arithmetic (``c ± 1``, ``c ± cols``), so it holds no
+    per-cell arrays: a square maze keeps its passages as bits per cell and the
+    kernels step by the topology's strides. The arrays every :class:`Grid` has
+    (centres, the neighbour table, walls, outlines) are built the first time a
+    reader asks for one, for the code written against any grid.
+    """
+
+    def __init__(self, rows: int, cols: int) -> None:
+        rows, cols = check_int(rows, "rows"), check_int(cols, "cols")
+        super().__init__("square", rows, cols, (cols, rows))
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "centres":  # asked alone often (measures, A*): no need for the rest
+            centres = self._cache.get("centres")
+            if centres is None:
+                centres = np.empty((self.rows, self.cols, 2))
+                centres[:, :, 0] = np.arange(self.cols) + 0.5
+                centres[:, :, 1] = (np.arange(self.rows) + 0.5)[:, None]
+                centres = self._cache["centres"] = _frozen(centres.reshape(-1, 2), np.float64)
+            return centres
+        return super().__getattr__(name)
+
+    def _arrays(self) -> Grid:
+        return _square_arrays(self.rows, self.cols)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SquareGrid, (self.rows, self.cols))
+
     @property
     def n_walls(self) -> int:
         return (self.rows + 1) * self.cols + self.rows * (self.cols + 1)
+
+
+class LatticeGrid(_RowsGrid):
+    """A grid of rows and columns whose every cell's neighbours are steps of at most a
+    row and a column that depend only on its type (the parity of its row, or of its row
+    plus column): the hex, triangle and upsilon grids (:data:`LATTICES`).
+
+    The kernels carve it on a framed copy (:meth:`topology`), so a maze of a million
+    hexagons is made without its neighbour table; the explicit arrays are built the
+    first time a reader asks for one.
+    """
+
+    def __init__(self, kind: str, rows: int, cols: int) -> None:
+        super().__init__(kind, rows, cols, LATTICES[kind].size(rows, cols))
+
+    def _arrays(self) -> Grid:
+        return LATTICES[self.kind].arrays(self.rows, self.cols)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LatticeGrid, (self.kind, self.rows, self.cols))
+
+    def topology(self) -> tuple[Any, ...]:
+        """The framed lattice as the kernels see it
+        (:func:`mazeart._kernels.topology.lattice_topology`), made once and kept."""
+        topo = self._cache.get("lattice")
+        if topo is None:
+            from mazeart._kernels.topology import lattice_topology
+
+            spec = LATTICES[self.kind]
+            topo = self._cache["lattice"] = lattice_topology(spec.steps, spec.mixed, self.cols)
+        return topo
+
+    def frame(self, values: NDArray[np.bool_]) -> NDArray[np.bool_]:
+        """``values`` (a bool per cell) on the framed grid of :meth:`topology`, False on
+        the frame and past the last column."""
+        stride = 1 << int(self.topology()[1])
+        out = np.zeros((self.rows + 2, stride), np.bool_)
+        out[1:-1, 1 : self.cols + 1] = np.asarray(values, np.bool_).reshape(self.rows, self.cols)
+        return out.reshape(-1)
+
+    @property
+    def n_walls(self) -> int:
+        count = self._cache.get("n_walls")
+        if count is None:
+            if "arrays" in self._cache:
+                count = len(self._cache["arrays"].wall_cells)
+            else:
+                from mazeart._kernels.topology import lattice_walls
+
+                none = np.zeros(0, np.bool_)
+                count = lattice_walls(self.topology(), self.rows, self.cols, none, none)
+            count = self._cache["n_walls"] = int(count)
+        return count
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """How a :class:`LatticeGrid` kind runs: ``steps[t]``, for a cell of type ``t`` on
+    the framed grid (the parity of its framed row, or with ``mixed`` of its framed row
+    plus column), the step ``(dr, dc)`` to each neighbour in increasing order of the
+    neighbours; ``size(rows, cols)`` the drawing's width and height; ``arrays(rows,
+    cols)`` the explicit grid."""
+
+    steps: list[list[tuple[int, int]]]
+    mixed: bool
+    size: Callable[[int, int], tuple[float, float]]
+    arrays: Callable[[int, int], Grid]
+
+
+LATTICES: dict[str, Lattice] = {}
+"""Lattice kinds (:mod:`mazeart.grids.shapes` registers them)."""
 
 
 def square_grid(rows: int, cols: int) -> SquareGrid:

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from mazeart._limits import GRID_COST, check_cells, current, grid_cap
 from mazeart.errors import MazeartError, check_int
-from mazeart.grids.core import GRIDS, Grid, _pairs
+from mazeart.grids.core import GRIDS, LATTICES, Grid, Lattice, LatticeGrid, _pairs
 
 __all__ = ["CHORD_ERROR", "hex_grid", "polar_counts", "polar_grid", "triangle_grid", "upsilon_grid"]
 
@@ -271,7 +271,7 @@ def _check_size(rows: int, cols: int, kind: str) -> tuple[int, int]:
 
 
 @_register("hex")
-def hex_grid(rows: int, cols: int) -> Grid:
+def hex_grid(rows: int, cols: int) -> LatticeGrid:
     """The hexagonal (sigma) grid: pointy-top hexagons in rows, odd rows shifted right.
 
     Each hexagon is one unit wide (flat side to flat side) and ``2 / sqrt(3)`` tall;
@@ -286,7 +286,7 @@ def hex_grid(rows: int, cols: int) -> Grid:
 
     Returns
     -------
-    Grid
+    LatticeGrid
         Its drawing is ``cols + 0.5`` wide (``cols`` for one row) and
         ``rows * sqrt(3) / 2 + 1 / (2 * sqrt(3))`` tall.
 
@@ -304,6 +304,10 @@ def hex_grid(rows: int, cols: int) -> Grid:
     (4.5, 2.886...)
     """
     rows, cols = _check_size(rows, cols, "hex")
+    return LatticeGrid("hex", rows, cols)
+
+
+def _hex_arrays(rows: int, cols: int) -> Grid:
     pitch = _SQRT3 / 2.0
     half = 0.5 / _SQRT3  # the height of a hexagon's slanted sides
     r = np.arange(rows, dtype=np.int64)[:, None]
@@ -329,7 +333,7 @@ def hex_grid(rows: int, cols: int) -> Grid:
 
 
 @_register("triangle")
-def triangle_grid(rows: int, cols: int) -> Grid:
+def triangle_grid(rows: int, cols: int) -> LatticeGrid:
     """The triangular (delta) grid: equilateral triangles pointing up and down in turn.
 
     The triangles have sides of one unit and rows are ``sqrt(3) / 2`` tall; cell
@@ -346,7 +350,7 @@ def triangle_grid(rows: int, cols: int) -> Grid:
 
     Returns
     -------
-    Grid
+    LatticeGrid
         Its drawing is ``(cols + 1) / 2`` wide and ``rows * sqrt(3) / 2`` tall.
 
     Raises
@@ -369,6 +373,10 @@ def triangle_grid(rows: int, cols: int) -> Grid:
             f"a triangle grid of {rows} rows needs at least 2 columns "
             "(one triangle a row meets the next rows only at corners)"
         )
+    return LatticeGrid("triangle", rows, cols)
+
+
+def _triangle_arrays(rows: int, cols: int) -> Grid:
     pitch = _SQRT3 / 2.0
     r = np.arange(rows, dtype=np.int64)[:, None]
     c = np.arange(cols, dtype=np.int64)
@@ -645,7 +653,7 @@ def polar_grid(rings: int) -> Grid:
 
 
 @_register("upsilon")
-def upsilon_grid(rows: int, cols: int) -> Grid:
+def upsilon_grid(rows: int, cols: int) -> LatticeGrid:
     """The upsilon grid: regular octagons and squares, as on a checkerboard.
 
     Cell ``(r, c)`` (id ``r * cols + c``, centred one unit from the next cell in its
@@ -661,7 +669,7 @@ def upsilon_grid(rows: int, cols: int) -> Grid:
 
     Returns
     -------
-    Grid
+    LatticeGrid
         Its drawing is about ``cols + 0.41`` wide and ``rows + 0.41`` tall.
 
     Raises
@@ -678,7 +686,15 @@ def upsilon_grid(rows: int, cols: int) -> Grid:
     (8, 4)
     """
     rows, cols = _check_size(rows, cols, "upsilon")
-    d = math.sqrt(2.0) - 1.0  # an octagon's corner cut, one unit across and down
+    return LatticeGrid("upsilon", rows, cols)
+
+
+_CUT = math.sqrt(2.0) - 1.0
+"""An upsilon octagon's corner cut, one unit across and down."""
+
+
+def _upsilon_arrays(rows: int, cols: int) -> Grid:
+    d = _CUT
     r = np.arange(rows, dtype=np.int64)[:, None]
     c = np.arange(cols, dtype=np.int64)
     centres = np.empty((rows, cols, 2))
@@ -711,3 +727,38 @@ def upsilon_grid(rows: int, cols: int) -> Grid:
         "upsilon", {"rows": rows, "cols": cols}, centres.reshape(-1, 2), starts, near,
         outside, kinds, _UPSILON,
     )  # fmt: skip
+
+
+def _lattice_steps(sides: _Sides, mixed: bool) -> list[list[tuple[int, int]]]:
+    """The steps of :class:`~mazeart.grids.core.Lattice` from a grid's sides: per type of
+    cell on the framed grid (one row and column in, so a row's parity turns over), each
+    neighbour's step, in increasing order of the neighbours."""
+    out = []
+    for t in (0, 1):
+        p = t if mixed else 1 - t  # a grid cell of framed type t, its column even
+        kind = int(sides.kind(p, 0))
+        steps = [(int(dr), int(dc)) for dr, dc in sides.steps(p, 0)][: int(sides.sides[kind])]
+        out.append(sorted(steps))
+    return out
+
+
+def _upsilon_size(rows: int, cols: int) -> tuple[float, float]:
+    # The first cell is an octagon; the last row and column reach one cut further where
+    # they hold an octagon.
+    wide = cols + _CUT if rows > 1 or (cols - 1) % 2 == 0 else float(cols)
+    tall = rows + _CUT if cols > 1 or (rows - 1) % 2 == 0 else float(rows)
+    return wide, tall
+
+
+LATTICES["hex"] = Lattice(
+    _lattice_steps(_HEX, False), False,
+    lambda rows, cols: (cols + 0.5 if rows > 1 else float(cols),
+                        rows * (_SQRT3 / 2.0) + 0.5 / _SQRT3),
+    _hex_arrays,
+)  # fmt: skip
+LATTICES["triangle"] = Lattice(
+    _lattice_steps(_TRIANGLE, True), True,
+    lambda rows, cols: ((cols + 1) / 2.0 if cols > 1 else 1.0, rows * (_SQRT3 / 2.0)),
+    _triangle_arrays,
+)  # fmt: skip
+LATTICES["upsilon"] = Lattice(_lattice_steps(_UPSILON, True), True, _upsilon_size, _upsilon_arrays)

@@ -1,0 +1,146 @@
+"""The hex, triangle and upsilon grids carved without their tables: the framed lattice.
+
+A :class:`~mazeart.grids.core.LatticeGrid` holds no per-cell array; the kernels carve it
+on a framed copy whose steps and wall slots are arithmetic
+(:func:`~mazeart._kernels.topology.lattice_topology`), and the slots opened are numbered
+as the explicit grid's walls at the end (:func:`~mazeart._kernels.topology.lattice_walls`).
+Everything here is checked against the explicit grid, which ``test_grid_builders.py``
+checks against plain references: the neighbours of every cell in order, the wall behind
+every slot, the number of walls and the drawing's size; and the mazes carved on the
+lattice are spanning trees of each free part as networkx sees them on the explicit walls.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import mazeart
+from mazeart._jit import jit_mode
+from mazeart._kernels.topology import edge_record, lattice_walls, record_cells, slot, step
+from mazeart.grids import make_grid
+from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
+from mazeart.grids.core import LATTICES, LatticeGrid
+
+KINDS = ("hex", "triangle", "upsilon")
+SIZES = [(r, c) for r, c in itertools.product((1, 2, 3, 4, 5, 8), (1, 2, 3, 4, 7))]
+
+
+def sizes(kind: str) -> list[tuple[int, int]]:
+    return [(r, c) for r, c in SIZES if not (kind == "triangle" and c == 1 and r > 2)]
+
+
+def framed_ids(grid: LatticeGrid) -> tuple[np.ndarray, np.ndarray]:
+    """Each grid cell's framed id, and the grid id of each framed cell (-1 on the frame)."""
+    stride = 1 << int(grid.topology()[1])
+    r, c = np.divmod(np.arange(grid.n_cells), grid.cols)
+    framed = (r + 1) * stride + c + 1
+    back = np.full((grid.rows + 2) * stride, -1)
+    back[framed] = np.arange(grid.n_cells)
+    return framed, back
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_lattice_is_the_explicit_grid(kind, mode):
+    """Neighbours in order, the wall behind each slot (from either side), records, the
+    number of walls and the size: the same as the explicit grid's, at every size."""
+    with jit_mode(mode):
+        for rows, cols in sizes(kind):
+            grid = make_grid(kind, rows=rows, cols=cols)
+            assert isinstance(grid, LatticeGrid)
+            explicit = LATTICES[kind].arrays(rows, cols)
+            assert grid.size == explicit.size and grid.n_walls == explicit.n_walls
+            topo = grid.topology()
+            framed, back = framed_ids(grid)
+            none = np.zeros(0, np.bool_)
+            assert lattice_walls(topo, rows, cols, none, none) == explicit.n_walls
+            for a in range(grid.n_cells):
+                steps = [int(step(topo, framed[a], d)) for d in range(int(topo[2]))]
+                near = [int(back[f]) for f in steps if f >= 0 and back[f] >= 0]
+                assert near == explicit.neighbours(a).tolist(), (rows, cols, a)
+                for d, f in enumerate(steps):
+                    if f < 0 or back[f] < 0:
+                        continue
+                    b = int(back[f])
+                    s = int(slot(topo, framed[a], d))
+                    back_side = steps_of(topo, f).index(framed[a])
+                    assert s == int(slot(topo, f, back_side))  # one slot, seen from either cell
+                    lo, hi = sorted((int(framed[a]), int(f)))
+                    assert tuple(
+                        int(x) for x in record_cells(topo, edge_record(topo, s, lo, hi))
+                    ) == (lo, hi)
+                    links = np.zeros((int(framed.max()) + 1) << int(topo[3]), np.bool_)
+                    links[s] = True
+                    opened = np.zeros(grid.n_walls, np.bool_)
+                    lattice_walls(topo, rows, cols, links, opened)
+                    assert np.flatnonzero(opened).tolist() == [explicit.wall_between(a, b)]
+
+
+def steps_of(topo, f: int) -> list[int]:
+    return [int(step(topo, f, d)) for d in range(int(topo[2]))]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_carving_reads_no_table(kind):
+    """A lattice is carved without its explicit arrays: none is built."""
+    grid = make_grid(kind, rows=30, cols=40)
+    for name in GRAPH_ALGORITHMS:
+        if name == "flow":
+            continue  # the flow field is drawn on the cells' centres
+        carve_graph(grid, np.ones(grid.n_cells, bool), name, 1)
+        assert "arrays" not in grid._cache, name
+
+
+@st.composite
+def lattices(draw):
+    kind = draw(st.sampled_from(KINDS))
+    rows = draw(st.integers(1, 12))
+    cols = draw(st.integers(2 if kind == "triangle" else 1, 12))
+    free = draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
+    return kind, rows, cols, np.array(free, bool)
+
+
+@given(lattices(), st.sampled_from(sorted(set(GRAPH_ALGORITHMS) - {"flow"})),
+       st.integers(0, 2**32))  # fmt: skip
+def test_each_free_part_is_one_spanning_tree(case, algorithm, seed):
+    """On random masks, as networkx sees the opened walls on the explicit grid: one tree per
+    free part, no wall to a cell that is not free."""
+    kind, rows, cols, free = case
+    grid = make_grid(kind, rows=rows, cols=cols)
+    opened = carve_graph(grid, free, algorithm, seed)
+    explicit = LATTICES[kind].arrays(rows, cols)
+    ground = nx.Graph()
+    ground.add_nodes_from(np.flatnonzero(free).tolist())
+    for a, b in explicit.wall_cells[explicit.wall_cells[:, 1] >= 0].tolist():
+        if free[a] and free[b]:
+            ground.add_edge(a, b)
+    tree = nx.Graph()
+    tree.add_nodes_from(ground.nodes)
+    for a, b in explicit.wall_cells[opened].tolist():
+        assert b >= 0 and free[a] and free[b]
+        tree.add_edge(a, b)
+    parts = nx.number_connected_components(ground)
+    assert nx.number_connected_components(tree) == parts
+    assert tree.number_of_edges() == tree.number_of_nodes() - parts  # so a forest
+
+
+def test_a_lattice_pickles_as_its_parameters():
+    grid = make_grid("upsilon", rows=5, cols=6)
+    again = pickle.loads(pickle.dumps(grid))
+    assert isinstance(again, LatticeGrid) and dict(again.params) == {"rows": 5, "cols": 6}
+    assert again.kind == "upsilon" and again.neighbours(7).tolist() == grid.neighbours(7).tolist()
+    assert len(pickle.dumps(make_grid("hex", rows=300, cols=300))) < 300
+
+
+def test_a_million_hexagons_cost_nothing_until_drawn():
+    """The builder keeps no per-cell array: the grid is its parameters."""
+    with mazeart.limits(max_cells=4_000_000):
+        grid = make_grid("hex", rows=1000, cols=1000)
+    assert grid.n_cells == 1_000_000 and not grid._cache
