@@ -1,4 +1,4 @@
-"""The hex, triangle and upsilon grids carved without their tables: the framed lattice.
+"""The grids carved without their tables: the framed lattice and the polar rings.
 
 A :class:`~mazeart.grids.core.LatticeGrid` holds no per-cell array; the kernels carve it
 on a framed copy whose steps and wall slots are arithmetic
@@ -8,6 +8,9 @@ Everything here is checked against the explicit grid, which ``test_grid_builders
 checks against plain references: the neighbours of every cell in order, the wall behind
 every slot, the number of walls and the drawing's size; and the mazes carved on the
 lattice are spanning trees of each free part as networkx sees them on the explicit walls.
+The polar grid's rings (:func:`~mazeart._kernels.topology.rings_topology`) number cells
+and walls as the explicit grid does, so its topology must equal the explicit table's
+slot for slot.
 """
 
 from __future__ import annotations
@@ -23,10 +26,17 @@ from hypothesis import strategies as st
 
 import mazeart
 from mazeart._jit import jit_mode
-from mazeart._kernels.topology import edge_record, lattice_walls, record_cells, slot, step
+from mazeart._kernels.topology import (
+    edge_record,
+    graph_topology,
+    lattice_walls,
+    record_cells,
+    slot,
+    step,
+)
 from mazeart.grids import make_grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
-from mazeart.grids.core import LATTICES, LatticeGrid
+from mazeart.grids.core import LATTICES, LatticeGrid, PolarGrid
 
 KINDS = ("hex", "triangle", "upsilon")
 SIZES = [(r, c) for r, c in itertools.product((1, 2, 3, 4, 5, 8), (1, 2, 3, 4, 7))]
@@ -144,3 +154,32 @@ def test_a_million_hexagons_cost_nothing_until_drawn():
     with mazeart.limits(max_cells=4_000_000):
         grid = make_grid("hex", rows=1000, cols=1000)
     assert grid.n_cells == 1_000_000 and not grid._cache
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_the_rings_are_the_explicit_polar_grid(mode):
+    """Every cell's neighbours and walls, slot by slot, as the explicit grid's table has them
+    (padded to its widest cell), and the number of walls, for 1 to 14 rings."""
+    with jit_mode(mode):
+        for rings in range(1, 15):
+            grid = make_grid("polar", rings=rings)
+            assert isinstance(grid, PolarGrid)
+            topo = grid.own_topology()
+            explicit = grid._arrays()
+            nbr, wall, width, _ = graph_topology(
+                explicit.indptr, explicit.indices, explicit.wall_of, explicit.wall_cells
+            )
+            assert grid.n_walls == explicit.n_walls and topo[2] == width
+            ours = [int(step(topo, c, d)) for c in range(grid.n_cells) for d in range(width)]
+            assert ours == nbr.tolist()
+            walls = [int(slot(topo, c, d)) if int(step(topo, c, d)) >= 0 else -1
+                     for c in range(grid.n_cells) for d in range(width)]  # fmt: skip
+            assert walls == wall.tolist()
+
+
+def test_a_polar_maze_is_carved_without_its_arcs():
+    """Carving a polar maze reads no explicit array (drawing it will)."""
+    grid = make_grid("polar", rings=12)
+    free = np.ones(grid.n_cells, bool)
+    opened = carve_graph(grid, free, "wilson", 3)
+    assert int(opened.sum()) == grid.n_cells - 1 and "arrays" not in grid._cache

@@ -34,6 +34,7 @@ million cells on them is made without a neighbour table.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -50,6 +51,7 @@ __all__ = [
     "Grid",
     "Lattice",
     "LatticeGrid",
+    "PolarGrid",
     "SquareGrid",
     "grid_from_pairs",
     "make_grid",
@@ -267,34 +269,46 @@ def grid_from_pairs(
     )
 
 
-class _RowsGrid(Grid):
-    """A grid of ``rows`` by ``cols`` cells, cell ``(r, c)`` id ``r * cols + c``, whose
-    neighbours follow from arithmetic: it holds no per-cell arrays. The arrays every
-    :class:`Grid` has (centres, the neighbour table, walls, outlines) are built by the
-    kind's :meth:`_arrays` the first time a reader asks for one, for the code written
-    against any grid; the kernels that carve it need none of them."""
+class _LazyGrid(Grid):
+    """A grid whose neighbours follow from arithmetic: it holds no per-cell arrays. The
+    arrays every :class:`Grid` has (centres, the neighbour table, walls, outlines) are
+    built by the kind's :meth:`_arrays` the first time a reader asks for one, for the
+    code written against any grid; the kernels that carve it need none of them."""
 
     _ARRAYS = ("centres", "indptr", "indices", "wall_of", "wall_cells", "wall_ptr",
                "wall_points", "cell_ptr", "cell_points")  # fmt: skip
 
-    def __init__(self, kind: str, rows: int, cols: int, size: tuple[float, float]) -> None:
+    def __init__(self, kind: str, params: dict[str, int], size: tuple[float, float]) -> None:
         set_ = object.__setattr__
         set_(self, "kind", kind)
-        set_(self, "params", MappingProxyType({"rows": rows, "cols": cols}))
+        set_(self, "params", MappingProxyType(params))
         set_(self, "size", (float(size[0]), float(size[1])))
         set_(self, "_cache", {})
 
     def _arrays(self) -> Grid:
         raise NotImplementedError
 
+    def own_topology(self) -> tuple[Any, ...] | None:
+        """A topology the kernels can run on in the grid's own cell and wall ids without
+        the explicit arrays, if the kind has one (see
+        :func:`mazeart._kernels.topology.grid_topology`)."""
+        return None
+
     def __getattr__(self, name: str) -> Any:
         # Only reached for what __init__ did not set: the explicit arrays.
-        if name not in _RowsGrid._ARRAYS:
+        if name not in _LazyGrid._ARRAYS:
             raise AttributeError(name)
         arrays = self._cache.get("arrays")
         if arrays is None:
             arrays = self._cache["arrays"] = self._arrays()
         return getattr(arrays, name)
+
+
+class _RowsGrid(_LazyGrid):
+    """A lazy grid of ``rows`` by ``cols`` cells, cell ``(r, c)`` id ``r * cols + c``."""
+
+    def __init__(self, kind: str, rows: int, cols: int, size: tuple[float, float]) -> None:
+        super().__init__(kind, {"rows": rows, "cols": cols}, size)
 
     @property
     def rows(self) -> int:
@@ -398,6 +412,43 @@ class LatticeGrid(_RowsGrid):
                 count = lattice_walls(self.topology(), self.rows, self.cols, none, none)
             count = self._cache["n_walls"] = int(count)
         return count
+
+
+class PolarGrid(_LazyGrid):
+    """The polar grid of ``rings`` rings (:func:`mazeart.grids.shapes.polar_grid`): its
+    cells, neighbours and walls follow from the rings' counts, so its topology for the
+    kernels (:meth:`topology`) is arithmetic and its explicit arrays (arcs of many
+    points) are built only when read."""
+
+    def __init__(self, rings: int, counts: list[int], arrays: Callable[[int], Grid]) -> None:
+        super().__init__("polar", {"rings": rings}, (2.0 * rings, 2.0 * rings))
+        self._cache["counts"] = counts
+        self._cache["build"] = arrays
+
+    def _arrays(self) -> Grid:
+        return self._cache["build"](int(self.params["rings"]))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (functools.partial(make_grid, "polar", rings=int(self.params["rings"])), ())
+
+    def own_topology(self) -> tuple[Any, ...]:
+        """The rings as the kernels see them
+        (:func:`mazeart._kernels.topology.rings_topology`), made once and kept: the
+        same neighbours and walls as the explicit grid's table, by arithmetic."""
+        topo = self._cache.get("ring topology")
+        if topo is None:
+            from mazeart._kernels.topology import rings_topology
+
+            topo = self._cache["ring topology"] = rings_topology(self._cache["counts"])
+        return topo
+
+    @property
+    def n_cells(self) -> int:
+        return int(sum(self._cache["counts"]))
+
+    @property
+    def n_walls(self) -> int:
+        return int(self.own_topology()[5])
 
 
 @dataclass(frozen=True)

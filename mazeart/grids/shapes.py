@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from mazeart._limits import GRID_COST, check_cells, current, grid_cap
 from mazeart.errors import MazeartError, check_int
-from mazeart.grids.core import GRIDS, LATTICES, Grid, Lattice, LatticeGrid, _pairs
+from mazeart.grids.core import GRIDS, LATTICES, Grid, Lattice, LatticeGrid, PolarGrid, _pairs
 
 __all__ = ["CHORD_ERROR", "hex_grid", "polar_counts", "polar_grid", "triangle_grid", "upsilon_grid"]
 
@@ -436,7 +436,7 @@ def polar_counts(rings: int) -> list[int]:
 
 
 @_register("polar")
-def polar_grid(rings: int) -> Grid:
+def polar_grid(rings: int) -> PolarGrid:
     """The polar (theta) grid: a centre cell inside rings of cells, each one unit deep.
 
     ``rings`` counts the centre cell (a disc of radius 1) as the first ring, so the
@@ -456,7 +456,7 @@ def polar_grid(rings: int) -> Grid:
 
     Returns
     -------
-    Grid
+    PolarGrid
         Its drawing is ``2 * rings`` square, the centre at ``(rings, rings)``.
 
     Raises
@@ -481,6 +481,11 @@ def polar_grid(rings: int) -> Grid:
             f"max_cells {current().max_cells:,} allows on it, where a cell costs "
             f"{GRID_COST['polar']} square ones (raise max_cells to allow it)"
         )
+    return PolarGrid(rings, counts, _polar_arrays)
+
+
+def _polar_arrays(rings: int) -> Grid:
+    counts = polar_counts(rings)
     cx = cy = float(rings)
     firsts = np.concatenate([[0], np.cumsum(counts)]).tolist()
     turns: dict[int, tuple[NDArray[np.float64], NDArray[np.float64]]] = {}
