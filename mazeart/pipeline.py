@@ -1228,9 +1228,8 @@ def _weave_plan(
     density = check_number(density, "weave", low=0, high=1)
     if opts["mode"] == "tone":
         raise MazeartError("tone do not mix with a weave maze")
-    for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges", "segments": "segments",
-                       "rooms": "rooms", "colour_rooms": "colour rooms",
-                       "room_centre": "rooms"}.items():  # fmt: skip
+    for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges",
+                       "segments": "segments"}.items():  # fmt: skip
         value = given.get(name)
         plain = name in ("outline", "preset") and value in ("cells", True)
         if value not in (None, False, _DEFAULTS[name]) and not plain:
@@ -1243,6 +1242,7 @@ def _weave_plan(
     if opts["geometry"] not in (None, "cells") or opts["braid"]:
         raise MazeartError("a weave maze has the cells geometry and no braid")
     preset, picture = _read_source(source, opts)
+    rooms = _rooms(opts["rooms"], preset, source, picture)
     min_island = int(opts["min_island"])
     specks = (0, 0)
     if picture is not None and min_island > 1:
@@ -1251,7 +1251,7 @@ def _weave_plan(
         check_work(k, preset.size, f"best_of {k}")
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
-    job = _WeaveCandidate(preset, density, opts["islands"], opts["place"])
+    job = _WeaveCandidate(preset, density, opts["islands"], opts["place"], rooms)
     return _Plan(job, preset=preset, picture=picture, threshold=opts["threshold"],
                  specks=specks, notes=notes)  # fmt: skip
 
@@ -1296,16 +1296,18 @@ class _WeaveCandidate(_Job):
     density: float
     islands: str
     place: Any
+    rooms: list[RoomSpec] | None = None
 
     def make(self, seed: int) -> tuple[Maze, ShapeReport]:
         from mazeart.grids.weave import weave_maze
 
-        maze = weave_maze(self.preset, seed, density=self.density, islands=self.islands)
-        if self.place:  # on the preset's square cells (not under a crossing, not a bridge)
+        maze = weave_maze(self.preset, seed, density=self.density, islands=self.islands,
+                          rooms=self.rooms)  # fmt: skip
+        if self.place:  # on the preset's square cells and rooms (not under, not a bridge)
             from mazeart.tags import place_tags
 
-            allowed = np.zeros(maze.grid.n_cells, bool)
-            allowed[: self.preset.size] = (self.preset == FREE).reshape(-1)
+            allowed = maze.room_mask.copy()
+            allowed[: self.preset.size] |= (self.preset == FREE).reshape(-1)
             maze = place_tags(maze, self.place, seed, allowed=allowed)
         return maze, ShapeReport()
 

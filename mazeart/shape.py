@@ -156,7 +156,9 @@ def _protected(maze: Maze) -> NDArray[np.bool_]:
 # ----------------------------------------------------------------------------- rooms
 
 
-def install_rooms(maze: Maze, rooms: list[Room], *, loops: bool = False) -> Maze:
+def install_rooms(
+    maze: Maze, rooms: list[Room], *, loops: bool = False, keep: NDArray[np.bool_] | None = None
+) -> Maze:
     """Add rooms to a maze: their cells join the maze, open inside, with their doors open.
 
     On any grid: a room's cells are ``(row, col)`` on the square grid and ids on the
@@ -172,6 +174,9 @@ def install_rooms(maze: Maze, rooms: list[Room], *, loops: bool = False) -> Maze
     rooms : list of Room
     loops : bool, default False
         Leave the loops the doors close.
+    keep : (n_walls,) ndarray of bool, optional
+        Passages never closed to cut a loop (a weave maze's crossings: each loop then
+        loses another of its passages, which the caller must make sure it has).
 
     Returns
     -------
@@ -207,7 +212,8 @@ def install_rooms(maze: Maze, rooms: list[Room], *, loops: bool = False) -> Maze
         if not loops and len(pairs) > len(rooms):  # two doors join the maze twice: a loop
             is_door = np.zeros(opened.size, np.bool_)
             is_door[doors] = True
-            _cut_room_loops(a, b, opened, owner, is_door, grid.n_cells)
+            kept = np.zeros(opened.size, np.bool_) if keep is None else np.asarray(keep, bool)
+            _cut_room_loops(a, b, opened, owner, is_door, grid.n_cells, kept)
     out = Maze(mask, opened, grid=grid, region=region, entrance=maze.entrance, exit=maze.exit,
                meta=maze.meta, rooms=(*maze.rooms, *rooms), tags=maze.tags,
                guide=maze.guide)  # fmt: skip
@@ -215,10 +221,11 @@ def install_rooms(maze: Maze, rooms: list[Room], *, loops: bool = False) -> Maze
 
 
 @njit(cache=True)
-def _cut_room_loops(a, b, opened, owner, is_door, n):  # type: ignore[no-untyped-def]
+def _cut_room_loops(a, b, opened, owner, is_door, n, keep):  # type: ignore[no-untyped-def]
     """Close the passages that, each room taken as one node with its doors, close a loop:
-    the doors first (they stay open), then the maze's own passages in wall order. A
-    perfect maze with rooms stays a tree, as the hybrid generator leaves it."""
+    the passages to ``keep`` and the doors first (they stay open), then the maze's own
+    passages in wall order. A perfect maze with rooms stays a tree, as the hybrid
+    generator leaves it."""
     parent = np.arange(n + owner.max() + 1)
     rank = np.zeros(parent.size, np.int64)
 
@@ -226,10 +233,13 @@ def _cut_room_loops(a, b, opened, owner, is_door, n):  # type: ignore[no-untyped
         return n + owner[c] if owner[c] > 0 else c
 
     for w in range(a.size):
+        if keep[w] and opened[w] and b[w] >= 0:
+            union(parent, rank, node(a[w]), node(b[w]))
+    for w in range(a.size):
         if is_door[w]:
             union(parent, rank, node(a[w]), node(b[w]))
     for w in range(a.size):
-        if not opened[w] or is_door[w] or b[w] < 0:
+        if not opened[w] or is_door[w] or keep[w] or b[w] < 0:
             continue
         if owner[a[w]] > 0 and owner[a[w]] == owner[b[w]]:
             continue  # the room's own floor

@@ -80,7 +80,6 @@ def test_the_command_line_writes_a_word_and_a_shape(tmp_path):
     [(["text:日本"], "the font has no letter '日'"),
      (["text:A\x07B"], "holds a control character"),
      (["heart:-5"], "heart:N takes N, the cells across it"),
-     (["circle:30", "--room-centre", "--weave"], "rooms do not mix with a weave maze"),
      (["circle:30", "--font", "mazeart/fonts/DejaVuSans.ttf"], "font sets the words")],
 )  # fmt: skip
 def test_what_a_figure_cannot_be_is_one_line(args, message, tmp_path):

@@ -173,8 +173,7 @@ def test_the_hex_tiled_map_and_the_game_carry_rooms(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [(["--grid", "hex", "--rooms", "cells.toml"], "is given in (row, col) cells"),
-     (["--grid", "hex", "--colour-rooms"], "colour rooms are read off the picture"),
-     (["--weave", "--rooms", "cells.toml"], "rooms do not mix with a weave maze")],
+     (["--grid", "hex", "--colour-rooms"], "colour rooms are read off the picture")],
 )  # fmt: skip
 def test_rooms_that_cannot_be_placed_are_one_line(args, message, tmp_path):
     (tmp_path / "cells.toml").write_text("[[rooms]]\nrect = [2, 2, 3, 3]\ndoors = [[2, 3]]\n")

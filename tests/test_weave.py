@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw
 from mazeart.errors import InvalidMazeError, MazeartError
 from mazeart.grids import grid_from_pairs, make_grid, square_grid
 from mazeart.grids.weave import check_weave, weave_floor, weave_grid, weave_maze, weave_walls
+from mazeart.guide import drawn
 from mazeart.maze import Maze
 from mazeart.mazefile import dumps, loads
 from mazeart.shape import connect
@@ -201,6 +202,47 @@ def test_weave_mazes_keep_the_rule_and_are_trees_from_the_saved_file(preset, see
                    for y, x in around), f"end {end} is not on the maze's outside"  # fmt: skip
     check_walk(joined, solve(joined))
     check_walk(joined, solve(joined, method="astar"))
+
+
+ROOMS = {
+    "rooms": [
+        {"name": "hall", "rect": [3, 3, 3, 4], "doors": [[3, 4, "N"], [5, 6, "E"]]},
+        {"name": "nook", "rect": [9, 10, 2, 2], "doors": [[10, 10, "W"]]},
+    ]
+}
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 2**32 - 1), density=st.floats(0.3, 1.0))
+def test_rooms_in_a_weave_maze_keep_the_rule_and_the_tree(seed, density):
+    """Read from the saved file: every room entered only by its doors, the maze one tree
+    with each room taken as one node, the weave rule kept, and no crossing within two
+    steps of a room."""
+    from mazeart.rooms import resolve_rooms
+
+    maze = weave_maze(np.zeros((14, 16), np.int32), seed, density=density,
+                      rooms=resolve_rooms(ROOMS, (14, 16)))  # fmt: skip
+    check_weave(maze)
+    doc, graph, above, rows, cols = from_file(dumps(maze))
+    n = rows * cols
+    check_from_file(doc, graph, above, n)
+    rooms = {room["name"]: {int(c) for c in room["cells"]} for room in doc["rooms"]}
+    assert {name: len(cells) for name, cells in rooms.items()} == {"hall": 12, "nook": 4}
+    owner = {c: name for name, cells in rooms.items() for c in cells}
+    for name, cells in rooms.items():
+        ways_out = [(a, b) for a in cells for b in graph.neighbors(a) if b not in cells]
+        doors = next(r for r in doc["rooms"] if r["name"] == name)["doors"]
+        assert set(ways_out) == {(a, b) for a, b in doors} and len(doors) == len(ways_out)
+    as_drawn = drawn(maze, scale=8)  # the rooms' floors drawn open and walled
+    assert as_drawn["reachable"] == 1.0 and as_drawn["leaks"] == as_drawn["pockets"] == 0
+    contracted = nx.relabel_nodes(graph, lambda c: owner.get(c, c))
+    contracted.remove_edges_from([(a, b) for a, b in contracted.edges if a == b])
+    assert nx.is_tree(contracted), "with each room one node, the maze is one tree"
+    for u in graph.nodes:
+        if u >= n:
+            r, c = divmod(above[u], cols)
+            near = [divmod(x, cols) for x in owner]
+            assert min(abs(r - y) + abs(c - x) for y, x in near) > 2
 
 
 def test_the_shortest_path_goes_under_and_may_pass_a_crossing_twice():

@@ -842,6 +842,10 @@ def _room_fills(maze: Maze, style: Style) -> tuple[Fill, ...]:
     for room in maze.rooms:
         if maze.is_square:
             area = Fill(style.room_fill, _run_rects(room.mask(maze.shape)))
+        elif g.kind == "weave":  # the room's floor, inside its walls
+            from mazeart.grids.weave import weave_boxes
+
+            area = Fill(style.room_fill, weave_boxes(maze, only=list(room.cells)))
         else:
             area = Fill(style.room_fill, rings=_ragged(g.cell_points, g.cell_ptr, room.cells))
         doors = len(room.doors)

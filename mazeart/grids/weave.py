@@ -61,8 +61,9 @@ def _find(parent, a):
 
 
 @njit(cache=True)
-def _kruskal_weave(rows, cols, free, density, state):
-    """Kruskal's algorithm with crossings placed first, on flat arrays.
+def _kruskal_weave(rows, cols, free, crossable, density, state):
+    """Kruskal's algorithm with crossings placed first, on flat arrays; only a
+    ``crossable`` cell may be a crossing.
 
     Returns ``east`` (passage from cell ``i`` to ``i + 1``), ``south`` (from ``i`` to
     ``i + cols``), ``cross`` per cell (0 none, 1 the cell's corridor runs north-south
@@ -80,7 +81,8 @@ def _kruskal_weave(rows, cols, free, density, state):
     for r in range(1, rows - 1):
         for c in range(1, cols - 1):
             i = r * cols + c
-            if free[i] and free[i - cols] and free[i + 1] and free[i + cols] and free[i - 1]:
+            if (crossable[i] and free[i] and free[i - cols] and free[i + 1]
+                    and free[i + cols] and free[i - 1]):  # fmt: skip
                 cand[m] = i
                 m += 1
     target = int(density * m + 0.5)
@@ -185,6 +187,7 @@ def weave_maze(
     *,
     density: float = 0.2,
     islands: str = "connect",
+    rooms: Any = None,
 ) -> Maze:
     """A weave maze on a preset: Kruskal's algorithm with crossings placed first.
 
@@ -212,6 +215,11 @@ def weave_maze(
         The share of eligible cells tried as crossings, in ``[0, 1]``.
     islands : {'connect', 'separate'}, default 'connect'
         Join the free parts with bridges into one maze, or leave them apart.
+    rooms : room specs, optional
+        Rooms as :func:`mazeart.generate` takes them (or coded in the preset): open
+        areas entered only through their doors. No crossing lies within two cells of a
+        room, so no corridor passes under a door, and the maze stays a tree with each
+        room counted as one cell.
 
     Returns
     -------
@@ -232,9 +240,16 @@ def weave_maze(
     >>> maze.grid.kind, maze.meta["algorithm"], maze.n_passages == maze.n_cells - 1
     ('weave', 'kruskal-weave', True)
     """
+    from mazeart.rooms import rooms_from_weights, stamp_rooms
+    from mazeart.weights import ROOM
+
     w = validate_weights(weights)
     density = check_number(density, "density", low=0.0, high=1.0)
     check_choice(islands, "islands", ("connect", "separate"))
+    if rooms:
+        w, room_list = stamp_rooms(w, rooms)
+    else:
+        room_list = rooms_from_weights(w) if int(w.max()) > ROOM else []
     rows, cols = w.shape
     free = np.ascontiguousarray(w.reshape(-1) == 0)
     if not free.any():
@@ -242,7 +257,9 @@ def weave_maze(
     given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
     generator = as_generator(rng if given is None else given)
     grid = weave_grid(rows, cols)
-    east, south, cross, _ = _kruskal_weave(rows, cols, free, density, kernel_state(generator))
+    crossable = free if not room_list else _away_from(room_list, rows, cols, 2)
+    east, south, cross, _ = _kruskal_weave(rows, cols, free, crossable, density,
+                                           kernel_state(generator))  # fmt: skip
     n = rows * cols
     cell_of, under_of = under_layout(rows, cols)
     i = np.arange(n)
@@ -254,6 +271,20 @@ def weave_maze(
     mask = np.concatenate([free, np.zeros(cell_of.size, bool)])
     mask[under_of[cross > 0]] = True
     maze = Maze(mask, opened, grid=grid)
+    if room_list:
+        from mazeart.rooms import Door, Room
+        from mazeart.shape import install_rooms
+
+        def at(cell: tuple[int, int]) -> int:
+            return int(cell[0]) * cols + int(cell[1])
+
+        as_ids = [Room(tuple(at(c) for c in room.cells),
+                       tuple(Door(at(d.cell), at(d.outside)) for d in room.doors),
+                       name=room.name, kind=room.kind) for room in room_list]  # fmt: skip
+        crossing = np.concatenate([cross > 0, np.ones(cell_of.size, bool)])  # and under nodes
+        wc = grid.wall_cells
+        keep = crossing[wc[:, 0]] | ((wc[:, 1] >= 0) & crossing[np.maximum(wc[:, 1], 0)])
+        maze = install_rooms(maze, as_ids, keep=keep)
     if islands == "connect":  # bridges keep off the crossings and the under nodes
         from mazeart.shape import connect
 
@@ -267,6 +298,22 @@ def weave_maze(
         "islands": islands,
     }
     return maze.replace(entrance=entrance, exit=exit_, meta=meta)
+
+
+def _away_from(rooms: list[Any], rows: int, cols: int, reach: int) -> NDArray[np.bool_]:
+    """Cells more than ``reach`` steps (north, east, south, west) from every room cell."""
+    near = np.zeros((rows, cols), bool)
+    for room in rooms:
+        for r, c in room.cells:
+            near[int(r), int(c)] = True
+    for _ in range(reach):
+        grown = near.copy()
+        grown[1:] |= near[:-1]
+        grown[:-1] |= near[1:]
+        grown[:, 1:] |= near[:, :-1]
+        grown[:, :-1] |= near[:, 1:]
+        near = grown
+    return np.ascontiguousarray(~near.reshape(-1))
 
 
 # ----------------------------------------------------------------------------- the rule
@@ -465,7 +512,7 @@ def weave_walls(maze: Maze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
     """
     inset = _check_inset(inset)
     check_weave(maze)
-    level, _, under = _sides(maze)
+    level, between, under = _sides(maze)
     cols = int(maze.grid.params["cols"])
     n = level.size
     doors = _doors(maze)
@@ -480,11 +527,13 @@ def weave_walls(maze: Maze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
     flat: list[tuple[NDArray[np.float64], ...]] = []  # (y, x from, x to)
     tall: list[tuple[NDArray[np.float64], ...]] = []  # (x, y from, y to)
 
+    post = ~_open_corners(between, cols)  # the strips' side lines beside one are left out
+
     def box(bit: int) -> NDArray[np.bool_]:
         return (own & bit) == 0
 
-    def strip(bit: int) -> NDArray[np.bool_]:
-        return (past & bit) != 0
+    def strip(bit: int, corner_r: NDArray[np.intp], corner_c: NDArray[np.intp]) -> NDArray:
+        return ((past & bit) != 0) & post[corner_r, corner_c]
 
     k = box(_N)
     flat.append((ya[k], xa[k], xb[k]))
@@ -494,15 +543,15 @@ def weave_walls(maze: Maze, *, inset: float = 0.2) -> list[NDArray[np.float64]]:
     tall.append((xa[k], ya[k], yb[k]))
     k = box(_E)
     tall.append((xb[k], ya[k], yb[k]))
-    for edge in (xa, xb):
-        k = strip(_N)
+    for edge, cc in ((xa, c), (xb, c + 1)):
+        k = strip(_N, r, cc)
         tall.append((edge[k], y0[k], ya[k]))
-        k = strip(_S)
+        k = strip(_S, r + 1, cc)
         tall.append((edge[k], yb[k], y1[k]))
-    for edge in (ya, yb):
-        k = strip(_W)
+    for edge, rr in ((ya, r), (yb, r + 1)):
+        k = strip(_W, rr, c)
         flat.append((edge[k], x0[k], xa[k]))
-        k = strip(_E)
+        k = strip(_E, rr, c + 1)
         flat.append((edge[k], xb[k], x1[k]))
     y, xl, xr = _merge(*(np.concatenate(z) for z in zip(*flat, strict=True)))
     x, yt, yd = _merge(*(np.concatenate(z) for z in zip(*tall, strict=True)))
@@ -554,11 +603,36 @@ def weave_outline(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
     return np.concatenate(segs).astype(np.float64) if segs else np.zeros((0, 4))
 
 
-def weave_boxes(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
+def _inward(chosen: NDArray[np.bool_], cols: int) -> NDArray[np.uint8]:
+    """For each square cell, the bits of its sides that lead to another ``chosen`` cell."""
+    rows = chosen.size // cols
+    at = np.pad(chosen.reshape(rows, cols), 1)
+    inner = at[1:-1, 1:-1]
+    bits = np.zeros((rows, cols), np.uint8)
+    for bit, (dr, dc) in ((_N, (-1, 0)), (_E, (0, 1)), (_S, (1, 0)), (_W, (0, -1))):
+        bits[inner & at[1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc]] |= bit
+    return bits.reshape(-1)
+
+
+def _open_corners(square: NDArray[np.uint8], cols: int) -> NDArray[np.bool_]:
+    """The grid's corners ``(rows + 1, cols + 1)`` whose four cells are joined all round by
+    passages between squares (a room's floor, a braided block): no post stands there."""
+    rows = square.size // cols
+    at = square.reshape(rows, cols)
+    out = np.zeros((rows + 1, cols + 1), bool)
+    joined = ((at[:-1, :-1] & (_E | _S)) == (_E | _S)) & ((at[:-1, 1:] & _S) != 0)
+    out[1:-1, 1:-1] = joined & ((at[1:, :-1] & _E) != 0)
+    return out
+
+
+def weave_boxes(
+    maze: Maze, *, inset: float = 0.2, only: ArrayLike | None = None
+) -> NDArray[np.float64]:
     """The floor of the usual weave drawing as rectangles ``x0, y0, x1, y1`` that meet edge
     to edge: each cell's box, the strips of its passages east and south (a passage under a
-    crossing reaches the crossing's box) and the doors of the entrance and the exit. A
-    painter fills them as they are; :func:`weave_floor` joins them into rings.
+    crossing reaches the crossing's box), the square between four cells joined all round
+    and the doors of the entrance and the exit. A painter fills them as they are;
+    :func:`weave_floor` joins them into rings.
 
     Parameters
     ----------
@@ -566,6 +640,8 @@ def weave_boxes(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
         A maze on the weave grid that keeps the weave rule (:func:`check_weave`).
     inset : float, default 0.2
         As for :func:`weave_walls`.
+    only : array_like of int, optional
+        Square cells: the floor of these alone (a room's), without the doors.
 
     Returns
     -------
@@ -573,11 +649,20 @@ def weave_boxes(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
     """
     inset = _check_inset(inset)
     check_weave(maze)
-    level, _, under = _sides(maze)
+    level, between, under = _sides(maze)
     cols = int(maze.grid.params["cols"])
     n = level.size
     doors = _doors(maze)
-    cells = np.flatnonzero(maze.mask[:n])
+    chosen = maze.mask[:n].copy()
+    if only is not None:
+        chosen[:] = False
+        chosen[np.asarray(only, np.int64)] = True
+        doors = np.zeros_like(doors)
+        level = level & _inward(chosen, cols)
+        under = np.zeros_like(under)
+        between = between & _inward(chosen, cols)
+    cy, cx = np.nonzero(_open_corners(between, cols))
+    cells = np.flatnonzero(chosen)
     r, c = np.divmod(cells, cols)
     x0, y0 = c.astype(np.float64), r.astype(np.float64)
     x1, y1 = (c + 1).astype(np.float64), (r + 1).astype(np.float64)
@@ -589,6 +674,7 @@ def weave_boxes(maze: Maze, *, inset: float = 0.2) -> NDArray[np.float64]:
         (xa, ya, xb, yb),
         (xb[east], ya[east], x1[east] + inset, yb[east]),
         (xa[south], yb[south], xb[south], y1[south] + inset),
+        (cx - inset, cy - inset, cx + inset, cy + inset),
     ]
     for bit, (left, top, right, bottom) in (
         (_N, (xa, y0, xb, ya)),
