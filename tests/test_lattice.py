@@ -1,4 +1,4 @@
-"""The grids carved without their tables: the framed lattice and the polar rings.
+"""The grids carved without their explicit arrays: the framed lattice, the polar table.
 
 A :class:`~mazeart.grids.core.LatticeGrid` holds no per-cell array; the kernels carve it
 on a framed copy whose steps and wall slots are arithmetic
@@ -8,9 +8,8 @@ Everything here is checked against the explicit grid, which ``test_grid_builders
 checks against plain references: the neighbours of every cell in order, the wall behind
 every slot, the number of walls and the drawing's size; and the mazes carved on the
 lattice are spanning trees of each free part as networkx sees them on the explicit walls.
-The polar grid's rings (:func:`~mazeart._kernels.topology.rings_topology`) number cells
-and walls as the explicit grid does, so its topology must equal the explicit table's
-slot for slot.
+The polar grid's table, computed from its rings' counts alone, must equal the one made
+from its explicit arrays slot for slot.
 """
 
 from __future__ import annotations
@@ -156,25 +155,18 @@ def test_a_million_hexagons_cost_nothing_until_drawn():
     assert grid.n_cells == 1_000_000 and not grid._cache
 
 
-@pytest.mark.parametrize("mode", ["never", "always"])
-def test_the_rings_are_the_explicit_polar_grid(mode):
+def test_the_polar_table_is_the_explicit_grids():
     """Every cell's neighbours and walls, slot by slot, as the explicit grid's table has them
-    (padded to its widest cell), and the number of walls, for 1 to 14 rings."""
-    with jit_mode(mode):
-        for rings in range(1, 15):
-            grid = make_grid("polar", rings=rings)
-            assert isinstance(grid, PolarGrid)
-            topo = grid.own_topology()
-            explicit = grid._arrays()
-            nbr, wall, width, _ = graph_topology(
-                explicit.indptr, explicit.indices, explicit.wall_of, explicit.wall_cells
-            )
-            assert grid.n_walls == explicit.n_walls and topo[2] == width
-            ours = [int(step(topo, c, d)) for c in range(grid.n_cells) for d in range(width)]
-            assert ours == nbr.tolist()
-            walls = [int(slot(topo, c, d)) if int(step(topo, c, d)) >= 0 else -1
-                     for c in range(grid.n_cells) for d in range(width)]  # fmt: skip
-            assert walls == wall.tolist()
+    (padded to its widest cell), and the number of walls, for 1 to 30 rings."""
+    for rings in range(1, 31):
+        grid = make_grid("polar", rings=rings)
+        assert isinstance(grid, PolarGrid)
+        nbr, wall, width, _ = grid.own_topology()
+        explicit = grid._arrays()
+        table = graph_topology(explicit.indptr, explicit.indices, explicit.wall_of,
+                               explicit.wall_cells)  # fmt: skip
+        assert grid.n_walls == explicit.n_walls and width == table[2]
+        assert nbr.tolist() == table[0].tolist() and wall.tolist() == table[1].tolist()
 
 
 def test_a_polar_maze_is_carved_without_its_arcs():

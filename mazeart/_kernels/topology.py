@@ -55,13 +55,6 @@ walls. A wall belongs to its lower cell: slot ``(c << klog) + j`` is the wall of
 ``c`` to its ``j``-th higher neighbour. Passages are one bool per slot; nothing is
 stored per cell.
 
-**Rings** ``(ring_of, table, width, rings, spokes, n_walls)``: the polar grid, by
-arithmetic on its rings: ``ring_of[c]`` is the ring of cell ``c`` and the table
-holds, per ring, its first cell, its count, how many of its cells grew from each
-cell inward, how many grow from each of its cells outward, and its first wall.
-A cell's neighbours and walls are those of the explicit grid in the same order,
-so the slot *is* the wall and passages are one bool per wall.
-
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
 records.
@@ -93,7 +86,6 @@ __all__ = [
     "record_carries_wall",
     "record_cells",
     "register",
-    "rings_topology",
     "shut",
     "slot",
     "square_topology",
@@ -111,10 +103,6 @@ def _lattice(topo: Any) -> bool:
     return len(topo) == 5
 
 
-def _rings(topo: Any) -> bool:
-    return len(topo) == 6
-
-
 def degree(topo: Any) -> int:
     return _sq_degree(topo) if _square(topo) else _gr_degree(topo)  # the same for a lattice
 
@@ -122,16 +110,12 @@ def degree(topo: Any) -> int:
 def step(topo: Any, c: int, d: int) -> int:
     if _square(topo):
         return _sq_step(topo, c, d)
-    if _rings(topo):
-        return _rg_step(topo, c, d)
     return _lt_step(topo, c, d) if _lattice(topo) else _gr_step(topo, c, d)
 
 
 def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
     if _square(topo):
         _sq_join(topo, links, order, c, d, b)
-    elif _rings(topo):
-        _rg_join(topo, links, order, c, d, b)
     else:
         (_lt_join if _lattice(topo) else _gr_join)(topo, links, order, c, d, b)
 
@@ -139,8 +123,6 @@ def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
 def shut(topo: Any, links: Any, c: int, d: int, b: int) -> None:
     if _square(topo):
         _sq_shut(topo, links, c, d, b)
-    elif _rings(topo):
-        _rg_shut(topo, links, c, d, b)
     else:
         (_lt_shut if _lattice(topo) else _gr_shut)(topo, links, c, d, b)
 
@@ -148,15 +130,13 @@ def shut(topo: Any, links: Any, c: int, d: int, b: int) -> None:
 def is_open(topo: Any, links: Any, c: int, d: int) -> bool:
     if _square(topo):
         return _sq_is_open(topo, links, c, d)
-    if _rings(topo):
-        return _rg_is_open(topo, links, c, d)
     return (_lt_is_open if _lattice(topo) else _gr_is_open)(topo, links, c, d)
 
 
 def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:
     if _square(topo):
         return _sq_walk(topo, free, state, c, options)
-    return (_gr_walk if len(topo) == 4 else _lt_walk)(topo, free, state, c, options)
+    return (_lt_walk if _lattice(topo) else _gr_walk)(topo, free, state, c, options)
 
 
 def open_slot(topo: Any, links: Any, order: Any, s: int, a: int, b: int) -> None:
@@ -182,8 +162,6 @@ def record_carries_wall(topo: Any) -> bool:
 def slot(topo: Any, c: int, d: int) -> int:
     if _square(topo):
         return _sq_slot(topo, c, d)
-    if _rings(topo):
-        return _rg_slot(topo, c, d)
     return (_lt_slot if _lattice(topo) else _gr_slot)(topo, c, d)
 
 
@@ -250,8 +228,8 @@ def lattice_topology(
 
 def grid_topology(grid: Any) -> tuple[Any, ...]:
     """The topology of a :class:`~mazeart.grids.Grid` in its own cell and wall ids, made
-    once and kept in its cache: the grid's own where it has one (the polar rings), else
-    its neighbour table's."""
+    once and kept in its cache: the grid's own where it has one (the polar grid's, from
+    its rings), else its neighbour table's."""
     own = getattr(grid, "own_topology", None)
     topo = own() if own is not None else None
     if topo is not None:
@@ -505,101 +483,6 @@ _lt_degree, _lt_open_slot = _gr_degree, _gr_open_slot
 _lt_edge_record, _lt_record_carries_wall = _sq_edge_record, _sq_record_carries_wall
 
 
-# ----------------------------------------------------------------------------- the polar rings
-# (table rows: 0 first cell, 1 count, 2 grown from each cell inward, 3 growing outward, 4 first
-# wall, each ``rings`` long; a ring's walls run cell by cell: the rim on the last ring, the
-# spoke to the next cell, on the first cell the spoke at angle 0, then the outer arcs)
-
-
-def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
-    if c == 0:
-        return np.int64(1 + d) if d < topo[4] else np.int64(-1)
-    table, rings = topo[1], topo[3]
-    r = np.int64(topo[0][c])
-    f = table[r]
-    n = table[rings + r]
-    k = c - f
-    if d == 0:
-        return table[r - 1] + k // table[2 * rings + r]
-    if d < 3:
-        a = f + (k + n - 1) % n
-        b = f + (k + 1) % n
-        lo, hi = (a, b) if a < b else (b, a)
-        return lo if d == 1 else hi
-    m = table[3 * rings + r]
-    if d - 3 < m:
-        return table[r + 1] + k * m + d - 3
-    return np.int64(-1)
-
-
-def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
-    if c == 0:
-        return np.int64(d)
-    table, rings = topo[1], topo[3]
-    r = np.int64(topo[0][c])
-    f = table[r]
-    n = table[rings + r]
-    k = c - f
-    last = 1 if r == rings - 1 else 0
-    m = table[3 * rings + r]
-    base = table[4 * rings + r]
-    each = last + 1 + m
-    if d == 0:
-        grown = table[2 * rings + r]
-        if r == 1:
-            return k
-        p = k // grown
-        n0 = table[rings + r - 1]
-        start0 = table[4 * rings + r - 1] + p * (1 + grown) + (1 if p > 0 else 0)
-        return start0 + 1 + (1 if p == 0 else 0) - (1 if p == n0 - 1 else 0) + k % grown
-    start = base + k * each + (1 if k > 0 else 0)
-    if d < 3:
-        nb = step(topo, c, d)
-        j = k if nb == f + (k + 1) % n else (k + n - 1) % n  # the spoke from cell j to j + 1
-        if j == n - 1:
-            return base + last + 1
-        return base + j * each + (1 if j > 0 else 0) + last
-    return start + last + 1 + (1 if k == 0 else 0) - (1 if k == n - 1 else 0) + d - 3
-
-
-def _rg_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-    open_slot(topo, links, order, slot(topo, c, d), c, b)
-
-
-def _rg_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
-    links[slot(topo, c, d)] = False
-
-
-def _rg_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
-    return links[slot(topo, c, d)]
-
-
-_rg_walk = _lt_walk
-
-
-def rings_topology(
-    counts: list[int],
-) -> tuple[NDArray[np.int32], NDArray[np.int64], int, int, int, int]:
-    """The topology of the polar grid whose rings hold ``counts`` cells (centre first)."""
-    rings = len(counts)
-    first = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    ring_of = np.repeat(np.arange(rings, dtype=np.int32), counts)
-    table = np.zeros(5 * rings + 1, np.int64)
-    table[: rings + 1] = first
-    table[rings : 2 * rings] = counts
-    for r in range(1, rings):
-        table[2 * rings + r] = counts[r] // counts[r - 1]
-    for r in range(rings - 1):
-        table[3 * rings + r] = counts[r + 1] // counts[r]
-    wall = counts[1] if rings > 1 else 6  # the centre's: to ring 1, or its rim
-    for r in range(1, rings):
-        table[4 * rings + r] = wall
-        wall += counts[r] * ((r == rings - 1) + 1 + int(table[3 * rings + r]))
-    spokes = counts[1] if rings > 1 else 0
-    width = 6 if rings > 1 else 0
-    return ring_of, table, width, rings, spokes, wall
-
-
 _REGISTERED: list[bool] = []
 
 
@@ -617,18 +500,17 @@ def register() -> None:
 
 def teach(namespace: dict[str, Any], names: list[str] | tuple[str, ...]) -> None:
     """Make each function ``names[i]`` of ``namespace`` compile, wherever a kernel calls it,
-    to the square grid's ``_sq_<name>``, a graph's ``_gr_<name>``, a lattice's
-    ``_lt_<name>`` or the rings' ``_rg_<name>`` (the graph's where they have none),
-    chosen by the type of its first argument (the topology). Called once per module,
-    before the first compile."""
+    to the square grid's ``_sq_<name>``, a graph's ``_gr_<name>`` or a lattice's
+    ``_lt_<name>`` (the graph's where it has none), chosen by the type of its first
+    argument (the topology). Called once per module, before the first compile."""
     from numba import types
     from numba.extending import overload
 
-    def typed(square: Any, graph: Any, lattice: Any, rings: Any) -> Any:
+    def typed(square: Any, graph: Any, lattice: Any) -> Any:
         def choose(*args):  # type: ignore[no-untyped-def]
             if isinstance(args[0], types.Array):
                 return square
-            return {5: lattice, 6: rings}.get(len(args[0]), graph)
+            return lattice if len(args[0]) == 5 else graph
 
         choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
         return choose
@@ -636,5 +518,4 @@ def teach(namespace: dict[str, Any], names: list[str] | tuple[str, ...]) -> None
     for name in names:
         square, graph = namespace[f"_sq_{name}"], namespace[f"_gr_{name}"]
         lattice = namespace.get(f"_lt_{name}", graph)
-        rings = namespace.get(f"_rg_{name}", graph)
-        overload(namespace[name], inline="always")(typed(square, graph, lattice, rings))
+        overload(namespace[name], inline="always")(typed(square, graph, lattice))

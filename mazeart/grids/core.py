@@ -416,30 +416,28 @@ class LatticeGrid(_RowsGrid):
 
 class PolarGrid(_LazyGrid):
     """The polar grid of ``rings`` rings (:func:`mazeart.grids.shapes.polar_grid`): its
-    cells, neighbours and walls follow from the rings' counts, so its topology for the
-    kernels (:meth:`topology`) is arithmetic and its explicit arrays (arcs of many
-    points) are built only when read."""
+    cells, neighbours and walls follow from the rings' counts, so the kernels' table
+    (:meth:`own_topology`) is computed from them without the explicit arrays (whose arcs
+    take many points), which are built only when read."""
 
-    def __init__(self, rings: int, counts: list[int], arrays: Callable[[int], Grid]) -> None:
+    def __init__(self, rings: int, counts: list[int], builders: tuple[Callable[..., Any], ...]):
         super().__init__("polar", {"rings": rings}, (2.0 * rings, 2.0 * rings))
         self._cache["counts"] = counts
-        self._cache["build"] = arrays
+        self._cache["builders"] = builders
 
     def _arrays(self) -> Grid:
-        return self._cache["build"](int(self.params["rings"]))
+        return self._cache["builders"][0](int(self.params["rings"]))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (functools.partial(make_grid, "polar", rings=int(self.params["rings"])), ())
 
     def own_topology(self) -> tuple[Any, ...]:
-        """The rings as the kernels see them
-        (:func:`mazeart._kernels.topology.rings_topology`), made once and kept: the
-        same neighbours and walls as the explicit grid's table, by arithmetic."""
-        topo = self._cache.get("ring topology")
+        """The kernels' neighbour table (as
+        :func:`mazeart._kernels.topology.graph_topology` makes it from the explicit
+        arrays), computed from the rings' counts; made once and kept."""
+        topo = self._cache.get("topology")
         if topo is None:
-            from mazeart._kernels.topology import rings_topology
-
-            topo = self._cache["ring topology"] = rings_topology(self._cache["counts"])
+            topo = self._cache["topology"] = self._cache["builders"][1](self._cache["counts"])
         return topo
 
     @property
@@ -448,7 +446,12 @@ class PolarGrid(_LazyGrid):
 
     @property
     def n_walls(self) -> int:
-        return int(self.own_topology()[5])
+        counts = self._cache["counts"]
+        walls = counts[1] if len(counts) > 1 else 6  # the centre's: to ring 1, or its rim
+        for r in range(1, len(counts)):
+            grows = counts[r + 1] // counts[r] if r + 1 < len(counts) else 0
+            walls += counts[r] * ((r == len(counts) - 1) + 1 + grows)
+        return int(walls)
 
 
 @dataclass(frozen=True)
