@@ -1236,11 +1236,11 @@ def _weave_plan(
             raise MazeartError(f"{what} do not mix with a weave maze")
     if given.get("algorithm") not in (None, "kruskal") or extra:
         raise MazeartError("a weave maze is carved by Kruskal's algorithm with its crossings")
-    for name in ("entrance", "exit", "prune"):
+    for name in ("entrance", "exit"):
         if given.get(name) not in (None, False):
             raise MazeartError(f"{name} does not apply to a weave maze")
-    if opts["geometry"] not in (None, "cells") or opts["braid"]:
-        raise MazeartError("a weave maze has the cells geometry and no braid")
+    if opts["geometry"] not in (None, "cells"):
+        raise MazeartError("a weave maze has the cells geometry")
     preset, picture = _read_source(source, opts)
     rooms = _rooms(opts["rooms"], preset, source, picture)
     min_island = int(opts["min_island"])
@@ -1251,7 +1251,8 @@ def _weave_plan(
         check_work(k, preset.size, f"best_of {k}")
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
-    job = _WeaveCandidate(preset, density, opts["islands"], opts["place"], rooms)
+    shaping = {"prune": bool(opts["prune"]), "braid": float(opts["braid"])}
+    job = _WeaveCandidate(preset, density, opts["islands"], opts["place"], rooms, shaping)
     return _Plan(job, preset=preset, picture=picture, threshold=opts["threshold"],
                  specks=specks, notes=notes)  # fmt: skip
 
@@ -1297,19 +1298,27 @@ class _WeaveCandidate(_Job):
     islands: str
     place: Any
     rooms: list[RoomSpec] | None = None
+    shaping: Mapping[str, Any] | None = None
 
     def make(self, seed: int) -> tuple[Maze, ShapeReport]:
         from mazeart.grids.weave import weave_maze
+        from mazeart.shape import braid, prune_dead_ends
 
         maze = weave_maze(self.preset, seed, density=self.density, islands=self.islands,
                           rooms=self.rooms)  # fmt: skip
+        report = ShapeReport()
+        shaping = self.shaping or {}
+        if shaping.get("prune"):  # (neither opens nor shuts a crossing's passage)
+            maze = prune_dead_ends(maze, report=report)
+        if shaping.get("braid"):
+            maze = braid(maze, float(shaping["braid"]), rng=seed, report=report)
         if self.place:  # on the preset's square cells and rooms (not under, not a bridge)
             from mazeart.tags import place_tags
 
             allowed = maze.room_mask.copy()
             allowed[: self.preset.size] |= (self.preset == FREE).reshape(-1)
             maze = place_tags(maze, self.place, seed, allowed=allowed)
-        return maze, ShapeReport()
+        return maze, report
 
 
 @dataclass(frozen=True)

@@ -477,6 +477,22 @@ def test_walls_and_floor_are_drawn_for_any_preset(preset, seed):
     assert sum(_shoelace(r) for r in rings) >= cells * 0.6**2 - 1e-9
 
 
+def test_prune_and_braid_shape_a_weave_maze_and_keep_its_crossings():
+    """``prune`` and ``braid`` in :func:`mazeart.make` with ``weave``: fewer dead ends, loops,
+    the weave rule kept, the crossings still there."""
+    import mazeart
+
+    plain = mazeart.make("24x18", weave=0.5, rng=3).maze
+    shaped = mazeart.make("24x18", weave=0.5, rng=3, prune=True, braid=0.5).maze
+    check_weave(shaped)
+    n = 24 * 18
+    assert shaped.mask[n:].any(), "no crossing left"
+    degree = np.bincount(shaped.grid.wall_cells[shaped.passages].ravel(), minlength=n)[:n]
+    before = np.bincount(plain.grid.wall_cells[plain.passages].ravel(), minlength=n)[:n]
+    assert (degree[shaped.mask[:n]] == 1).sum() < 0.5 * (before[plain.mask[:n]] == 1).sum()
+    assert shaped.n_passages > shaped.n_cells - 1  # loops
+
+
 def test_braid_tags_and_the_next_levels_keep_the_crossings():
     """Braiding opens no wall of a crossing or a tunnel, no tag hides under a crossing, and
     a saved weave maze played again gets weave mazes."""
