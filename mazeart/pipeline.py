@@ -1236,9 +1236,6 @@ def _weave_plan(
             raise MazeartError(f"{what} do not mix with a weave maze")
     if given.get("algorithm") not in (None, "kruskal") or extra:
         raise MazeartError("a weave maze is carved by Kruskal's algorithm with its crossings")
-    for name in ("entrance", "exit"):
-        if given.get(name) not in (None, False):
-            raise MazeartError(f"{name} does not apply to a weave maze")
     if opts["geometry"] not in (None, "cells"):
         raise MazeartError("a weave maze has the cells geometry")
     preset, picture = _read_source(source, opts)
@@ -1251,7 +1248,9 @@ def _weave_plan(
         check_work(k, preset.size, f"best_of {k}")
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
-    shaping = {"prune": bool(opts["prune"]), "braid": float(opts["braid"])}
+    shaping = {"prune": bool(opts["prune"]), "braid": float(opts["braid"]),
+               "entrance": _cell(opts["entrance"], "entrance"),
+               "exit": _cell(opts["exit"], "exit")}  # fmt: skip
     job = _WeaveCandidate(preset, density, opts["islands"], opts["place"], rooms, shaping)
     return _Plan(job, preset=preset, picture=picture, threshold=opts["threshold"],
                  specks=specks, notes=notes)  # fmt: skip
@@ -1304,10 +1303,11 @@ class _WeaveCandidate(_Job):
         from mazeart.grids.weave import weave_maze
         from mazeart.shape import braid, prune_dead_ends
 
-        maze = weave_maze(self.preset, seed, density=self.density, islands=self.islands,
-                          rooms=self.rooms)  # fmt: skip
-        report = ShapeReport()
         shaping = self.shaping or {}
+        maze = weave_maze(self.preset, seed, density=self.density, islands=self.islands,
+                          rooms=self.rooms, entrance=shaping.get("entrance"),
+                          exit=shaping.get("exit"))  # fmt: skip
+        report = ShapeReport()
         if shaping.get("prune"):  # (neither opens nor shuts a crossing's passage)
             maze = prune_dead_ends(maze, report=report)
         if shaping.get("braid"):

@@ -493,6 +493,24 @@ def test_prune_and_braid_shape_a_weave_maze_and_keep_its_crossings():
     assert shaped.n_passages > shaped.n_cells - 1  # loops
 
 
+def test_the_ends_of_a_weave_maze_can_be_chosen():
+    """``entrance`` and ``exit`` as square cells ``(row, col)``: kept, with their doors drawn
+    on the side they face; one alone gets the cell farthest from it; a cell off the grid is a
+    one-line refusal."""
+    import mazeart
+    from mazeart.solvers import distances
+
+    maze = mazeart.make("20x14", weave=0.5, rng=1, entrance=(0, 3), exit="13,10").maze
+    assert (maze.entrance, maze.exit) == (3, 13 * 20 + 10)
+    check_weave(maze)
+    assert drawn(maze, scale=8)["doors"]  # both open onto the ground, as drawn
+    one = mazeart.make("20x14", weave=0.5, rng=1, entrance=(0, 3)).maze
+    far = distances(one, one.entrance)
+    assert one.entrance == 3 and far[one.exit] == far[: 20 * 14].max()
+    with pytest.raises(MazeartError, match=r"exit \(14, 0\) is outside the 14 x 20 grid"):
+        mazeart.make("20x14", weave=0.5, rng=1, exit=(14, 0))
+
+
 def test_braid_tags_and_the_next_levels_keep_the_crossings():
     """Braiding opens no wall of a crossing or a tunnel, no tag hides under a crossing, and
     a saved weave maze played again gets weave mazes."""

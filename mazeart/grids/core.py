@@ -21,11 +21,12 @@ polygons, the drawing on the walls. Builders: :func:`square_grid`, and the
 grids of :mod:`mazeart.grids.shapes` (hex, triangle, polar, upsilon), all
 listed in :data:`GRIDS`.
 
-The grids of rows and columns hold none of these arrays until a reader asks for
-one: the square grid (:class:`SquareGrid`) and the lattices whose steps follow
+A grid built by :func:`make_grid` holds none of these arrays until a reader asks
+for one: the square grid (:class:`SquareGrid`) and the lattices whose steps follow
 from a cell's row and column (:class:`LatticeGrid`: hex, triangle, upsilon) are
 their parameters, and the kernels carve them by arithmetic, so a maze of a
-million cells on them is made without a neighbour table.
+million cells on them is made without a neighbour table; the polar grid
+(:class:`PolarGrid`) computes its kernels' table from its rings' counts.
 
 >>> g = square_grid(2, 3)
 >>> g.n_cells, g.n_walls, g.neighbours(0).tolist()

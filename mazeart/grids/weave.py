@@ -188,6 +188,8 @@ def weave_maze(
     density: float = 0.2,
     islands: str = "connect",
     rooms: Any = None,
+    entrance: tuple[int, int] | None = None,
+    exit: tuple[int, int] | None = None,
 ) -> Maze:
     """A weave maze on a preset: Kruskal's algorithm with crossings placed first.
 
@@ -220,6 +222,9 @@ def weave_maze(
         areas entered only through their doors. No crossing lies within two cells of a
         room, so no corridor passes under a door, and the maze stays a tree with each
         room counted as one cell.
+    entrance, exit : (int, int), optional
+        Square cells ``(row, col)`` of the maze to enter and leave by (its door on the
+        outside the cell faces); with one given, the other is the cell farthest from it.
 
     Returns
     -------
@@ -289,7 +294,15 @@ def weave_maze(
         from mazeart.shape import connect
 
         maze = connect(maze)
-    entrance, exit_ = default_endpoints(maze)  # under nodes are no ground: no door faces one
+    ends = [_square_cell(e, what, rows, cols) for e, what in ((entrance, "entrance"),
+                                                            (exit, "exit"))]  # fmt: skip
+    if ends == [None, None]:
+        first, last = default_endpoints(maze)  # under nodes are no ground: no door faces one
+    else:
+        from mazeart.generators import _with_ends
+
+        placed = _with_ends(maze, ends[0], ends[1], None)
+        first, last = placed.entrance, placed.exit
     meta: dict[str, Any] = {
         "algorithm": "kruskal-weave",
         "seed": None if given is None else int(given),
@@ -297,7 +310,20 @@ def weave_maze(
         "density": density,
         "islands": islands,
     }
-    return maze.replace(entrance=entrance, exit=exit_, meta=meta)
+    return maze.replace(entrance=first, exit=last, meta=meta)
+
+
+def _square_cell(cell: Any, what: str, rows: int, cols: int) -> int | None:
+    """The id of square cell ``(row, col)`` of a weave grid, checked; None for None."""
+    if cell is None:
+        return None
+    try:
+        r, c = (int(v) for v in cell)
+    except (TypeError, ValueError):
+        raise MazeartError(f"{what} must be (row, col), got {cell!r}") from None
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise MazeartError(f"{what} {(r, c)} is outside the {rows} x {cols} grid")
+    return r * cols + c
 
 
 def _away_from(rooms: list[Any], rows: int, cols: int, reach: int) -> NDArray[np.bool_]:
