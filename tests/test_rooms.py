@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from conftest import REPO, run_cli
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
@@ -120,6 +120,7 @@ def test_bad_room_specs_are_clear_errors(tmp_path, text, message):
 
 
 @pytest.mark.parametrize("name", CELL_ALGORITHMS)
+@settings(max_examples=25)  # each of the fifteen generators
 @given(seed=st.integers(0, 2**31))
 def test_rooms_are_entered_only_by_their_doors(tmp_path_factory, name, seed):
     specs = room_specs(tmp_path_factory.mktemp("r"))
