@@ -1056,7 +1056,7 @@ def _grid_plan(
         if value not in (None, False, _DEFAULTS[name]) and not (
             name == "outline" and value == "cells"
         ):
-            raise MazeartError(f"{what} work on the square grid only, not the {kind} grid")
+            raise MazeartError(f"the square grid alone takes {what}, not the {kind} grid")
     if opts["geometry"] not in (None, "cells"):
         raise MazeartError(f"the blocks geometry is the square grid's; the {kind} grid has cells")
     if opts["centre"] is not None and kind != "polar":
