@@ -182,7 +182,10 @@ class _Kernel:
         self.py_func = func
         options = dict(options)
         measure = options.pop("work", None)  # the argument whose size is the work, if not all
-        self.measure = None if measure is None else func.__code__.co_varnames.index(measure)
+        self.counter: Callable[..., int] | None = measure if callable(measure) else None
+        self.measure = None
+        if isinstance(measure, str):
+            self.measure = func.__code__.co_varnames.index(measure)
         self.options = options
         self.dispatcher: Any = None
         self.work = 0  # array elements run as Python so far
@@ -228,7 +231,10 @@ class _Kernel:
         if mode == "auto":
             if self.dispatcher is not None:
                 return self.dispatcher(*args, **kwargs)
-            work = _work(args if self.measure is None else (args[self.measure],))
+            if self.counter is not None:
+                work = int(self.counter(*args, **kwargs))
+            else:
+                work = _work(args if self.measure is None else (args[self.measure],))
             if self.work + work <= BUDGET:
                 self.work += work
                 return self._as_python(args, kwargs)
@@ -253,7 +259,8 @@ def njit(*args: Any, **options: Any) -> Any:
 
     Used as ``@njit(cache=True)`` (or bare ``@njit``) on a kernel. ``work="name"``
     says which argument's size measures the kernel's work as Python, when the largest
-    array is not it (a canvas a few boxes are painted on).
+    array is not it (a canvas a few boxes are painted on); ``work=function`` counts it
+    from the call's arguments (the pixels strokes cover).
     """
     if args and callable(args[0]):
         return _Kernel(args[0], options)
