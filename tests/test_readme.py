@@ -7,6 +7,7 @@ expect of the repository root; every file the block saves must exist afterwards.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import subprocess
@@ -124,8 +125,7 @@ def test_the_command_parsers():
     assert runnable("ruff check --fix .") == "ruff check --fix ."
 
 
-@pytest.fixture(scope="module")
-def repo_copy(tmp_path_factory) -> Path:
+def repo_copy(dest: Path) -> Path:
     """A copy of the repository as a fresh clone has it (tracked and new files)."""
     import subprocess
 
@@ -133,7 +133,6 @@ def repo_copy(tmp_path_factory) -> Path:
         ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO, capture_output=True,
         check=True,
     ).stdout.decode().split("\0")  # fmt: skip
-    dest = tmp_path_factory.mktemp("clone")
     for name in filter(None, files):
         src = REPO / name
         if src.is_file():
@@ -181,25 +180,73 @@ def _long(command: str, root: Path, env: dict[str, str]) -> None:
     assert proc.returncode == 0, f"{command}: exit {proc.returncode}\n{err}"
 
 
-def test_every_readme_command_runs_verbatim(repo_copy):
+def _written(command: str) -> set[str]:
+    """The files a command writes: after ``-o``, ``--animate`` or a redirection."""
+    words = command.split("#")[0].replace(">>", " > ").split()
+    return {words[i + 1].strip("'\"").rstrip("/") for i, w in enumerate(words[:-1])
+            if w in ("-o", "--animate", ">") and words[i + 1] != "-"}  # fmt: skip
+
+
+def chunks(found: list[tuple[str, str, str | None]], n: int) -> list[list[tuple]]:
+    """The commands in ``n`` runs of about equal length, cut only where no later command
+    names a file an earlier one wrote: each run works in its own copy of the repository."""
+    written: list[set[str]] = []
+    for _, command, _ in found:
+        written.append((written[-1] if written else set()) | _written(command))
+    mentions = [
+        set(command.replace("'", " ").replace('"', " ").split()) - _written(command)
+        for _, command, _ in found
+    ]  # what each reads (or names), not what it writes
+    later: set[str] = set()
+    free_cut = [True] * (len(found) + 1)  # before command i, nothing after it reads before
+    for i in range(len(found) - 1, 0, -1):
+        later |= mentions[i]
+        free_cut[i] = not any(name in later or f"{name}/" in " ".join(later)
+                              for name in written[i - 1])  # fmt: skip
+    cuts = [0]
+    for k in range(1, n):
+        want = round(k * len(found) / n)
+        allowed = [i for i in range(cuts[-1] + 1, len(found)) if free_cut[i]]
+        if allowed:
+            cuts.append(min(allowed, key=lambda i: abs(i - want)))
+    cuts.append(len(found))
+    return [found[a:b] for a, b in itertools.pairwise(cuts) if b > a]
+
+
+RUNNABLE = [(kind, runnable(command), expected)
+            for kind, command, expected in commands(README.read_text(encoding="utf-8"))
+            if runnable(command)]  # fmt: skip
+RUNS = chunks(RUNNABLE, 3)
+
+
+def test_the_runs_hold_every_command_once():
+    assert len(RUNNABLE) > 30 and [c for run in RUNS for c in run] == RUNNABLE
+    found = [
+        ("sh", "mazeart a.png -o x.json", None),
+        ("sh", "mazeart b.png -o y.svg", None),
+        ("sh", "mazeart solve x.json -o z.png", None),
+        ("sh", "mazeart c -o d.svg", None),
+    ]
+    assert chunks(found, 2) == [found[:3], found[3:]]  # x.json stays with its reader
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[f"run{i}" for i in range(len(RUNS))])
+def test_every_readme_command_runs_verbatim(run, tmp_path):
     """The README's shell commands, its ``$`` examples (with the output shown) and its inline
-    ``mazeart ... -o ...`` commands, run as written, in order, in a copy of the repository."""
+    ``mazeart ... -o ...`` commands, run as written, in order, in a copy of the repository
+    (in runs that share no file, each in a copy of its own)."""
     import subprocess
 
-    env = _environment(repo_copy)
-    ran = 0
-    for kind, command, expected in commands(README.read_text(encoding="utf-8")):
-        cmd = runnable(command)
-        if not cmd:
-            continue
-        ran += 1
+    root = repo_copy(tmp_path)
+    env = _environment(root)
+    for kind, cmd, expected in run:
         if re.match(r"mazeart play\b", cmd):
-            _play(cmd, repo_copy, env)
+            _play(cmd, root, env)
             continue
         if LONG.match(cmd):
-            _long(cmd, repo_copy, env)
+            _long(cmd, root, env)
             continue
-        done = subprocess.run(["bash", "-c", cmd], cwd=repo_copy, env=env, capture_output=True,
+        done = subprocess.run(["bash", "-c", cmd], cwd=root, env=env, capture_output=True,
                               text=True, timeout=600)  # fmt: skip
         if kind == "console":
             shown = (done.stdout + done.stderr).strip("\n")
@@ -208,4 +255,3 @@ def test_every_readme_command_runs_verbatim(repo_copy):
         else:
             assert done.returncode == 0, f"{cmd}\nexit {done.returncode}\n{done.stderr}"
             assert "Traceback" not in done.stderr, cmd
-    assert ran > 30
