@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_cells, label_parts
-from mazeart._kernels.topology import grid_topology, lattice_walls
+from mazeart._kernels.topology import grid_topology, lattice_walls, record_carries_wall
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generators import ALGORITHMS, get_algorithm
@@ -134,22 +134,42 @@ def carve_graph(
         labels, parts = label_parts(grid, free)
     starts = _random_starts(labels, parts, state)
     opened = np.zeros(grid.n_walls, np.bool_)
-    topo = topology(grid)
+    _run(kernel, algorithm, topology(grid), free, int(parts), starts, state, opened,
+         grid.n_walls, options)  # fmt: skip
+    return opened
+
+
+def _run(
+    kernel: Any,
+    algorithm: str,
+    topo: Any,
+    free: NDArray[np.bool_],
+    parts: int,
+    starts: NDArray[np.int64],
+    state: NDArray[np.uint64],
+    links: NDArray[np.bool_],
+    n_walls: int,
+    options: dict[str, Any],
+) -> None:
+    """Call the algorithm's kernel with the arguments it takes (Kruskal's its records and the
+    walls beside them, where the topology's records do not carry them; the growing tree its
+    selection), opening ``links``."""
     order = np.zeros(1, np.int64)
     if algorithm == "kruskal":
-        needed = int(np.count_nonzero(free)) - int(parts)
-        edges = np.empty(max(1, grid.n_walls), np.int64)  # two cells a record
-        walls = np.empty(max(1, grid.n_walls), np.int32 if grid.n_walls < 2**31 else np.int64)
+        needed = int(np.count_nonzero(free)) - parts
+        edges = np.empty(max(1, n_walls), np.int64)  # a record a wall
+        wide = max(free.size, n_walls) >= 2**31  # the union-find's parents take this dtype
+        beside = max(1, n_walls) if record_carries_wall(topo) else 1
+        walls = np.empty(beside, np.int64 if wide else np.int32)
         pairs = np.zeros((0, 2), np.int64)
-        kernel(topo, free, opened, state, needed, 0, edges, walls, pairs, order)
+        kernel(topo, free, links, state, needed, 0, edges, walls, pairs, order)
     elif algorithm == "growing-tree":
         from mazeart.generators.growing_tree import selection
 
         how, bias = selection(options.get("select", "mix"), options.get("bias", 0.5))
-        kernel(topo, free, starts, state, opened, order, how, bias)
+        kernel(topo, free, starts, state, links, order, how, bias)
     else:
-        kernel(topo, free, starts, state, opened, order)
-    return opened
+        kernel(topo, free, starts, state, links, order)
 
 
 def _carve_lattice(
@@ -172,20 +192,7 @@ def _carve_lattice(
     starts = _random_starts(labels, parts, state)
     del labels
     links = np.zeros(framed.size << int(topo[3]), np.bool_)
-    order = np.zeros(1, np.int64)
-    if algorithm == "kruskal":
-        needed = int(np.count_nonzero(free)) - int(parts)
-        edges = np.empty(max(1, grid.n_walls), np.int64)  # a slot a record
-        walls = np.empty(1, np.int32 if framed.size < 2**31 else np.int64)  # parents' dtype
-        pairs = np.zeros((0, 2), np.int64)
-        kernel(topo, framed, links, state, needed, 0, edges, walls, pairs, order)
-    elif algorithm == "growing-tree":
-        from mazeart.generators.growing_tree import selection
-
-        how, bias = selection(options.get("select", "mix"), options.get("bias", 0.5))
-        kernel(topo, framed, starts, state, links, order, how, bias)
-    else:
-        kernel(topo, framed, starts, state, links, order)
+    _run(kernel, algorithm, topo, framed, int(parts), starts, state, links, grid.n_walls, options)
     opened = np.zeros(grid.n_walls, np.bool_)
     lattice_walls(topo, grid.rows, grid.cols, links, opened)
     return opened
