@@ -146,8 +146,9 @@ class Guide:
     Attributes
     ----------
     outline : tuple of (P, 2) ndarray of float
-        Closed rings of the figure's smooth contour (``--outline smooth``); the
-        outer wall is drawn along them instead of along cell sides.
+        Closed rings of the figure's smooth contour (``--outline smooth``), in
+        drawing units on any grid; the outer wall is drawn along them instead of
+        along cell sides.
     edge_labels : (H, W) or (n,) ndarray of int8, or None
         The colour region of every cell (``--edges``), in the grid's shape.
     edge_curves : tuple of (P, 2) ndarray of float
@@ -213,12 +214,11 @@ class Guide:
 
     def check(self, shape: tuple[int, ...]) -> None:
         """Raise :class:`InvalidMazeError` unless the per-cell maps fit a grid of ``shape``
-        (``(H, W)`` on the square grid; ``(n,)`` on another, where a guide holds a tone
-        map and colour regions: the smooth outline and edge curves are the square grid's)."""
-        if len(shape) == 1 and (self.outline or self.edge_curves):
-            raise InvalidMazeError("a smooth outline and edge curves are drawn on the square "
-                                   "grid; another grid's guide holds tone and colour regions "
-                                   "only")  # fmt: skip
+        (``(H, W)`` on the square grid; ``(n,)`` on another, where the colour regions are
+        drawn along the cells' walls: edge curves are the square grid's)."""
+        if len(shape) == 1 and self.edge_curves:
+            raise InvalidMazeError("edge curves are drawn on the square grid; another grid "
+                                   "draws its colour regions along its walls")  # fmt: skip
         for name, grid in (("edge labels", self.edge_labels), ("tone map", self.tone)):
             if grid is not None and grid.shape != shape:
                 raise InvalidMazeError(f"the {name} are {grid.shape}, the grid {shape}")
@@ -330,8 +330,8 @@ class Maze:
     tags : mapping of cell to str, optional
         Tag kind per maze cell.
     guide : Guide, optional
-        What a picture adds to the drawing: tone and colour regions on any grid; the
-        smooth outline and edge curves on the square grid.
+        What a picture adds to the drawing: tone, colour regions and the smooth outline
+        on any grid; edge curves on the square grid.
 
     Raises
     ------

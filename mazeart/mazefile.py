@@ -563,6 +563,7 @@ def grid_dumps(maze: Maze) -> str:
          "tags": [[33, "loot"], [90, "spawn"]],
          "tone": [0.12, 0.8, ...],              # optional: darkness per grid cell (--tone)
          "regions": [0, 0, 1, ...],             # optional: colour region per cell (--edges)
+         "outline": [[[x, y], ...], ...],       # optional: smooth outline rings (--outline)
          "meta": {"algorithm": "wilson", "seed": 7, ...}
         }
 
@@ -578,10 +579,11 @@ def grid_dumps(maze: Maze) -> str:
     """
     g = maze.grid
     guide = maze.guide
-    if maze.geometry != "cells" or guide.outline or guide.edge_curves:
-        raise MazeartError("format 3 holds no block geometry, smooth outline or edge "
-                           "curves: save this maze in format 2")  # fmt: skip
+    if maze.geometry != "cells" or guide.edge_curves:
+        raise MazeartError("format 3 holds no block geometry or edge curves: save this maze "
+                           "in format 2")  # fmt: skip
     tone = None if guide.tone is None else guide.tone.reshape(-1).tolist()
+    rings = [np.round(r, 6).tolist() for r in guide.outline]
     labels = None if guide.edge_labels is None else guide.edge_labels.reshape(-1).tolist()
     try:
         meta = _compact(thaw(maze.meta))
@@ -621,6 +623,11 @@ def grid_dumps(maze: Maze) -> str:
         ),
         *([f' "tone": {_compact(tone)},'] if tone is not None else []),
         *([f' "regions": {_compact(labels)},'] if labels is not None else []),
+        *(
+            [' "outline": [', ",\n".join(f"  {_compact(r)}" for r in rings), " ],"]
+            if guide.outline
+            else []
+        ),
         f' "meta": {meta}',
         "}",
     ]
@@ -743,7 +750,7 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     missing = [k for k in _GRID_KEYS if k not in doc]
     if missing:
         raise FileFormatError(f"the saved maze lacks {', '.join(repr(k) for k in missing)}")
-    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "rooms", "tone", "regions"})
+    extra = sorted(set(doc) - set(_GRID_KEYS) - {"region", "rooms", "tone", "regions", "outline"})
     if extra:
         raise FileFormatError(f"unknown key(s) in the saved maze: {', '.join(map(repr, extra))}")
     spec = doc["grid"]
@@ -820,10 +827,16 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     tone = _per_cell(doc, "tone", n, float, 1, "numbers from 0 to 1")
     labels = _per_cell(doc, "regions", n, int, 35, "integers from 0 to 35")
     guide = None
-    if tone is not None or labels is not None:
+    outline = doc.get("outline", [])
+    if not isinstance(outline, list) or not all(isinstance(r, list) for r in outline):
+        raise FileFormatError('"outline" must be a list of rings of [x, y] points')
+    if tone is not None or labels is not None or outline:
         tone = None if tone is None else tone.astype(np.float64).reshape(shape)
         labels = None if labels is None else labels.astype(np.int8).reshape(shape)
-        guide = Guide(tone=tone, edge_labels=labels)
+        try:
+            guide = Guide(tone=tone, edge_labels=labels, outline=tuple(outline))
+        except (TypeError, ValueError) as exc:
+            raise FileFormatError(f'"outline": {exc}') from None
     try:
         rooms = _id_rooms(
             doc.get("rooms", []), n, int(params["cols"]) if kind == "square" else None

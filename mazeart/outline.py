@@ -119,14 +119,56 @@ def figure_contours(
     list of (P, 2) ndarray of float
         Closed rings of ``(x, y)`` points (the last point is not repeated).
     """
+    h, w = coverage.shape
+    rows, cols = shape
+    scale = np.array([cols / w, rows / h])
+    # within ``tolerance`` pixels, and within a tenth of a cell where a pixel is a cell or more
+    tol = min(float(tolerance), 0.1 * w / cols)
+    return _contours(coverage, lambda px: px * scale, tol, min_area=min_area, smooth=smooth)
+
+
+def grid_contours(
+    coverage: NDArray[np.floating],
+    transform: Any,
+    *,
+    min_area: float = 1.0,
+    smooth: int = 2,
+    tolerance: float = 0.7,
+) -> list[NDArray[np.float64]]:
+    """:func:`figure_contours` in the units of a grid laid over the picture.
+
+    Parameters
+    ----------
+    coverage : (h, w) ndarray of float
+        Per-pixel figure share.
+    transform : mazeart.grids.sample.Transform
+        Where the grid lies on the picture (:func:`mazeart.grids.sample.fit_grid`).
+    min_area, smooth, tolerance
+        As for :func:`figure_contours` (a grid unit is a cell).
+
+    Returns
+    -------
+    list of (P, 2) ndarray of float
+        Closed rings of ``(x, y)`` points in grid units.
+    """
+    tol = min(float(tolerance), 0.1 * float(transform.scale))
+    return _contours(coverage, transform.to_grid, tol, min_area=min_area, smooth=smooth)
+
+
+def _contours(
+    coverage: NDArray[np.floating],
+    to_units: Any,
+    tol: float,
+    *,
+    min_area: float,
+    smooth: int,
+) -> list[NDArray[np.float64]]:
+    """The figure's contours simplified within ``tol`` pixels, mapped by ``to_units`` (pixel
+    ``(x, y)`` points to cells), specks under ``min_area`` cells dropped, then smoothed."""
     import shapely
     from skimage.measure import find_contours
 
-    h, w = coverage.shape
-    rows, cols = shape
     padded = np.pad(np.asarray(coverage, dtype=np.float64), 1)
-    # within ``tolerance`` pixels, and within a tenth of a cell where a pixel is a cell or more
-    tol = min(float(tolerance), 0.1 * w / cols)
     rings = []
     for c in find_contours(padded, 0.5):
         yx = c - 1.0 + 0.5  # pixel centres -> pixel-edge coordinates
@@ -136,7 +178,7 @@ def figure_contours(
         px = np.asarray(line.coords)[:-1]
         if len(px) < 3:
             continue
-        ring = np.stack([px[:, 0] * cols / w, px[:, 1] * rows / h], axis=1)
+        ring = np.asarray(to_units(px), dtype=np.float64)
         x, y = ring[:, 0], ring[:, 1]
         area = 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
         if area < min_area:
@@ -282,10 +324,24 @@ def owners(maze: Maze) -> NDArray[np.int64]:
     shares the most inside side with (N, W, S, E on a tie), so nothing stands
     between the two; a sliver that shares no inside side with a maze cell
     belongs to none, and is not floor (:func:`drawn_region` leaves it out).
+
+    Returns
+    -------
+    ndarray of int64
+        ``(H, W)`` on the square grid, ``(n,)`` cell ids on another grid.
     """
     hit = _OWNERS.get(id(maze))
     if hit is not None and hit[0]() is maze:
         return hit[1]
+    own = _square_owners(maze) if maze.is_square else _grid_owners(maze)
+    own.flags.writeable = False
+    key = id(maze)
+    _OWNERS[key] = (weakref.ref(maze, lambda _: _OWNERS.pop(key, None)), own)
+    return own
+
+
+def _square_owners(maze: Maze) -> NDArray[np.int64]:
+    """:func:`owners` on the square grid: ``(H, W)``."""
     h, w = maze.shape
     own = np.where(maze.mask.reshape(-1), np.arange(h * w), -1).reshape(h, w)
     rings = _rings(maze)
@@ -308,9 +364,6 @@ def owners(maze: Maze) -> NDArray[np.int64]:
                 if 0 <= rr < h and 0 <= cc < w and can_own[rr, cc] and shared > share:
                     best, share = rr * w + cc, float(shared)
             own[r, c] = best
-    own.flags.writeable = False
-    key = id(maze)
-    _OWNERS[key] = (weakref.ref(maze, lambda _: _OWNERS.pop(key, None)), own)
     return own
 
 
@@ -467,14 +520,29 @@ def _door_reach(figure: Any, start: NDArray, step: NDArray) -> float | None:
     return None
 
 
-def blocked_doors(maze: Maze) -> list[tuple[int, int]]:
+def blocked_doors(maze: Maze) -> list[Any]:
     """The cells in front of the ends whose door cannot open through a smooth outline: the
     way out from the end runs into the figure again within a few cells (an end chosen
-    there needs another place; ``generate(inside=...)`` takes these cells)."""
+    there needs another place; ``generate(inside=...)`` takes these cells). ``(row, col)``
+    on the square grid, cell ids on another."""
     rings = _rings(maze)
     if not rings:
         return []
     figure = _figure(rings)
+    if not maze.is_square:  # nor where it would open into a hole of the figure
+        import shapely
+
+        filled = shapely.union_all([shapely.Polygon(p.exterior) for p in
+                                    shapely.get_parts(_polygonal(figure))])  # fmt: skip
+        g, pair, fronts = maze.grid, maze.grid.wall_cells, []
+        for end, wall, mid, normal in _end_doors(maze):
+            line = g.wall(wall)
+            reach = _way_out(figure, line[0], line[-1], normal)
+            beyond = None if reach is None else shapely.Point(mid + (reach + 0.1) * normal)
+            if beyond is None or shapely.contains(filled, beyond):
+                front = int(pair[wall, 1] if pair[wall, 0] == end else pair[wall, 0])
+                fronts.extend([front] if front >= 0 else [])
+        return fronts
     out = []
     for cell, side in maze.end_doors:
         dr, dc = STEP[side]
@@ -490,11 +558,23 @@ _REGIONS: dict[int, tuple[weakref.ref, Any, list, Any]] = {}
 
 def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
     """:func:`drawn_region` and :func:`door_mouths`, computed together once per maze."""
-    import shapely
-
     hit = _REGIONS.get(id(maze))
     if hit is not None and hit[0]() is maze:
         return hit[1], hit[2]
+    region, mouths, walled = _square_drawn(maze) if maze.is_square else _grid_drawn(maze)
+    key = id(maze)
+
+    def forget(_: object) -> None:
+        _REGIONS.pop(key, None)
+
+    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths, walled)
+    return region, mouths
+
+
+def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
+    """The drawn region, door mouths and walled region of a smooth square maze."""
+    import shapely
+
     from mazeart._graph import runs
 
     # the figure less its necks too narrow for the pen (two letters that just touch): a
@@ -525,13 +605,7 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
     parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
     region = _polygonal(shapely.union_all(parts))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
-    key = id(maze)
-
-    def forget(_: object) -> None:
-        _REGIONS.pop(key, None)
-
-    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths, walled)
-    return region, mouths
+    return region, mouths, walled
 
 
 def drawn_region(maze: Maze) -> Any:
@@ -785,3 +859,381 @@ def clip_segments(segs: NDArray, rings: Sequence[NDArray[np.float64]]) -> NDArra
         else:
             out.append(np.stack([at, runs[:, 0], at, runs[:, 1]], axis=1))
     return np.vstack(out) if out else np.zeros((0, 4))
+
+
+# --- the smooth outline on a grid of polygons (hex, triangle, polar, upsilon) -------------
+#
+# The same drawing as on the square grid, in terms every grid has: each cell's polygon,
+# each wall's polyline and the two cells beside it. Maze cells own themselves, the cell in
+# front of a door its end, a sliver the maze neighbour it shares the most figure-held wall
+# with; the floor is the figure inside the owned cells (each cell's piece that reaches its
+# owner), the bridge cells whole, and a corridor wherever a passage crosses the outline and
+# out of each door; the drawn walls are the closed walls between cells of different owners,
+# cut to the floor less the doors' ways out.
+
+
+def margin_of(grid: Any) -> float:
+    """How far from the contour a cell's centre must lie to hold maze: a fifth of a cell
+    (of the square root of the grid's mean cell area)."""
+    size = np.sqrt(grid.size[0] * grid.size[1] / max(grid.n_cells, 1))
+    return float(_MARGIN * min(1.0, size))
+
+
+def inside_points(
+    rings: Sequence[NDArray[np.float64]], points: NDArray[np.float64], *, margin: float = 0.0
+) -> NDArray[np.bool_]:
+    """Which points lie inside the rings (even-odd), at least ``margin`` from them.
+
+    Parameters
+    ----------
+    rings : sequence of (P, 2) ndarray
+    points : (N, 2) ndarray
+    margin : float, default 0
+
+    Returns
+    -------
+    (N,) ndarray of bool
+    """
+    import shapely
+
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if not rings or not len(pts):
+        return np.zeros(len(pts), dtype=bool)
+    figure = _figure(rings)
+    shapely.prepare(figure)
+    out = shapely.contains_xy(figure, pts[:, 0], pts[:, 1])
+    if margin > 0 and out.any():
+        edge = shapely.boundary(figure)
+        shapely.prepare(edge)
+        near = shapely.dwithin(edge, shapely.points(pts[out]), margin)
+        out[np.flatnonzero(out)[near]] = False
+    return out
+
+
+def _cell_polygons(grid: Any, ids: NDArray[np.int64]) -> NDArray[np.object_]:
+    """The shapely polygons of cells ``ids``."""
+    import shapely
+
+    ptr = grid.cell_ptr
+    lens = ptr[ids + 1] - ptr[ids]
+    if not len(ids):
+        return np.zeros(0, dtype=object)
+    take = np.repeat(ptr[ids] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+    take += np.arange(int(lens.sum()))
+    which = np.repeat(np.arange(len(ids)), lens)
+    return shapely.polygons(shapely.linearrings(grid.cell_points[take], indices=which))
+
+
+def _wall_lines(grid: Any, walls: NDArray[np.int64]) -> NDArray[np.object_]:
+    """The shapely polylines of walls ``walls``."""
+    import shapely
+
+    ptr = grid.wall_ptr
+    lens = ptr[walls + 1] - ptr[walls]
+    if not len(walls):
+        return np.zeros(0, dtype=object)
+    take = np.repeat(ptr[walls] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+    take += np.arange(int(lens.sum()))
+    which = np.repeat(np.arange(len(walls)), lens)
+    return shapely.linestrings(grid.wall_points[take], indices=which)
+
+
+def _end_doors(maze: Maze) -> list[tuple[int, int, NDArray, NDArray]]:
+    """Each end's cell id, its door wall, the wall's middle and the unit normal out of the
+    cell (an end without a door is left out)."""
+    from mazeart.export.scene import _door
+
+    out = []
+    for end in (maze.entrance, maze.exit):
+        door = None if end is None else _door(maze, maze.cell_index(end))
+        if door is not None:
+            out.append((int(maze.cell_index(end)), maze.door_wall(end), *door))
+    return out
+
+
+def _grid_owners(maze: Maze) -> NDArray[np.int64]:
+    """:func:`owners` on a grid of polygons: ``(n,)`` cell ids."""
+    import shapely
+
+    g = maze.grid
+    mask = maze.mask.reshape(-1)
+    own = np.where(mask, np.arange(g.n_cells), -1)
+    rings = _rings(maze)
+    if not rings:
+        return own
+    pair = g.wall_cells
+    for end, wall, _, _ in _end_doors(maze):
+        front = int(pair[wall, 1] if pair[wall, 0] == end else pair[wall, 0])
+        if front >= 0 and not mask[front]:
+            own[front] = end
+    figure = _figure(rings)
+    shapely.prepare(figure)
+    # slivers: cells of no owner yet beside a maze cell, whose polygon meets the figure
+    a, b = pair[:, 0], pair[:, 1]
+    bb = np.maximum(b, 0)
+    beside = (b >= 0) & (mask[a] ^ mask[bb]) & ((own[a] < 0) | (own[bb] < 0))
+    walls = np.flatnonzero(beside)
+    if not len(walls):
+        return own
+    sliver = np.where(mask[a[walls]], b[walls], a[walls])
+    owner = np.where(mask[a[walls]], a[walls], b[walls])
+    keep = own[sliver] < 0
+    walls, sliver, owner = walls[keep], sliver[keep], owner[keep]
+    cells = np.unique(sliver)
+    meets = shapely.intersects(figure, _cell_polygons(g, cells))
+    keep = np.isin(sliver, cells[meets])
+    walls, sliver, owner = walls[keep], sliver[keep], owner[keep]
+    # the share of each wall the figure holds (a sliver joins the neighbour it shares most)
+    held = shapely.length(shapely.intersection(_wall_lines(g, walls), figure))
+    ok = held > 1e-9
+    walls, sliver, owner, held = walls[ok], sliver[ok], owner[ok], held[ok]
+    order = np.lexsort((-held, sliver))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = sliver[order][1:] != sliver[order][:-1]
+    best = order[first]
+    own[sliver[best]] = owner[best]
+    return own
+
+
+def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
+    """The drawn region, door mouths and walled region of a smooth maze on a grid."""
+    import shapely
+
+    g = maze.grid
+    mask = maze.mask.reshape(-1)
+    figure = _figure(_rings(maze))
+    figure = shapely.buffer(shapely.buffer(figure, -_NECK, quad_segs=4), _NECK, quad_segs=4)
+    shapely.prepare(figure)
+    own = owners(maze)
+    ids = np.flatnonzero(own >= 0)
+    polys = _cell_polygons(g, ids)
+    # the floor: the figure inside the owned cells (one overlay, so no seam opens between
+    # two cells), the bridges whole, less each cut cell's pieces that miss its owner
+    bridge = mask[ids] & ~inside_points(_rings(maze), g.centres[ids])
+    floor = shapely.intersection(figure, shapely.coverage_union_all(polys))
+    pieces = [floor, *polys[bridge]]
+    cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
+    pair = g.wall_cells
+    stray: list[Any] = []
+    for cell, inside in zip(ids[cut], shapely.intersection(polys[cut], figure), strict=True):
+        parts = [p for p in shapely.get_parts(_polygonal(inside)) if p.area > 1e-9]
+        if len(parts) < 2:
+            continue
+        o = int(own[cell])
+        if o == cell:
+            anchor = shapely.Point(g.centres[cell]).buffer(0.05)
+        else:
+            shared = np.flatnonzero(((pair[:, 0] == cell) & (pair[:, 1] == o))
+                                    | ((pair[:, 0] == o) & (pair[:, 1] == cell)))  # fmt: skip
+            anchor = shapely.union_all(_wall_lines(g, shared)).buffer(0.02)
+        if any(shapely.intersects(p, anchor) for p in parts):
+            stray.extend(p for p in parts if not shapely.intersects(p, anchor))
+    if stray:
+        pieces[0] = shapely.difference(floor, shapely.union_all(stray).buffer(1e-6))
+    mouths, ways = [], []
+    for end, wall, mid, normal in _end_doors(maze):
+        line = g.wall(wall)
+        p0, p1 = line[0].astype(np.float64), line[-1].astype(np.float64)
+        centre = g.centres[end]
+        bulge = max(0.0, float(np.max((line - p0) @ normal)))  # an arc's beyond its chord
+        reach = max(_way_out(figure, p0, p1, normal) or 0.5, bulge + 0.1)
+        q0, q1 = p0 + reach * normal, p1 + reach * normal
+        # from the end's centre to the wall as wide as the door (within the cell), then out
+        half = 0.5 * (p1 - p0)
+        inner = shapely.Polygon([centre - half, mid - half, mid + half, centre + half])
+        pieces.append(shapely.intersection(inner, _cell_polygons(g, np.array([end]))[0]))
+        pieces.append(shapely.Polygon([centre, p0, q0, q1, p1]))
+        mouths.append((q0, q1))
+        inner = 0.05 * (p1 - p0)
+        ways.append(shapely.Polygon([p0 + inner, q0 + inner, q1 - inner, p1 - inner]))
+    # passages whose way from centre to centre crosses the outline, or passes within a pen's
+    # width of it (its opening half cut off by a corner): a corridor through it
+    links = maze.links()
+    if len(links):
+        opened = np.flatnonzero(maze.passages)
+        ca, cb = g.centres[pair[opened, 0]], g.centres[pair[opened, 1]]
+        paths = shapely.linestrings(np.stack([ca, cb], axis=1))
+        edge = shapely.boundary(figure)
+        shapely.prepare(edge)
+        crossing = shapely.dwithin(edge, paths, 1.5 * _PEN)
+        both = _cell_polygons(g, pair[opened[crossing]].reshape(-1)).reshape(-1, 2)
+        for w, p, q, cells in zip(opened[crossing], ca[crossing], cb[crossing], both,
+                                  strict=True):  # fmt: skip
+            line = g.wall(int(w))
+            # as wide as the wall all the way from centre to centre, within the two cells
+            width = float(np.hypot(*(line[-1] - line[0])))
+            strip = shapely.buffer(shapely.LineString([p, q]), 0.5 * width, cap_style="flat")
+            pieces.append(shapely.intersection(strip, shapely.union(*cells)))
+            pieces.append(shapely.convex_hull(shapely.multipoints([p, q, *line])))
+    region = _solid(_polygonal(shapely.union_all(pieces)))
+    walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
+    sealed = _sealed(maze, region, walled, ids[cut], mouths)
+    if sealed is not None:  # floor no way reaches is left out: the outline goes round it
+        region = _polygonal(shapely.difference(region, sealed))
+        walled = _polygonal(shapely.difference(walled, sealed))
+    return region, mouths, walled
+
+
+_PEN = 0.1
+"""Half the width (cells) of a drawn line with room to spare (a line is 0.15 wide)."""
+_GAP = 0.05
+"""Half the narrowest gap (cells) between two lines' ink that a reader can pass through."""
+
+
+_SEAL_PX = 16
+"""Pixels a cell at which :func:`_sealed` draws the floor near the outline."""
+
+
+def _sealed(
+    maze: Maze,
+    region: Any,
+    walled: Any,
+    cut: NDArray[np.int64],
+    mouths: Sequence[tuple[NDArray, NDArray]],
+) -> Any:
+    """The floor near the outline that no way reaches: in the cells the outline cuts and
+    their neighbours, drawn at :data:`_SEAL_PX` pixels a cell, the floor less the walls'
+    (cut to ``walled``, as they are drawn) and the outline's ink (:data:`_PEN` either side)
+    is opened by :data:`_GAP` (a gap narrower than twice that does not let a reader
+    through); what the opened pieces holding a maze cell's centre do not reach is sealed
+    (where the contour comes within a pen's width of a wall), as an area. None when there
+    is none."""
+    import shapely
+    from PIL import Image, ImageDraw
+    from scipy import ndimage
+    from skimage.measure import find_contours
+
+    from mazeart.export.scene import _grid_walls
+
+    if not len(cut):
+        return None
+    g = maze.grid
+    pair = g.wall_cells
+    near = np.zeros(g.n_cells, bool)
+    near[cut] = True
+    near[[end for end, *_ in _end_doors(maze)]] = True  # and the doors' ways out
+    touching = near[pair[:, 0]] | ((pair[:, 1] >= 0) & near[np.maximum(pair[:, 1], 0)])
+    beside = pair[touching].reshape(-1)
+    near[beside[beside >= 0]] = True
+    ids = np.flatnonzero(near)
+    cells = shapely.coverage_union_all(_cell_polygons(g, ids))
+    band = _polygonal(shapely.intersection(region, cells))
+    x0, y0, x1, y1 = cells.bounds
+    px = float(_SEAL_PX)
+    size = (int(np.ceil((x1 - x0) * px)) + 4, int(np.ceil((y1 - y0) * px)) + 4)
+    origin = np.array([x0, y0]) - 2.0 / px
+
+    def at(points: Any) -> list[tuple[float, float]]:
+        return [tuple(p) for p in ((np.asarray(points) - origin) * px).tolist()]
+
+    floor_img = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(floor_img)
+    for poly in sorted(shapely.get_parts(band), key=lambda p: -p.area):
+        draw.polygon(at(poly.exterior.coords), fill=1)
+        for hole in poly.interiors:
+            draw.polygon(at(hole.coords), fill=0)
+    ink_img = Image.new("1", size, 0)
+    ink = ImageDraw.Draw(ink_img)
+    width = max(1, round(2 * _PEN * px))
+    segs, wall = _grid_walls(maze)
+    mine = touching[wall] | near[pair[wall, 0]]
+    lines = [s.reshape(2, 2) for s in clip_lines(segs[mine], walled)]  # as drawn
+    outline = shapely.intersection(shapely.boundary(region), cells)  # ink, but at the mouths
+    for a, b in mouths:
+        outline = shapely.difference(outline, shapely.LineString([a, b]).buffer(1e-6))
+    lines += [np.asarray(part.coords) for part in shapely.get_parts(outline)
+              if part.geom_type == "LineString" and len(part.coords) >= 2]  # fmt: skip
+    for line in lines:
+        pts = at(line)
+        ink.line(pts, fill=1, width=width, joint="curve")
+        for x, y in (pts[0], pts[-1]):  # round caps
+            ink.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=1)
+    floor = np.asarray(floor_img, dtype=bool) & ~np.asarray(ink_img, dtype=bool)
+    r = max(1, round(_GAP * px))
+    disk = np.hypot(*np.mgrid[-r : r + 1, -r : r + 1]) <= r + 0.01
+    opened = ndimage.binary_opening(floor, structure=disk)
+    labels, _ = ndimage.label(opened)
+    centres = ((g.centres[ids[maze.mask.reshape(-1)[ids]]] - origin) * px).astype(np.int64)
+    inside = (centres[:, 0] >= 0) & (centres[:, 0] < size[0]) & (centres[:, 1] >= 0)
+    inside &= centres[:, 1] < size[1]
+    seeds = np.unique(labels[centres[inside, 1], centres[inside, 0]])
+    alive = np.isin(labels, seeds[seeds > 0])
+    reached = ndimage.binary_dilation(alive, structure=disk, iterations=2)
+    dead = floor & ~reached
+    if np.count_nonzero(dead) < 2:
+        return None
+    rings = [c[:, ::-1] / px + origin for c in find_contours(np.pad(dead, 1).astype(float), 0.5)]
+    rings = [ring - 1.0 / px for ring in rings if len(ring) >= 4]
+    area = _figure(rings)
+    if area.is_empty:
+        return None
+    return shapely.intersection(shapely.buffer(area, _PEN + 1.0 / px), cells)
+
+
+def _solid(region: Any, least: float = 1e-3) -> Any:
+    """The area without the holes smaller than ``least`` (seams where two pieces of floor
+    were cut apart by rounding, not holes of the figure)."""
+    import shapely
+
+    polys = []
+    for poly in shapely.get_parts(region):
+        holes = [h for h in poly.interiors if shapely.Polygon(h).area >= least]
+        polys.append(shapely.Polygon(poly.exterior, holes))
+    return shapely.union_all(polys) if polys else region
+
+
+def _way_out(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray) -> float | None:
+    """How far beyond a door's wall (``p0`` to ``p1``) its way out runs before a
+    cross-section as wide as the door no longer meets the figure (at least a tenth of a
+    cell); None for a door that does not leave the figure within a cell and a half (it
+    opens onto a notch, runs into another part of the figure, or along its edge)."""
+    import shapely
+
+    shrink = 0.02 * (p1 - p0)
+    for t in np.arange(0.1, 1.5, 0.05):
+        section = shapely.LineString([p0 + shrink + t * normal, p1 - shrink + t * normal])
+        if not shapely.intersects(figure, section):
+            return float(t)
+    return None
+
+
+def grid_smooth_walls(maze: Maze) -> NDArray[np.bool_]:
+    """The walls of a smooth maze on a grid drawn inside its outline (before clipping to it):
+    a wall between cells of different owners that no passage opens, ``(n_walls,)``."""
+    own = owners(maze)
+    a, b = maze.grid.wall_cells[:, 0], maze.grid.wall_cells[:, 1]
+    oa = own[a]
+    ob = np.where(b >= 0, own[np.maximum(b, 0)], -1)
+    return (oa != ob) & ((oa >= 0) | (ob >= 0)) & ~maze.passages
+
+
+def clip_lines(segs: NDArray, region: Any) -> NDArray[np.float64]:
+    """The parts of segments ``x0, y0, x1, y1`` (any direction) inside a shapely area:
+    those wholly inside kept as they are, those across its boundary cut by geometry.
+
+    Parameters
+    ----------
+    segs : (K, 4) array_like
+    region : shapely geometry
+
+    Returns
+    -------
+    (M, 4) ndarray of float
+    """
+    import shapely
+
+    segs = np.asarray(segs, dtype=float).reshape(-1, 4)
+    if not len(segs):
+        return segs
+    lines = shapely.linestrings(segs.reshape(-1, 2, 2))
+    shapely.prepare(region)
+    inside = shapely.contains_properly(region, lines)
+    across = ~inside & shapely.intersects(region, lines)
+    out = [segs[inside]]
+    for piece in shapely.intersection(lines[across], region):
+        for part in shapely.get_parts(piece):
+            if part.geom_type != "LineString" or part.length < 1e-9:
+                continue
+            pts = np.asarray(part.coords)
+            out.append(np.hstack([pts[:-1], pts[1:]]))
+    return np.vstack(out)

@@ -23,6 +23,7 @@ again alone, and a book's page ``i`` or a game's level ``i`` is ``index=i``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -1053,9 +1054,7 @@ def _grid_plan(
 
     for name, what in SQUARE_ONLY.items():
         value = given.get(name)
-        if value not in (None, False, _DEFAULTS[name]) and not (
-            name == "outline" and value == "cells"
-        ):
+        if value not in (None, False, _DEFAULTS[name]):
             raise MazeartError(f"the square grid alone takes {what}, not the {kind} grid")
     if opts["geometry"] not in (None, "cells"):
         raise MazeartError(f"the blocks geometry is the square grid's; the {kind} grid has cells")
@@ -1074,8 +1073,10 @@ def _grid_plan(
     if rect is not None:
         if opts["tone"] or opts["mode"] == "tone":
             raise MazeartError("tone reads the picture's tones; give a picture, not WxH")
-        if opts["edges"] or opts["regions"]:
-            raise MazeartError("edges and regions read the picture; give one, not WxH")
+        if opts["edges"] or opts["regions"] or opts["outline"] == "smooth":
+            raise MazeartError(
+                "edges, regions and a smooth outline read the picture; give one, not WxH"
+            )
         if opts["colour_rooms"]:
             raise MazeartError("colour rooms are read off the picture; give one, not WxH")
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
@@ -1105,10 +1106,15 @@ def _grid_plan(
             raise MazeartError("textures applies with regions")
         if opts["tone"] and opts["regions"]:
             raise MazeartError("tone draws the whole picture; it does not mix with regions")
+        if opts["tone"] and opts["outline"] == "smooth":
+            raise MazeartError(
+                "tone draws the whole picture; it does not mix with a smooth outline"
+            )
         laid = grid_over_picture(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
             edges=bool(opts["edges"]), segments=opts["segments"], regions=opts["regions"],
+            outline=opts["outline"] == "smooth",
         )  # fmt: skip
         grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
         transform = laid.transform
@@ -1123,6 +1129,9 @@ def _grid_plan(
         if laid.darkness is not None:
             tone = np.asarray(laid.darkness, dtype=np.float64)  # then rounded: 0.01, not
             guide = Guide(tone=np.round(tone, 2))  # float32's 0.0099999998
+        elif laid.outline:
+            guide = Guide(outline=laid.outline)
+            extra = {**extra, "inside": laid.inside}
         else:
             notes += _grid_notes(kind, picture, threshold, opts["invert"], photo=False)
     check_cells(1, grid.n_cells, f"the {kind} grid", kind=kind)
@@ -1227,13 +1236,13 @@ def _weave_plan(
     density = 0.2 if opts["weave"] is True else opts["weave"]
     density = check_number(density, "weave", low=0, high=1)
     if opts["mode"] == "tone":
-        raise MazeartError("tone do not mix with a weave maze")
+        raise MazeartError("a weave maze does not take tone")
     for name, what in {**SQUARE_ONLY, "tone": "tone", "edges": "edges",
-                       "segments": "segments"}.items():  # fmt: skip
+                       "outline": "a smooth outline", "segments": "segments"}.items():  # fmt: skip
         value = given.get(name)
         plain = name in ("outline", "preset") and value in ("cells", True)
         if value not in (None, False, _DEFAULTS[name]) and not plain:
-            raise MazeartError(f"{what} do not mix with a weave maze")
+            raise MazeartError(f"a weave maze does not take {what}")
     if given.get("algorithm") not in (None, "kruskal") or extra:
         raise MazeartError("a weave maze is carved by Kruskal's algorithm with its crossings")
     if opts["geometry"] not in (None, "cells"):
@@ -1282,10 +1291,17 @@ class _GridCandidate(_Job):
         from mazeart.grids.generate import generate_on_grid
 
         walls = "outline walls" if self.arguments.get("labels") is None else "edge walls"
-        report = ShapeReport(walls=walls)
-        maze = generate_on_grid(self.weights, self.grid, rng=seed, report=report,
-                                **self.arguments)  # fmt: skip
-        return (maze if self.guide is None else maze.replace(guide=self.guide)), report
+
+        def carve(arguments: dict[str, Any]) -> tuple[Maze, ShapeReport]:
+            report = ShapeReport(walls=walls)
+            maze = generate_on_grid(self.weights, self.grid, rng=seed, report=report,
+                                    **arguments)  # fmt: skip
+            if self.guide is None:
+                return maze, report
+            guide = dataclasses.replace(self.guide, edge_labels=maze.guide.edge_labels)
+            return maze.replace(guide=guide), report
+
+        return _doors_out(carve, self.arguments, (self.grid.n_cells,))
 
 
 @dataclass(frozen=True)
@@ -1337,26 +1353,39 @@ class _Candidate(_Job):
         With a smooth outline, an end whose door would run into the figure again (a
         notch the outline leaves no way out of) is moved: the cell in front of it joins
         the figure's cells that take no door, and the same carve gets other ends."""
-        from mazeart.outline import blocked_doors
 
-        arguments = self.arguments
-        for _ in range(4):
+        def carve(arguments: dict[str, Any]) -> tuple[Maze, ShapeReport]:
             report = ShapeReport(walls=self.walls)
             maze = generate(self.weights, rng=seed, report=report, **arguments)
-            if self.guide is None:
-                return maze, report
-            maze = maze.replace(guide=self.guide)
-            blocked = blocked_doors(maze)
-            if not blocked:
-                break
-            inside = np.zeros(maze.shape, bool)
-            if arguments.get("inside") is not None:
-                inside |= arguments["inside"]
-            for r, c in blocked:
-                if 0 <= r < maze.height and 0 <= c < maze.width:
-                    inside[r, c] = True
-            arguments = {**arguments, "inside": inside}
-        return maze, report
+            return (maze if self.guide is None else maze.replace(guide=self.guide)), report
+
+        return _doors_out(carve, self.arguments, self.weights.shape)
+
+
+def _doors_out(
+    carve: Callable[[dict[str, Any]], tuple[Maze, ShapeReport]],
+    arguments: dict[str, Any],
+    shape: tuple[int, ...],
+) -> tuple[Maze, ShapeReport]:
+    """``carve(arguments)``, and with a smooth outline, again (up to three times) while an
+    end's door would run into the figure again: the cells in front of such doors join
+    ``inside`` (figure that takes no door), so the same carve gets other ends."""
+    from mazeart.outline import blocked_doors
+
+    for _ in range(4):
+        maze, report = carve(arguments)
+        blocked = blocked_doors(maze)
+        if not blocked:
+            break
+        inside = np.zeros(shape, bool)
+        if arguments.get("inside") is not None:
+            inside |= np.asarray(arguments["inside"], bool).reshape(shape)
+        for cell in blocked:  # (row, col) on the square grid, an id on another
+            at = tuple(int(i) for i in np.atleast_1d(cell))
+            if all(0 <= i < n for i, n in zip(at, shape, strict=True)):
+                inside[at] = True
+        arguments = {**arguments, "inside": inside}
+    return maze, report
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 For each picture of a set drawn here and never tuned on (``tests/holdout.py``: colour logos
 with letters, icons with small inner shapes, glyphs with counters, words), at 50 cells
-on every grid (and the square grid's smooth outline, and weave) and at 200 cells for each
-picture on three or four of them, the default output is
+on every grid (and the smooth outline, each picture on one grid in turn, and weave) and at
+200 cells for each picture on three or four of them, the default output is
 rendered and flood-filled from the entrance with this file's own code: the exit is reached,
 at least 99.9 % of the floor is reached, both doors open onto the ground around the maze and
 no other gap in the walls lets the ground in. The positions of the two ends come from the
@@ -139,7 +139,11 @@ FINE_ALL = 100
 """Mazes finer than this are drawn for half the pictures on each grid (the other half on the
 next), which keeps every picture checked fine on several grids at half the time."""
 GRIDS = [("square", {}), ("square", {"outline": "smooth"}), ("square", {"weave": True}),
-         ("hex", {}), ("triangle", {}), ("polar", {}), ("upsilon", {})]  # fmt: skip
+         ("hex", {}), ("triangle", {}), ("polar", {}), ("upsilon", {}),
+         ("any", {"outline": "smooth"})]  # fmt: skip
+TURNS = ["hex", "triangle", "polar", "upsilon"]
+"""The grids ``any`` takes in turn, a picture each (``tests/test_grid_outline.py`` walks
+random ones)."""
 
 
 @pytest.fixture(scope="module")
@@ -167,13 +171,16 @@ def pool():
 
 @pytest.mark.parametrize("cells", [50, 200])  # a small maze and a fine one
 @pytest.mark.parametrize("grid, how", GRIDS, ids=["square", "smooth", "weave", "hex",
-                                                  "triangle", "polar", "upsilon"])  # fmt: skip
+                                                  "triangle", "polar", "upsilon",
+                                                  "smooth-grids"])  # fmt: skip
 def test_every_default_maze_is_solvable_as_drawn(grid, how, cells, pool):
     names = list(PICTURES)
     if cells > FINE_ALL:  # every other picture, alternating by grid: each on three or four
         turn = [g for g, _ in GRIDS].index(grid) + len(how)
         names = names[turn % 2 :: 2]
-    results = list(pool.map(walk_one, names, [grid] * len(names), [how] * len(names),
+    grids = [TURNS[(i + cells) % len(TURNS)] if grid == "any" else grid
+             for i in range(len(names))]  # fmt: skip
+    results = list(pool.map(walk_one, names, grids, [how] * len(names),
                             [cells] * len(names)))  # fmt: skip
     failures = []
     for name, walked, reported in results:

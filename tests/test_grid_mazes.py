@@ -237,7 +237,7 @@ def test_the_command_line_makes_saves_and_reads_every_grid(kind, tmp_path, horse
 @pytest.mark.parametrize(
     ("args", "message"),
     [(["--grid", "hex", "-a", "eller"], "eller does not run on the hex grid"),
-     (["--grid", "hex", "--outline", "smooth"], "the square grid alone takes a smooth outline"),
+     (["--grid", "hex", "--outline", "smooth"], "a smooth outline read the picture; give one"),
      (["--grid", "polar", "--geometry", "blocks"], "blocks geometry"),
      (["--grid", "octagon"], "--grid must be one of"),
      (["--weave", "-a", "prim"], "Kruskal"),

@@ -113,8 +113,8 @@ def test_true_or_false_options_are_checked():
 
 @pytest.mark.parametrize(
     ("source", "options", "message"),
-    [("logo", {"weave": True, "edges": True}, "edges do not mix with a weave maze"),
-     ("logo", {"weave": True, "mode": "tone"}, "tone do not mix with a weave maze"),
+    [("logo", {"weave": True, "edges": True}, "a weave maze does not take edges"),
+     ("logo", {"weave": True, "mode": "tone"}, "a weave maze does not take tone"),
      ("camera", {"grid": "hex", "mode": "tone", "edges": True}, "does not mix with edges"),
      ("20x15", {"grid": "hex", "mode": "tone"}, "give a picture"),
      ("20x15", {"grid": "hex", "edges": True}, "give one"),

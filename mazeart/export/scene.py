@@ -746,10 +746,17 @@ def _ragged(points: NDArray[np.float64], ptr: NDArray[np.int64], ids: ArrayLike)
 
 def _grid_walls(maze: Maze) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """The segments of the walls a grid maze draws: closed walls with a maze cell on a side,
-    but not the doors of its entrance and exit; and the wall of each segment."""
+    but not the doors of its entrance and exit (with a smooth outline, the walls between
+    cells of different owners: :func:`mazeart.outline.grid_smooth_walls`); and the wall of
+    each segment."""
     g = maze.grid
-    a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
-    drawn = ~maze.passages & (maze.mask[a] | ((b >= 0) & maze.mask[np.maximum(b, 0)]))
+    if maze.guide.outline:
+        from mazeart.outline import grid_smooth_walls
+
+        drawn = grid_smooth_walls(maze)
+    else:
+        a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
+        drawn = ~maze.passages & (maze.mask[a] | ((b >= 0) & maze.mask[np.maximum(b, 0)]))
     for end in (maze.entrance, maze.exit):
         door = maze.door_wall(end)
         if door >= 0:
@@ -761,6 +768,17 @@ def _grid_walls(maze: Maze) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     keep = drawn[wall]
     first = first[keep]
     return np.hstack([g.wall_points[first], g.wall_points[first + 1]]), wall[keep]
+
+
+def _design_walls(maze: Maze, wall: NDArray[np.intp]) -> NDArray[np.bool_] | None:
+    """Which of the drawn walls ``wall`` part two colour regions (``--edges``), or None."""
+    if maze.guide.edge_labels is None or maze.grid.kind == "weave":
+        return None
+    labels = maze.guide.edge_labels.reshape(-1)
+    g = maze.grid
+    a, b = g.wall_cells[wall, 0], g.wall_cells[wall, 1]
+    bb = np.maximum(b, 0)
+    return (b >= 0) & maze.mask[a] & maze.mask[bb] & (labels[a] != labels[bb])
 
 
 def _along(line: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -872,6 +890,11 @@ def _grid_scene(
         from mazeart.grids.weave import weave_boxes
 
         layers.append(Layer("floor", fills=(Fill(style.floor, weave_boxes(maze)),)))
+    elif style.floor and maze.guide.outline:  # what the drawn outline encloses
+        from mazeart.outline import _region_rings, drawn_region
+
+        rings = Lines.from_list(_region_rings(drawn_region(maze)))
+        layers.append(Layer("floor", fills=(Fill(style.floor, rings=rings),)))
     elif style.floor:
         if square:  # whole rows of cells as rectangles, as a square maze's floor is drawn
             shape = (int(g.params["rows"]), int(g.params["cols"]))
@@ -884,12 +907,21 @@ def _grid_scene(
     cap = "square" if square or weave else "round"
     # a weave maze draws both sides of every corridor where a plain one draws one wall
     groups = [(style.line_width * (0.6 if weave else 1.0), None)]
+    design = None
     if weave:  # the inset drawing whose gaps show the passages under (doors open)
         from mazeart.grids.weave import weave_walls
 
         segments = np.array([np.ravel(seg) for seg in weave_walls(maze)]).reshape(-1, 4)
     else:
         segments, wall = _grid_walls(maze)
+        between = _design_walls(maze, wall)
+        design = None if between is None else segments[between]
+        if maze.guide.outline:  # cut to the floor, clear of the doors' ways out
+            from mazeart.outline import clip_lines, walled_region
+
+            inside = walled_region(maze)
+            design = None if design is None else clip_lines(design, inside)
+            segments = clip_lines(segments, inside)
         if maze.guide.tone is not None:  # a width per level of darkness (mazeart.tone)
             from mazeart.tone import LEVELS, level_width, wall_tone
 
@@ -903,12 +935,8 @@ def _grid_scene(
         if pick is None or pick.any():
             strokes.append(Stroke(walls, width, style.wall, cap))
     layers.append(Layer("walls", strokes=tuple(strokes)))
-    if maze.guide.edge_labels is not None and not weave:  # the design: walls between regions
-        labels = maze.guide.edge_labels
-        a, b = g.wall_cells[wall, 0], g.wall_cells[wall, 1]
-        bb = np.maximum(b, 0)
-        design = (b >= 0) & maze.mask[a] & maze.mask[bb] & (labels[a] != labels[bb])
-        curves = chain_segments(segments[design])
+    if not weave and design is not None:  # the design: walls between regions
+        curves = chain_segments(design)
         if ordered:
             curves = order_lines(curves)
         heavy = style.edge_width if style.edge_width is not None else 2 * style.line_width
@@ -921,6 +949,14 @@ def _grid_scene(
             outline = order_lines(outline)
         layers.append(Layer("outline", strokes=(Stroke(outline, style.line_width, style.wall,
                                                        "square"),)))  # fmt: skip
+    elif maze.guide.outline:  # the picture's contour, open at the doors
+        from mazeart.outline import outline_paths
+
+        outline = Lines.from_list(outline_paths(maze))
+        if ordered:
+            outline = order_lines(outline)
+        layers.append(Layer("outline", strokes=(Stroke(outline, style.line_width, style.wall,
+                                                       "round"),)))  # fmt: skip
     if solutions is None:
         has_ends = maze.entrance is not None and maze.exit is not None
         if style.solution and has_ends:
@@ -999,12 +1035,13 @@ def build_scene(
     bottom margin, below the maze.
 
     A maze on another grid draws ``floor`` (its cells'
-    polygons), ``walls`` (every closed wall with a maze cell on a side, the
-    doors of its entrance and exit left open), ``solution`` (through the
-    cells' centres and out through the doors), ``markers`` and ``arrows``
-    (along the doors' normals); the square grid's own layers (rooms, tags,
-    outline, edges, tone) are not there. Its scene spans the grid's
-    :attr:`~mazeart.grids.Grid.size`.
+    polygons, or what its smooth outline encloses), ``rooms``, ``walls`` (every
+    closed wall with a maze cell on a side, the doors of its entrance and exit
+    left open; as thick as the picture is dark with tone; cut to the smooth
+    outline), ``edges`` (the walls between colour regions), ``outline``,
+    ``solution`` (through the cells' centres and out through the doors),
+    ``tags``, ``markers`` and ``arrows`` (along the doors' normals). Its scene
+    spans the grid's :attr:`~mazeart.grids.Grid.size`.
 
     Parameters
     ----------

@@ -65,6 +65,7 @@ def generate_on_grid(
     place: str | Mapping[str, int] | None = None,
     labels: ArrayLike | None = None,
     rooms: Any = None,
+    inside: ArrayLike | None = None,
     report: ShapeReport | None = None,
     **options: Any,
 ) -> Maze:
@@ -94,6 +95,9 @@ def generate_on_grid(
     rooms : rooms in any form :func:`mazeart.rooms.place_rooms_on_grid` takes, optional
         Rooms of cell ids with their doors, or rooms in fractions of the grid's size:
         open areas entered only through their doors (the maze is carved around them).
+    inside : (n,) array_like of bool, optional
+        Cells of the figure that hold no maze (a smooth outline's margin): they join the
+        maze's ``region``, so they are figure, not ground, and no door opens onto them.
     report : ShapeReport, optional
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
@@ -157,6 +161,11 @@ def generate_on_grid(
                               tuple(Door(at(d.cell), at(d.outside)) for d in room.doors),
                               name=room.name, kind=room.kind) for room in room_list]  # fmt: skip
         maze = install_rooms(maze, room_list)
+    if inside is not None:
+        figure = np.asarray(inside, dtype=bool).reshape(-1)
+        if figure.size != grid.n_cells:
+            raise MazeartError(f"inside has {figure.size} cells, the grid {grid.n_cells}")
+        maze = maze.replace(region=maze.region | figure.reshape(maze.region.shape))
     from mazeart.tags import parse_place
 
     ends = [None if e is None else maze.cell_at(e) for e in (entrance, exit)]  # ids to cells

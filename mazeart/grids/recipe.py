@@ -25,7 +25,6 @@ GRID_KINDS = tuple(kind for kind in GRIDS if kind != "weave")
 :class:`~mazeart.maze.Maze`'s own; the weave grid is made by ``weave=True``)."""
 
 SQUARE_ONLY = {
-    "outline": "a smooth outline",
     "preset": "presets",
 }
 """Options that work on the square grid only, and how to name them in a refusal."""
@@ -63,6 +62,8 @@ class Laid(NamedTuple):
     darkness: NDArray[np.float32] | None = None  # per cell, with tone
     labels: NDArray[np.int8] | None = None  # each cell's colour region, with edges
     transform: Any = None  # where the grid lies on the picture (grid units to pixels)
+    outline: tuple[NDArray[np.float64], ...] = ()  # the smooth outline's rings, grid units
+    inside: NDArray[np.bool_] | None = None  # with outline: figure cells holding no maze
 
 
 def grid_over_picture(
@@ -79,6 +80,7 @@ def grid_over_picture(
     edges: bool = False,
     segments: int | None = None,
     regions: bool = False,
+    outline: bool = False,
 ) -> Laid:
     """The grid of ``kind`` laid over a picture, and a weight per cell.
 
@@ -104,6 +106,10 @@ def grid_over_picture(
         as on squares): each cell takes the region covering most of it.
     regions : bool, default False
         Read the colour regions too (for their textures), without walling them.
+    outline : bool, default False
+        A smooth outline (:mod:`mazeart.outline`): the figure's contour in grid units
+        is returned, and the maze cells are those whose centre lies inside it, a fifth
+        of a cell clear of it (instead of the cells covered enough).
 
     Returns
     -------
@@ -111,7 +117,8 @@ def grid_over_picture(
         ``weights`` is ``(n,)`` int32 (``0`` free, ``1000`` forbidden); ``specks``
         counts the islands dropped and their cells; ``darkness`` is ``(n,)`` float32
         from 0 (white) to 1 (black) with ``tone``; ``labels`` ``(n,)`` int8 with
-        ``edges``.
+        ``edges``; ``outline`` the contour's rings and ``inside`` the cells whose centre
+        is inside it but hold no maze, with ``outline``.
 
     Raises
     ------
@@ -139,8 +146,17 @@ def grid_over_picture(
 
         reach = max(1, round(transform.scale))  # a cell, in the picture's pixels
         cover = np.maximum(cover, close_gaps(cover >= 0.5, width=reach).astype(cover.dtype))
-    share = cell_coverage(grid, transform, cover)
-    free = share >= float(coverage) - 1e-6
+    rings: tuple[NDArray[np.float64], ...] = ()
+    figure = None
+    if outline:
+        from mazeart.outline import grid_contours, inside_points, margin_of
+
+        rings = tuple(np.round(r, 3) for r in grid_contours(cover, transform))
+        figure = inside_points(rings, grid.centres)
+        free = figure & inside_points(rings, grid.centres, margin=margin_of(grid))
+    else:
+        share = cell_coverage(grid, transform, cover)
+        free = share >= float(coverage) - 1e-6
     free, specks = _drop_small(grid, free, min_island)
     if not free.any():
         raise MazeartError(
@@ -153,7 +169,9 @@ def grid_over_picture(
         least = max(3, min_island, int(free.sum()) // 150)  # a speck: under 1/150 of it
         labels = _merge_specks(grid, free, labels, least=least)
     weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
-    return Laid(grid, weights, specks, labels=labels, transform=transform)
+    inside = None if figure is None else figure & ~free
+    return Laid(grid, weights, specks, labels=labels, transform=transform, outline=rings,
+                inside=inside)  # fmt: skip
 
 
 def cell_labels(
