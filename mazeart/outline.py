@@ -1092,16 +1092,14 @@ def _sealed(
     mouths: Sequence[tuple[NDArray, NDArray]],
 ) -> Any:
     """The floor near the outline that no way reaches: in the cells the outline cuts and
-    their neighbours, drawn at :data:`_SEAL_PX` pixels a cell, the floor less the walls'
+    their neighbours, drawn at :data:`_SEAL_PX` pixels a cell tile by tile
+    (:data:`_TILE` cells, each seen with two cells around it), the floor less the walls'
     (cut to ``walled``, as they are drawn) and the outline's ink (:data:`_PEN` either side)
     is opened by :data:`_GAP` (a gap narrower than twice that does not let a reader
     through); what the opened pieces holding a maze cell's centre do not reach is sealed
     (where the contour comes within a pen's width of a wall), as an area. None when there
     is none."""
     import shapely
-    from PIL import Image, ImageDraw
-    from scipy import ndimage
-    from skimage.measure import find_contours
 
     from mazeart.export.scene import _grid_walls
 
@@ -1118,33 +1116,67 @@ def _sealed(
     ids = np.flatnonzero(near)
     cells = shapely.coverage_union_all(_cell_polygons(g, ids))
     band = _polygonal(shapely.intersection(region, cells))
+    segs, wall = _grid_walls(maze)
+    mine = touching[wall] | near[pair[wall, 0]]
+    ink = list(shapely.linestrings(clip_lines(segs[mine], walled).reshape(-1, 2, 2)))
+    outline = shapely.intersection(shapely.boundary(region), cells)  # ink, but at the mouths
+    for a, b in mouths:
+        outline = shapely.difference(outline, shapely.LineString([a, b]).buffer(1e-6))
+    ink += [p for p in shapely.get_parts(outline) if p.geom_type == "LineString"]
+    lines = np.array(ink, dtype=object)
+    tree = shapely.STRtree(lines)
+    centres = g.centres[ids[maze.mask.reshape(-1)[ids]]]
+    shapely.prepare(band)
     x0, y0, x1, y1 = cells.bounds
+    dead = []
+    for ty in np.arange(y0, y1, _TILE):
+        for tx in np.arange(x0, x1, _TILE):
+            core = shapely.box(tx, ty, tx + _TILE, ty + _TILE)
+            if not shapely.intersects(band, core):
+                continue
+            window = shapely.box(tx - 2, ty - 2, tx + _TILE + 2, ty + _TILE + 2)
+            piece = _sealed_tile(shapely.intersection(band, window), lines[tree.query(window)],
+                                 centres, window.bounds)  # fmt: skip
+            if piece is not None:
+                dead.append(shapely.intersection(piece, core))
+    if not dead:
+        return None
+    return shapely.intersection(shapely.buffer(shapely.union_all(dead), _PEN + 1.0 / _SEAL_PX),
+                                cells)  # fmt: skip
+
+
+_TILE = 32
+"""Cells a side of the tiles :func:`_sealed` draws one at a time."""
+
+
+def _sealed_tile(
+    band: Any, lines: NDArray[np.object_], centres: NDArray, bounds: tuple[float, ...]
+) -> Any:
+    """:func:`_sealed` in one window ``bounds``: the dead floor of ``band`` there, or None."""
+    import shapely
+    from PIL import Image, ImageDraw
+    from scipy import ndimage
+    from skimage.measure import find_contours
+
+    x0, y0, x1, y1 = bounds
     px = float(_SEAL_PX)
-    size = (int(np.ceil((x1 - x0) * px)) + 4, int(np.ceil((y1 - y0) * px)) + 4)
-    origin = np.array([x0, y0]) - 2.0 / px
+    size = (int(np.ceil((x1 - x0) * px)), int(np.ceil((y1 - y0) * px)))
+    origin = np.array([x0, y0])
 
     def at(points: Any) -> list[tuple[float, float]]:
         return [tuple(p) for p in ((np.asarray(points) - origin) * px).tolist()]
 
     floor_img = Image.new("1", size, 0)
     draw = ImageDraw.Draw(floor_img)
-    for poly in sorted(shapely.get_parts(band), key=lambda p: -p.area):
+    for poly in sorted(shapely.get_parts(_polygonal(band)), key=lambda p: -p.area):
         draw.polygon(at(poly.exterior.coords), fill=1)
         for hole in poly.interiors:
             draw.polygon(at(hole.coords), fill=0)
     ink_img = Image.new("1", size, 0)
     ink = ImageDraw.Draw(ink_img)
     width = max(1, round(2 * _PEN * px))
-    segs, wall = _grid_walls(maze)
-    mine = touching[wall] | near[pair[wall, 0]]
-    lines = [s.reshape(2, 2) for s in clip_lines(segs[mine], walled)]  # as drawn
-    outline = shapely.intersection(shapely.boundary(region), cells)  # ink, but at the mouths
-    for a, b in mouths:
-        outline = shapely.difference(outline, shapely.LineString([a, b]).buffer(1e-6))
-    lines += [np.asarray(part.coords) for part in shapely.get_parts(outline)
-              if part.geom_type == "LineString" and len(part.coords) >= 2]  # fmt: skip
     for line in lines:
-        pts = at(line)
+        pts = at(line.coords)
         ink.line(pts, fill=1, width=width, joint="curve")
         for x, y in (pts[0], pts[-1]):  # round caps
             ink.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=1)
@@ -1153,11 +1185,16 @@ def _sealed(
     disk = np.hypot(*np.mgrid[-r : r + 1, -r : r + 1]) <= r + 0.01
     opened = ndimage.binary_opening(floor, structure=disk)
     labels, _ = ndimage.label(opened)
-    centres = ((g.centres[ids[maze.mask.reshape(-1)[ids]]] - origin) * px).astype(np.int64)
-    inside = (centres[:, 0] >= 0) & (centres[:, 0] < size[0]) & (centres[:, 1] >= 0)
-    inside &= centres[:, 1] < size[1]
-    seeds = np.unique(labels[centres[inside, 1], centres[inside, 0]])
+    spots = ((centres - origin) * px).astype(np.int64)
+    inside = (spots[:, 0] >= 0) & (spots[:, 0] < size[0]) & (spots[:, 1] >= 0)
+    inside &= spots[:, 1] < size[1]
+    seeds = np.unique(labels[spots[inside, 1], spots[inside, 0]])
     alive = np.isin(labels, seeds[seeds > 0])
+    # the window's rim: floor that goes on beyond it is reached from there
+    rim = np.zeros_like(alive)
+    rim[[0, -1], :] = rim[:, [0, -1]] = True
+    edge = np.unique(labels[rim & opened])
+    alive |= np.isin(labels, edge[edge > 0])
     reached = ndimage.binary_dilation(alive, structure=disk, iterations=2)
     dead = floor & ~reached
     if np.count_nonzero(dead) < 2:
@@ -1165,9 +1202,7 @@ def _sealed(
     rings = [c[:, ::-1] / px + origin for c in find_contours(np.pad(dead, 1).astype(float), 0.5)]
     rings = [ring - 1.0 / px for ring in rings if len(ring) >= 4]
     area = _figure(rings)
-    if area.is_empty:
-        return None
-    return shapely.intersection(shapely.buffer(area, _PEN + 1.0 / px), cells)
+    return None if area.is_empty else area
 
 
 def _solid(region: Any, least: float = 1e-3) -> Any:
