@@ -121,10 +121,13 @@ def figure_contours(
     """
     h, w = coverage.shape
     rows, cols = shape
-    scale = np.array([cols / w, rows / h])
     # within ``tolerance`` pixels, and within a tenth of a cell where a pixel is a cell or more
     tol = min(float(tolerance), 0.1 * w / cols)
-    return _contours(coverage, lambda px: px * scale, tol, min_area=min_area, smooth=smooth)
+
+    def to_cells(px: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.stack([px[:, 0] * cols / w, px[:, 1] * rows / h], axis=1)
+
+    return _contours(coverage, to_cells, tol, min_area=min_area, smooth=smooth)
 
 
 def grid_contours(
@@ -941,13 +944,13 @@ def _wall_lines(grid: Any, walls: NDArray[np.int64]) -> NDArray[np.object_]:
 def _end_doors(maze: Maze) -> list[tuple[int, int, NDArray, NDArray]]:
     """Each end's cell id, its door wall, the wall's middle and the unit normal out of the
     cell (an end without a door is left out)."""
-    from mazeart.export.scene import _door
+    from mazeart.export._walls import door
 
     out = []
     for end in (maze.entrance, maze.exit):
-        door = None if end is None else _door(maze, maze.cell_index(end))
-        if door is not None:
-            out.append((int(maze.cell_index(end)), maze.door_wall(end), *door))
+        way = None if end is None else door(maze, maze.cell_index(end))
+        if way is not None:
+            out.append((int(maze.cell_index(end)), maze.door_wall(end), *way))
     return out
 
 
@@ -1101,7 +1104,7 @@ def _sealed(
     is none."""
     import shapely
 
-    from mazeart.export.scene import _grid_walls
+    from mazeart.export._walls import wall_segments
 
     if not len(cut):
         return None
@@ -1116,7 +1119,7 @@ def _sealed(
     ids = np.flatnonzero(near)
     cells = shapely.coverage_union_all(_cell_polygons(g, ids))
     band = _polygonal(shapely.intersection(region, cells))
-    segs, wall = _grid_walls(maze)
+    segs, wall = wall_segments(maze, grid_smooth_walls(maze))
     mine = touching[wall] | near[pair[wall, 0]]
     ink = list(shapely.linestrings(clip_lines(segs[mine], walled).reshape(-1, 2, 2)))
     outline = shapely.intersection(shapely.boundary(region), cells)  # ink, but at the mouths

@@ -39,6 +39,7 @@ from mazeart._graph import runs
 from mazeart._io import plain
 from mazeart._jit import njit
 from mazeart.export._style import Style, tag_colour, tag_legend
+from mazeart.export._walls import door, drawn_walls, wall_segments
 from mazeart.grids import Grid
 from mazeart.maze import STEP, Maze
 
@@ -745,29 +746,14 @@ def _ragged(points: NDArray[np.float64], ptr: NDArray[np.int64], ids: ArrayLike)
 
 
 def _grid_walls(maze: Maze) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
-    """The segments of the walls a grid maze draws: closed walls with a maze cell on a side,
-    but not the doors of its entrance and exit (with a smooth outline, the walls between
-    cells of different owners: :func:`mazeart.outline.grid_smooth_walls`); and the wall of
-    each segment."""
-    g = maze.grid
+    """The segments of the walls a grid maze draws (:func:`mazeart.export._walls.drawn_walls`,
+    or with a smooth outline :func:`mazeart.outline.grid_smooth_walls`), and the wall of
+    each."""
     if maze.guide.outline:
         from mazeart.outline import grid_smooth_walls
 
-        drawn = grid_smooth_walls(maze)
-    else:
-        a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
-        drawn = ~maze.passages & (maze.mask[a] | ((b >= 0) & maze.mask[np.maximum(b, 0)]))
-    for end in (maze.entrance, maze.exit):
-        door = maze.door_wall(end)
-        if door >= 0:
-            drawn[door] = False
-    last = np.zeros(len(g.wall_points), bool)
-    last[g.wall_ptr[1:] - 1] = True  # no segment from one wall's end to the next wall
-    first = np.flatnonzero(~last)
-    wall = np.searchsorted(g.wall_ptr, first, side="right") - 1
-    keep = drawn[wall]
-    first = first[keep]
-    return np.hstack([g.wall_points[first], g.wall_points[first + 1]]), wall[keep]
+        return wall_segments(maze, grid_smooth_walls(maze))
+    return wall_segments(maze, drawn_walls(maze))
 
 
 def _design_walls(maze: Maze, wall: NDArray[np.intp]) -> NDArray[np.bool_] | None:
@@ -779,31 +765,6 @@ def _design_walls(maze: Maze, wall: NDArray[np.intp]) -> NDArray[np.bool_] | Non
     a, b = g.wall_cells[wall, 0], g.wall_cells[wall, 1]
     bb = np.maximum(b, 0)
     return (b >= 0) & maze.mask[a] & maze.mask[bb] & (labels[a] != labels[bb])
-
-
-def _along(line: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The point halfway along a polyline and the unit direction there."""
-    d = np.diff(line, axis=0)
-    lengths = np.hypot(d[:, 0], d[:, 1])
-    total = float(lengths.sum())
-    if total <= 0:
-        return line[0].astype(np.float64), np.array([1.0, 0.0])
-    cum = np.concatenate([[0.0], np.cumsum(lengths)])
-    k = min(int(np.searchsorted(cum, total / 2, side="right")) - 1, len(d) - 1)
-    t = (total / 2 - cum[k]) / max(float(lengths[k]), 1e-12)
-    return line[k] + t * d[k], d[k] / max(float(lengths[k]), 1e-12)
-
-
-def _door(maze: Maze, cell: int) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
-    """Where ``cell``'s door is: its wall's middle and the unit normal out of the cell."""
-    door = maze.door_wall(cell)
-    if door < 0:
-        return None
-    mid, along = _along(maze.grid.wall(door))
-    normal = np.array([-along[1], along[0]])
-    if float(np.dot(normal, mid - maze.grid.centres[cell])) < 0:
-        normal = -normal
-    return mid, normal
 
 
 def _xy(point: NDArray[np.float64]) -> tuple[float, float]:
@@ -840,8 +801,8 @@ def grid_solution_polyline(maze: Maze, path: ArrayLike) -> NDArray[np.float64]:
     pts = maze.grid.centres[ids]
     if len(ids):
         ends = (maze.entrance, maze.exit)
-        first = _door(maze, int(ids[0])) if int(ids[0]) in ends else None
-        last = _door(maze, int(ids[-1])) if int(ids[-1]) in ends else None
+        first = door(maze, int(ids[0])) if int(ids[0]) in ends else None
+        last = door(maze, int(ids[-1])) if int(ids[-1]) in ends else None
         parts = [pts] if first is None else [first[0][None], pts]
         pts = np.vstack(parts if last is None else [*parts, last[0][None]])
     if len(pts) <= 2:
@@ -998,11 +959,11 @@ def _grid_scene(
     if arrows or style.markers:  # the ends shown: an arrow in, an arrow out
         fills, marks = [], []
         for cell, colour in ends:
-            door = _door(maze, cell)
-            if door is None:
+            way = door(maze, cell)
+            if way is None:
                 marks.append(Dot(*_xy(g.centres[cell]), _dot_radius(g, cell), colour))
                 continue
-            mid, normal = door
+            mid, normal = way
             near, far = mid + 0.15 * normal, mid + 0.95 * normal
             tip, back = (near, far) if cell == maze.entrance else (far, near)
             side = np.array([-normal[1], normal[0]]) * 0.4
