@@ -58,7 +58,7 @@ OPPOSITE_BITS = np.array([OPPOSITE[bit] for bit, _, _ in DIRECTIONS], dtype=np.u
 """The bit the neighbour receives, per direction."""
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def find(parent, a):
     """Root of ``a`` in a union-find forest, halving the path on the way."""
     while parent[a] != a:
@@ -67,7 +67,7 @@ def find(parent, a):
     return a
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def union(parent, rank, a, b):
     """Join the sets of ``a`` and ``b`` (by rank); False if they were one already."""
     ra = find(parent, a)

@@ -62,7 +62,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import DIRECTIONS, OPPOSITE, STEP, E, N, S, W
 from mazeart._io import check_text
-from mazeart._jit import njit
+from mazeart._jit import njit, readonly
 from mazeart.errors import InvalidMazeError, MazeartError
 from mazeart.grids.core import Grid, SquareGrid
 from mazeart.rooms import Room
@@ -426,7 +426,7 @@ class Maze:
         reg = m if region is None else _owned(region, bool)
         if reg.shape != m.shape:
             raise InvalidMazeError(f"region shape {reg.shape} differs from mask shape {m.shape}")
-        problem = _GRID_PROBLEMS[_check_grid(m, p, reg)]
+        problem = _GRID_PROBLEMS[_check_grid(readonly(m), readonly(p), readonly(reg))]
         if problem:
             raise InvalidMazeError(problem)
         for arr in (m, p, reg):

@@ -286,7 +286,7 @@ def _grow(topo, label, dist, parent, queue, tail, ground):  # type: ignore[no-un
                 tail += 1
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _meeting(out, k, a, b, length, u, v):
     """Row ``k`` of a meetings table: the two parts (lower first), the length of the
     bridge between them, and its cells ``u`` and ``v`` (-1: one cell)."""
@@ -778,7 +778,7 @@ def prune_dead_ends(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     return f.back(f.mask, f.links)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _squares(mask, x, stride):
     """Whether making flat cell ``x`` path would complete a 2 x 2 square of path blocks."""
     for dr in (-stride, stride):

@@ -472,7 +472,7 @@ def random_paths(
 # ends (mazeart.generators.default_endpoints): a tree's farthest pair in one walk
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _farther(found, found_a, found_b, a, b, twice):
     """The pair found so far, or the packed first ``a`` and second ``b`` (see
     :func:`_farthest_pair`) meeting at depth ``twice / 2`` if they are farther apart,
@@ -627,14 +627,14 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     return found_a, found_b, reached, reached == cells
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _in_copy(cell, width, pad):
     """Grid cell ``cell`` numbered in a copy of the grid with a frame ``pad`` cells wide
     (0 or 1); the numbering keeps the grid's order."""
     return (cell // width + pad) * (width + 2 * pad) + cell % width + pad
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _in_grid(cell, width, pad):
     """:func:`_in_copy` undone."""
     stride = width + 2 * pad

@@ -198,7 +198,7 @@ def aldous_broder(topo, free, starts, state, links, order):
 _ONE = np.uint64(1)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _flag(marks, c, on):
     """Mark cell ``c`` as a hunt target (or not); True when it changed."""
     w = c >> 6
@@ -329,7 +329,7 @@ _BUCKET_BITS = 8
 _SHIFT = np.uint64(64 - _BUCKET_BITS)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _bucket(salt, edge):
     """A random bucket for a wall: the SplitMix64 finaliser of (salt + edge * golden)."""
     z = salt + np.uint64(edge) * _GOLDEN

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._jit import njit
+from mazeart._jit import njit, readonly
 from mazeart._kernels.topology import degree, is_open, square_topology, step
 
 __all__ = ["label_cells", "label_links", "label_mask", "label_passages"]
@@ -62,7 +62,8 @@ def label_cells(topo: Any, keep: NDArray[np.bool_]) -> tuple[NDArray[np.int32], 
 
     On the square grid ``keep`` must be framed (its outer ring False), as every
     square kernel's grid is, so that no step leaves the array."""
-    labels, n = _label(topo, keep, keep, False)
+    keep = readonly(keep)
+    labels, n = _label(readonly(topo), keep, keep, False)
     return labels, int(n)
 
 
@@ -72,7 +73,7 @@ def label_links(
     """The parts of the cells ``keep`` joined by the open passages ``links`` (the
     topology's form: bits per square cell, a bool per wall of a graph): ``(labels, n)``.
     A passage never leads off the grid, so the square grid need not be framed."""
-    labels, n = _label(topo, keep, links, True)
+    labels, n = _label(readonly(topo), readonly(keep), readonly(links), True)
     return labels, int(n)
 
 

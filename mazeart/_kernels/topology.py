@@ -69,7 +69,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._graph import BITS, OPPOSITE_BITS
-from mazeart._jit import before_compile, njit
+from mazeart._jit import before_compile, njit, readonly
 from mazeart._rng import below
 
 __all__ = [
@@ -193,7 +193,7 @@ def graph_topology(
     nbr[src * width + pos] = indices
     wall[src * width + pos] = wall_of
     ends = np.ascontiguousarray(wall_cells, dtype=np.int32).reshape(-1, 2)
-    return nbr, wall, width, ends
+    return readonly((nbr, wall, width, ends))  # frozen: one compile of each kernel
 
 
 def lattice_topology(
@@ -223,7 +223,7 @@ def lattice_topology(
             tb = (t + dr + (dc if mixed else 0)) % 2
             twin = flat[tb].index(-row[d])
             table[2 * width + 4 + t * width + d] = twin - low[tb]
-    return table, shift, width, klog, int(bool(mixed))
+    return readonly((table, shift, width, klog, int(bool(mixed))))
 
 
 def grid_topology(grid: Any) -> tuple[Any, ...]:
@@ -283,7 +283,7 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
     return count
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def carve(passages, order, a, d, b):  # type: ignore[no-untyped-def]
     """Open the passage from flat cell ``a`` in direction ``d`` (N E S W) to its neighbour
     ``b`` on the square grid (its topology's :func:`join`; the square-only kernels call it
@@ -429,7 +429,7 @@ def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 
 # ----------------------------------------------------------------------------- a framed lattice
-# (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: numba inlines these)
+# (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: LLVM inlines these)
 
 
 def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]
@@ -518,4 +518,4 @@ def teach(namespace: dict[str, Any], names: list[str] | tuple[str, ...]) -> None
     for name in names:
         square, graph = namespace[f"_sq_{name}"], namespace[f"_gr_{name}"]
         lattice = namespace.get(f"_lt_{name}", graph)
-        overload(namespace[name], inline="always")(typed(square, graph, lattice))
+        overload(namespace[name])(typed(square, graph, lattice))

@@ -41,7 +41,7 @@ def report_carving(kind: str, times: dict[str, NDArray[np.int64]]) -> None:
         sink.append((kind, times))
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def close(passages, order, a, d, b):
     """Close the passage from ``a`` in direction ``d`` to ``b`` (a wall is added)."""
     passages[a] &= ~BITS[d]
@@ -58,7 +58,7 @@ def close(passages, order, a, d, b):
             order[2 + 2 * b] = -order[0]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def mark(order, i):
     """Record that block ``i`` became path."""
     if order.size > 1:

@@ -122,7 +122,7 @@ def flow_on_grid(
     return opened
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _key(wall, stride, seed, along_east, along_south):
     """Wall ``wall``'s key (``2c`` east of framed cell ``c``, ``2c + 1`` south): a draw
     of the counter-based stream, less how well the passage follows the flow."""
@@ -136,7 +136,7 @@ def _key(wall, stride, seed, along_east, along_south):
     return nth_uniform(seed, wall + 1) - along
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def _bucket(key, scale, k):
     """The bucket of a key in (-1, 1) among ``k`` (clamped: a key off the range, such
     as NaN from an angle of NaN, still lands in one)."""

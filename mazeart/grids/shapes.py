@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._jit import readonly
 from mazeart._limits import GRID_COST, check_cells, current, grid_cap
 from mazeart.errors import MazeartError, check_int
 from mazeart.grids.core import GRIDS, LATTICES, Grid, Lattice, LatticeGrid, PolarGrid, _pairs
@@ -500,7 +501,7 @@ def _polar_table(
     wall = np.full((n_cells, max(width, 1)), -1, kind)
     ends = np.zeros((0, 2), np.int32)
     if rings == 1:
-        return nbr.reshape(-1)[:0], wall.reshape(-1)[:0], 0, ends
+        return readonly((nbr.reshape(-1)[:0], wall.reshape(-1)[:0], 0, ends))
     nbr[0, :6], wall[0, :6] = np.arange(1, 7), np.arange(6)
     first, base = 1, counts[1]
     outs_above = np.zeros(1, np.int64)  # each cell's first outer wall, of the ring inward
@@ -527,7 +528,7 @@ def _polar_table(
             nbr[rows, 3 : 3 + m] = first + n + k[:, None] * m + np.arange(m)
             wall[rows, 3 : 3 + m] = outs[:, None] + np.arange(m)
         outs_above, first, base = outs, first + n, base + n * each
-    return nbr.reshape(-1), wall.reshape(-1), width, ends
+    return readonly((nbr.reshape(-1), wall.reshape(-1), width, ends))  # as graph_topology's
 
 
 def _polar_arrays(rings: int) -> Grid:
