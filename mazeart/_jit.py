@@ -198,9 +198,10 @@ class _Kernel:
     @property
     def targetoptions(self) -> dict[str, Any]:
         """The options numba's passes read of a function a kernel calls, as of its
-        dispatchers (none is inlined by numba: a kernel calls the kernels it names as
-        compiled functions, and LLVM inlines the small ones, at a third less compile time
-        than numba's own inlining and no loss of speed)."""
+        dispatchers (numba inlines only the random draws, ``inline="always"``: a kernel
+        calls the other kernels it names as compiled functions, and LLVM inlines the small
+        ones, at a third less compile time than numba's own inlining and no loss of
+        speed)."""
         return self.options
 
     def compiled(self) -> Any:
