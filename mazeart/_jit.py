@@ -146,8 +146,12 @@ def before_compile(hook: Callable[[], None]) -> Callable[[], None]:
 
 
 def _work(args: tuple[Any, ...]) -> int:
-    """A call's size: its largest array argument (one level of tuples looked into)."""
+    """A call's size: its largest array argument (one level of tuples looked into), but not
+    a grid's topology when it comes first as a tuple (a neighbour table holds a row of
+    slots a cell: the cells' own arrays beside it measure the work)."""
     most = 1
+    if args and isinstance(args[0], tuple) and len(args) > 1:
+        args = args[1:]
     for a in args:
         if isinstance(a, np.ndarray):
             most = max(most, a.size)
