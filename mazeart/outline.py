@@ -913,32 +913,35 @@ def inside_points(
     return out
 
 
+def _rows(
+    points: NDArray[np.float64], ptr: NDArray[np.int64], ids: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The ragged rows ``ids`` of ``points`` (row ``i`` is ``points[ptr[i]:ptr[i + 1]]``),
+    one after another, and the row each point comes from (0 for the first of ``ids``)."""
+    lens = ptr[ids + 1] - ptr[ids]
+    take = np.repeat(ptr[ids] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+    take += np.arange(int(lens.sum()))
+    return points[take], np.repeat(np.arange(len(ids)), lens)
+
+
 def _cell_polygons(grid: Any, ids: NDArray[np.int64]) -> NDArray[np.object_]:
     """The shapely polygons of cells ``ids``."""
     import shapely
 
-    ptr = grid.cell_ptr
-    lens = ptr[ids + 1] - ptr[ids]
     if not len(ids):
         return np.zeros(0, dtype=object)
-    take = np.repeat(ptr[ids] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
-    take += np.arange(int(lens.sum()))
-    which = np.repeat(np.arange(len(ids)), lens)
-    return shapely.polygons(shapely.linearrings(grid.cell_points[take], indices=which))
+    points, which = _rows(grid.cell_points, grid.cell_ptr, ids)
+    return shapely.polygons(shapely.linearrings(points, indices=which))
 
 
 def _wall_lines(grid: Any, walls: NDArray[np.int64]) -> NDArray[np.object_]:
     """The shapely polylines of walls ``walls``."""
     import shapely
 
-    ptr = grid.wall_ptr
-    lens = ptr[walls + 1] - ptr[walls]
     if not len(walls):
         return np.zeros(0, dtype=object)
-    take = np.repeat(ptr[walls] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
-    take += np.arange(int(lens.sum()))
-    which = np.repeat(np.arange(len(walls)), lens)
-    return shapely.linestrings(grid.wall_points[take], indices=which)
+    points, which = _rows(grid.wall_points, grid.wall_ptr, walls)
+    return shapely.linestrings(points, indices=which)
 
 
 def _end_doors(maze: Maze) -> list[tuple[int, int, NDArray, NDArray]]:
