@@ -1367,12 +1367,14 @@ def _doors_out(
     arguments: dict[str, Any],
     shape: tuple[int, ...],
 ) -> tuple[Maze, ShapeReport]:
-    """``carve(arguments)``, and with a smooth outline, again (up to three times) while an
-    end's door would run into the figure again: the cells in front of such doors join
-    ``inside`` (figure that takes no door), so the same carve gets other ends."""
+    """``carve(arguments)``, and with a smooth outline and ends not given, again (up to
+    three times) while an end's door would run into the figure again: the cells in front
+    of such doors join ``inside`` (figure that takes no door), so the same carve gets
+    other ends."""
     from mazeart.outline import blocked_doors
 
-    for _ in range(4):
+    fixed = arguments.get("entrance") is not None and arguments.get("exit") is not None
+    for _ in range(1 if fixed else 4):  # ends the caller chose stay where they are
         maze, report = carve(arguments)
         blocked = blocked_doors(maze)
         if not blocked:
