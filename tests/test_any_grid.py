@@ -155,11 +155,30 @@ def check_measure(maze):
 
 
 def check_default_endpoints(maze):
+    """On a full grid, a perfect maze's entrance on the top row and exit on the bottom row
+    are the two such cells farthest apart along the passages (networkx measures every
+    pair); on the polar grid the entrance is the rim cell farthest from the centre, the
+    exit; on the weave, whose crossings are no cells, the two cells on the outside
+    farthest apart."""
     g, *_ = graph(maze)
     a, b = (node(c) for c in mazeart.default_endpoints(maze))
     assert a in g and b in g and a != b
-    # a long way apart: at least half the tree's diameter
-    assert 2 * nx.shortest_path_length(g, a, b) >= nx.diameter(g)
+    assert nx.is_tree(g)  # as made below: so the pair is exact
+    steps = dict(nx.all_pairs_shortest_path_length(g))
+    if not maze.mask.all():  # the weave's crossings: any two cells on the outside
+        top = bottom = [int(v) for v in np.flatnonzero(maze.boundary)]
+    elif maze.is_square:
+        top = [v for v in g if v[0] == 0]
+        bottom = [v for v in g if v[0] == maze.height - 1]
+    elif maze.grid.kind == "polar":
+        rim = np.hypot(*(maze.grid.centres - maze.grid.centres[0]).T)
+        top, bottom = [int(v) for v in np.flatnonzero(rim >= rim.max() - 0.5)], [0]
+    else:
+        y = maze.grid.centres[:, 1]
+        top = [int(v) for v in np.flatnonzero(y <= y.min() + 0.5)]
+        bottom = [int(v) for v in np.flatnonzero(y >= y.max() - 0.5)]
+    assert a in top and b in bottom
+    assert steps[a][b] == max(steps[s][f] for s in top for f in bottom if s != f)
 
 
 def check_save(maze, tmp_path: Path):

@@ -59,7 +59,9 @@ def geometric_neighbours(kind: str) -> nx.Graph:
             continue
         shared = polys[a].boundary.intersection(polys[b].boundary)
         if shared.length > 1e-6:
-            out.add_edge(a, b)
+            out.add_edge(a, b, length=shared.length)
+    for a in range(g.n_cells):
+        out.nodes[a]["outline"] = polys[a].length
     return out
 
 
@@ -199,6 +201,35 @@ def test_round_mazes_lead_to_the_middle_and_full_grids_from_top_to_bottom():
     bottom = range(40, 48)
     lengths = nx.single_source_shortest_path_length(graph, maze.entrance)
     assert lengths[maze.exit] == max(lengths[c] for c in bottom)
+
+
+@pytest.mark.parametrize("kind", ["hex", "triangle", "polar", "upsilon"])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_a_perfect_maze_opens_at_the_two_outside_cells_farthest_apart(kind, data, seed):
+    """Over random masks, the default ends of a perfect maze of one part are the pair of
+    cells on its outside (a side on the grid's edge or on a cell that is no maze and no
+    hole: joined to the edge by such cells) farthest apart, as networkx measures every pair (on a full grid the top row to the bottom one;
+    on a polar grid with its centre the centre is the exit)."""
+    from mazeart import default_endpoints
+
+    free = data.draw(masks(kind))
+    weights = np.where(free, 0, 1000).astype(np.int32)
+    maze = generate_on_grid(weights, grid(kind), rng=seed)
+    _, g = from_file(dumps(maze, version=3))  # the maze's cells (free ones and bridges)
+    if g.number_of_nodes() < 2 or g.number_of_nodes() == len(free) or (kind == "polar" and 0 in g):
+        return  # one cell; or the rules for full and round grids, tested above
+    assert nx.is_tree(g)
+    near = geometric_neighbours(kind)  # on the edge: its outline not all shared
+    edge = {v for v in near if sum(e["length"] for *_, e in near.edges(v, data=True))
+            < near.nodes[v]["outline"] - 1e-6}  # fmt: skip
+    beyond = near.subgraph(v for v in near if v not in g)  # no maze: outside unless a hole
+    out = set().union(*(c for c in nx.connected_components(beyond) if c & edge))
+    outside = [v for v in g if v in edge or any(u in out for u in near[v])]
+    a, b = default_endpoints(maze)
+    steps = dict(nx.all_pairs_shortest_path_length(g))
+    assert a in outside and b in outside
+    assert steps[a][b] == max(steps[s][f] for s in outside for f in outside)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -26,11 +26,13 @@ from mazeart._jit import njit
 from mazeart._kernels.topology import (
     degree,
     edge_record,
+    higher,
     is_open,
     join,
     open_slot,
     record_carries_wall,
     record_cells,
+    sides,
     slot,
     step,
     walk,
@@ -65,7 +67,7 @@ def backtracker(topo, free, starts, state, links, order):
         while top >= 0:
             cur = stack[top]
             k = 0
-            for d in range(width):
+            for d in range(sides(topo, cur)):
                 nb = step(topo, cur, d)
                 if nb >= 0 and avail[nb]:
                     frontier[k] = d
@@ -374,7 +376,7 @@ def join_forest(topo, free, links, state, needed, existing, edges, walls, pairs,
     start = np.zeros(buckets + 1, np.int64)
     for a in range(n):
         if free[a]:
-            for d in range(width):
+            for d in range(higher(topo, a), sides(topo, a)):
                 b = step(topo, a, d)
                 if b > a and free[b] and not is_open(topo, links, a, d):
                     start[_bucket(salt, slot(topo, a, d)) + 1] += 1
@@ -383,7 +385,7 @@ def join_forest(topo, free, links, state, needed, existing, edges, walls, pairs,
     fill = start[:buckets].copy()
     for a in range(n):
         if free[a]:
-            for d in range(width):
+            for d in range(higher(topo, a), sides(topo, a)):
                 b = step(topo, a, d)
                 if b > a and free[b] and not is_open(topo, links, a, d):
                     s = slot(topo, a, d)

@@ -287,6 +287,66 @@ def bfs(topo, ways, dist, sources):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def farthest_in_tree(topo, ways, n, root, role):  # type: ignore[no-untyped-def]
+    """The two cells farthest apart along the passages, one a *first* (``role & 1``) and
+    the other a *second* (``role & 2``), in the tree of passages that holds ``root``:
+    ``(first, second, steps)``, or ``(-1, -1, -1)`` when there is no such pair.
+
+    One depth-first walk: each cell carries the deepest first and second below it, and
+    when a branch is done every pair meeting at the cell above it is weighed there, so
+    the answer is exact on a tree (the caller checks that the part is one: a loop would
+    be walked as if cut). Of pairs equally far apart the lower first, then the lower
+    second, is kept of those that meet at one cell.
+    """
+    deep = np.full(2 * n, -1, np.int64)  # 2c: the deepest first below c, 2c + 1 the second
+    who = np.full(2 * n, -1, np.int64)
+    parent = np.full(n, -1, np.int64)
+    tried = np.zeros(n, np.int64)  # the ways out of each cell on the path walked so far
+    stack = np.empty(n, np.int64)
+    best, first, second = np.int64(-1), np.int64(-1), np.int64(-1)
+    top = 0
+    stack[0] = root
+    cur = np.int64(root)
+    for k in range(2):
+        if role[cur] & (1 << k):
+            deep[2 * cur + k], who[2 * cur + k] = 0, cur
+    while top >= 0:
+        cur = stack[top]
+        way, count = exits(topo, ways, cur, 0)
+        j = tried[cur]
+        if j < count:
+            tried[cur] = j + 1
+            nb, _ = exit_to(topo, ways, cur, way, j)
+            if nb == parent[cur]:
+                continue
+            parent[nb] = cur
+            for k in range(2):
+                if role[nb] & (1 << k):
+                    deep[2 * nb + k], who[2 * nb + k] = 0, nb
+            top += 1
+            stack[top] = nb
+            continue
+        top -= 1
+        if top < 0:
+            break
+        up = stack[top]  # the branch from cur is done: weigh the pairs meeting at up
+        for k in range(2):
+            a, b = 2 * up + k, 2 * cur + 1 - k  # a first above and a second below, or back
+            if deep[a] >= 0 and deep[b] >= 0:
+                steps = deep[a] + deep[b] + 1
+                f, s = (who[a], who[b]) if k == 0 else (who[b], who[a])
+                if steps > best or (steps == best and (f < first or (f == first and s < second))):
+                    best, first, second = steps, f, s
+        for k in range(2):
+            a, b = 2 * up + k, 2 * cur + k
+            if deep[b] >= 0 and (
+                deep[b] + 1 > deep[a] or (deep[b] + 1 == deep[a] and who[b] < who[a])
+            ):
+                deep[a], who[a] = deep[b] + 1, who[b]
+    return first, second, best
+
+
+@njit(cache=True)
 def walk_back(topo, ways, dist, target):  # type: ignore[no-untyped-def]
     """The cells from the source of :func:`bfs`'s ``dist`` to ``target`` (reached): each
     step back to the first neighbour, in the topology's order, one step nearer."""

@@ -78,6 +78,7 @@ __all__ = [
     "edge_record",
     "graph_topology",
     "grid_topology",
+    "higher",
     "is_open",
     "join",
     "lattice_topology",
@@ -87,6 +88,7 @@ __all__ = [
     "record_cells",
     "register",
     "shut",
+    "sides",
     "slot",
     "square_topology",
     "step",
@@ -105,6 +107,18 @@ def _lattice(topo: Any) -> bool:
 
 def degree(topo: Any) -> int:
     return _sq_degree(topo) if _square(topo) else _gr_degree(topo)  # the same for a lattice
+
+
+def sides(topo: Any, c: int) -> int:
+    if _square(topo):
+        return 4
+    return _lt_sides(topo, c) if _lattice(topo) else _gr_sides(topo, c)
+
+
+def higher(topo: Any, c: int) -> int:
+    if _square(topo):
+        return 0
+    return _lt_higher(topo, c) if _lattice(topo) else _gr_higher(topo, c)
 
 
 def step(topo: Any, c: int, d: int) -> int:
@@ -250,19 +264,34 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
     set for every open wall ``w``. Returns the number of walls."""
     table, shift, width, klog, mixed = topo
     mark = links.size > 0
+    span = 1 << klog  # a cell's slots
+    ups = table[2 * width : 2 * width + 2] - table[2 * width + 2 : 2 * width + 4]
     count = 0
     for r in range(1, rows + 1):
-        for q in range(1, cols + 1):
+        q = 1
+        while q <= cols:
+            if 1 < r < rows and 1 < q < cols:  # every neighbour is in the grid: to the row's end
+                up0, up1 = ups[r & 1], ups[(r + mixed) & 1]  # at even and odd columns
+                if not mark:
+                    count += (cols - 2) // 2 * (up0 + up1) + (up0 if cols % 2 else 0)
+                    q = cols
+                row = np.int64(r) << shift
+                while q < cols:  # each cell's slots copied whole, the unused ones (never
+                    s = (row + q) << klog  # opened) overwritten by the next cell's walls or
+                    if span == 4:  # left on the last cell's walls to the outside (never open)
+                        opened[count] = links[s]
+                        opened[count + 1] = links[s + 1]
+                        opened[count + 2] = links[s + 2]
+                        opened[count + 3] = links[s + 3]
+                    else:
+                        for j in range(span):
+                            opened[count + j] = links[s + j]
+                    count += up1 if q & 1 else up0
+                    q += 1
             c = (np.int64(r) << shift) + q
             t = (r + q * mixed) & 1
             sides = table[2 * width + t]
             low = table[2 * width + 2 + t]
-            if 1 < r < rows and 1 < q < cols:  # every neighbour is in the grid
-                if mark:
-                    for j in range(sides - low):
-                        opened[count + j] = links[(c << klog) + j]
-                count += sides - low
-                continue
             first = count
             for d in range(sides):
                 b = c + table[t * width + d]
@@ -280,6 +309,7 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
                         opened[first + k] = links[(c << klog) + d - low]
                     k += 1
             count = first + k
+            q += 1
     return count
 
 
@@ -308,6 +338,14 @@ def carve(passages, order, a, d, b):  # type: ignore[no-untyped-def]
 
 def _sq_degree(topo):  # type: ignore[no-untyped-def]
     return 4
+
+
+def _sq_sides(topo, c):  # type: ignore[no-untyped-def]
+    return 4
+
+
+def _sq_higher(topo, c):  # type: ignore[no-untyped-def]
+    return 0
 
 
 def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
@@ -378,6 +416,14 @@ def _gr_degree(topo):  # type: ignore[no-untyped-def]
     return topo[2]
 
 
+def _gr_sides(topo, c):  # type: ignore[no-untyped-def]
+    return topo[2]
+
+
+def _gr_higher(topo, c):  # type: ignore[no-untyped-def]
+    return 0
+
+
 def _gr_step(topo, c, d):  # type: ignore[no-untyped-def]
     return np.int64(topo[0][c * topo[2] + d])
 
@@ -430,6 +476,16 @@ def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 # ----------------------------------------------------------------------------- a framed lattice
 # (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: LLVM inlines these)
+
+
+def _lt_sides(topo, c):  # type: ignore[no-untyped-def]
+    t = ((c >> topo[1]) + c * topo[4]) & 1
+    return topo[0][2 * topo[2] + t]
+
+
+def _lt_higher(topo, c):  # type: ignore[no-untyped-def]
+    t = ((c >> topo[1]) + c * topo[4]) & 1
+    return topo[0][2 * topo[2] + 2 + t]
 
 
 def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]

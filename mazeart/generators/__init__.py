@@ -155,10 +155,10 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
     On a polar grid whose centre cell is maze, the exit is the centre and the
     entrance the rim cell farthest from it (the classic round maze). On a full
     grid (every cell maze), the entrance is on the top row and the exit on the
-    bottom row, the exit as far from the entrance as such a cell can be.
-    Otherwise, the farthest boundary cell from one boundary cell, and the
-    farthest from that (exact on a perfect maze, where distances obey the
-    four-point condition).
+    bottom row. Otherwise both are boundary cells. On a perfect maze (its part
+    one tree) they are the pair of such cells farthest apart, found exactly in
+    one walk; with loops, the farthest from one candidate, and the farthest
+    from that.
 
     Returns
     -------
@@ -197,12 +197,24 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
         top, bottom = cand[y <= y.min() + 0.5], cand[y >= y.max() - 0.5]
         if top.size and bottom.size and np.union1d(top, bottom).size > 1:
             starts, finishes = top, bottom
-    d1 = distances(maze, int(cand[0]))
-    a = int(starts[np.argmax(d1[starts])])
-    d2 = distances(maze, a)
-    away = d2[finishes].astype(np.int64)
-    away[finishes == a] = -1
-    b = int(finishes[np.argmax(away)])
+    degree = np.diff(indptr)
+    inside = part == largest
+    a = -1
+    if 2 * (int(sizes[largest]) - 1) == int(degree[inside].sum()):  # one tree: exact
+        from mazeart._kernels.paths import farthest_in_tree
+
+        role = np.zeros(n, np.uint8)
+        role[starts] |= 1
+        role[finishes] |= 2
+        a, b, _ = (int(v) for v in farthest_in_tree(maze.topology, (indptr, indices), n,
+                                                    int(cand[0]), role))  # fmt: skip
+    if a < 0:  # the farthest from the farthest (or one cell: the same)
+        d1 = distances(maze, int(cand[0]))
+        a = int(starts[np.argmax(d1[starts])])
+        d2 = distances(maze, a)
+        away = d2[finishes].astype(np.int64)
+        away[finishes == a] = -1
+        b = int(finishes[np.argmax(away)])
     if starts is not cand:
         return a, b
     ya, yb = g.centres[a], g.centres[b]

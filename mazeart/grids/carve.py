@@ -42,16 +42,26 @@ __all__ = ["GRAPH_ALGORITHMS", "OTHER_GRIDS", "carve_graph", "grids_of", "label_
 
 
 @njit(cache=True)
-def _random_starts(labels, parts, state):
-    """One uniformly random cell per part (reservoir sampling in one pass)."""
+def _random_starts(free, labels, parts, state):
+    """One uniformly random cell of each part: ``labels`` numbers the parts from 1 (0 where
+    not free), or is empty when the ``free`` cells are one part. One draw a part."""
+    whole = labels.size == 0
+    count = np.zeros(parts, np.int64)
+    for c in range(free.size):
+        if whole:
+            count[0] += free[c]
+        elif labels[c] > 0:
+            count[labels[c] - 1] += 1
+    left = np.empty(parts, np.int64)  # the free cells of each part to pass before its start
+    for p in range(parts):
+        left[p] = below(state, count[p])
     starts = np.full(parts, -1, np.int64)
-    seen = np.zeros(parts, np.int64)
-    for c in range(labels.size):
-        p = labels[c]
+    for c in range(free.size):
+        p = (0 if free[c] else -1) if whole else labels[c] - 1
         if p >= 0:
-            seen[p] += 1
-            if below(state, seen[p]) == 0:
+            if left[p] == 0:
                 starts[p] = c
+            left[p] -= 1
     return starts
 
 
@@ -124,18 +134,16 @@ def carve_graph(
     state = kernel_state(as_generator(rng))
     if isinstance(grid, LatticeGrid):
         return _carve_lattice(grid, free, algorithm, kernel, state, options)
-    if free.all() and grid._cache.get("connected", None) is not False:
-        labels, parts = np.zeros(grid.n_cells, np.int64), 1  # a whole grid is one part
-        if "connected" not in grid._cache:
-            grid._cache["connected"] = label_parts(grid, free)[1] == 1
-        if not grid._cache["connected"]:
-            labels, parts = label_parts(grid, free)
-    else:
-        labels, parts = label_parts(grid, free)
-    starts = _random_starts(labels, parts, state)
+    topo = topology(grid)
+    labels, parts = np.zeros(0, np.int32), 1  # a whole connected grid is one part
+    if not (free.all() and grid._cache.get("connected", False)):
+        labels, parts = label_cells(topo, free)
+        if free.all():
+            grid._cache["connected"] = parts == 1
+    starts = _random_starts(free, labels, parts, state)
+    del labels
     opened = np.zeros(grid.n_walls, np.bool_)
-    _run(kernel, algorithm, topology(grid), free, int(parts), starts, state, opened,
-         grid.n_walls, options)  # fmt: skip
+    _run(kernel, algorithm, topo, free, int(parts), starts, state, opened, grid.n_walls, options)
     return opened
 
 
@@ -184,12 +192,10 @@ def _carve_lattice(
     built; the slots opened are numbered as the grid's walls at the end."""
     topo = grid.topology()
     framed = grid.frame(free)
-    if free.all():  # a whole lattice is one part
-        labels, parts = framed.astype(np.int64) - 1, 1
-    else:
-        found, parts = label_cells(topo, framed)
-        labels = found.astype(np.int64) - 1
-    starts = _random_starts(labels, parts, state)
+    labels, parts = np.zeros(0, np.int32), 1  # a whole lattice is one part
+    if not free.all():
+        labels, parts = label_cells(topo, framed)
+    starts = _random_starts(framed, labels, parts, state)
     del labels
     links = np.zeros(framed.size << int(topo[3]), np.bool_)
     _run(kernel, algorithm, topo, framed, int(parts), starts, state, links, grid.n_walls, options)
