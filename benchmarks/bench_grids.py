@@ -58,10 +58,10 @@ def builders(cells: int) -> None:
     import gc
     import tracemalloc
 
-    for kind, params in parameters(2_500).items():  # compile first: numba keeps its own
-        if kind != "square":
-            small = make_grid(kind, **params)
-            carve_graph(small, np.ones(small.n_cells, bool), "backtracker", 1)
+    for kind, params in parameters(cells).items():  # compile first (a small grid would run
+        if kind != "square":  # as Python): numba keeps its own
+            warm = make_grid(kind, **params)
+            carve_graph(warm, np.ones(warm.n_cells, bool), "backtracker", 1)
     print(f"{'grid':<10}{'cells':>11}{'build s':>10}{'B/cell':>9}{'carved':>9}")
     for kind, params in parameters(cells).items():
         gc.collect()

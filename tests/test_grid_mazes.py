@@ -209,8 +209,9 @@ def test_round_mazes_lead_to_the_middle_and_full_grids_from_top_to_bottom():
 def test_a_perfect_maze_opens_at_the_two_outside_cells_farthest_apart(kind, data, seed):
     """Over random masks, the default ends of a perfect maze of one part are the pair of
     cells on its outside (a side on the grid's edge or on a cell that is no maze and no
-    hole: joined to the edge by such cells) farthest apart, as networkx measures every pair (on a full grid the top row to the bottom one;
-    on a polar grid with its centre the centre is the exit)."""
+    hole: joined to the edge by such cells) farthest apart, as networkx measures every
+    pair (on a full grid the top row to the bottom one; on a polar grid with its centre
+    the centre is the exit)."""
     from mazeart import default_endpoints
 
     free = data.draw(masks(kind))

@@ -155,18 +155,23 @@ def test_a_million_hexagons_cost_nothing_until_drawn():
     assert grid.n_cells == 1_000_000 and not grid._cache
 
 
-def test_the_polar_table_is_the_explicit_grids():
+def test_the_polar_rings_are_the_explicit_grids_table():
     """Every cell's neighbours and walls, slot by slot, as the explicit grid's table has them
     (padded to its widest cell), and the number of walls, for 1 to 30 rings."""
+    from mazeart._kernels.topology import degree, slot, step
+
     for rings in range(1, 31):
         grid = make_grid("polar", rings=rings)
         assert isinstance(grid, PolarGrid)
-        nbr, wall, width, _ = grid.own_topology()
+        topo = grid.own_topology()
         explicit = grid._arrays()
-        table = graph_topology(explicit.indptr, explicit.indices, explicit.wall_of,
-                               explicit.wall_cells)  # fmt: skip
-        assert grid.n_walls == explicit.n_walls and width == table[2]
-        assert nbr.tolist() == table[0].tolist() and wall.tolist() == table[1].tolist()
+        nbr, wall, width, _ = graph_topology(explicit.indptr, explicit.indices,
+                                             explicit.wall_of, explicit.wall_cells)  # fmt: skip
+        assert grid.n_walls == explicit.n_walls and degree(topo) == width
+        cells = range(grid.n_cells)
+        assert [step(topo, c, d) for c in cells for d in range(width)] == nbr.tolist()
+        assert [slot(topo, c, d) if nbr[c * width + d] >= 0 else -1
+                for c in cells for d in range(width)] == wall.tolist()  # fmt: skip
 
 
 def test_a_polar_maze_is_carved_without_its_arcs():

@@ -112,20 +112,22 @@ def prim(topo, free, starts, state, links, order):
             m -= 1
             frontier[i] = frontier[m]
             k = 0
-            for d in range(width):
+            for d in range(
+                sides(topo, cur)
+            ):  # one look at each side: the maze, and the new frontier
                 nb = step(topo, cur, d)
-                if nb >= 0 and mark[nb] == 2:
-                    choice[k] = d
-                    k += 1
+                if nb >= 0:
+                    seen = mark[nb]
+                    if seen == 2:
+                        choice[k] = d
+                        k += 1
+                    elif seen == 0:
+                        mark[nb] = 1
+                        frontier[m] = nb
+                        m += 1
             d = choice[0] if k == 1 else choice[below(state, k)]
             join(topo, links, order, cur, d, step(topo, cur, d))
             mark[cur] = 2
-            for d in range(width):
-                nb = step(topo, cur, d)
-                if nb >= 0 and mark[nb] == 0:
-                    mark[nb] = 1
-                    frontier[m] = nb
-                    m += 1
 
 
 @njit(cache=True)

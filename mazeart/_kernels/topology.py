@@ -16,13 +16,17 @@ grid's largest degree (``nbr[c * width + d]`` is the ``d``-th neighbour of
 layout) and each wall's two cells (``ends``, ``(n_walls, 2)``, ``-1`` for the
 outside). Passages are one bool per wall.
 
-The functions (each runs the square grid's or a graph's implementation, ``_sq_*``
-or ``_gr_*``, chosen by the topology's type: by Python when a kernel runs as
-Python, by numba at compile time, see :func:`register`). numba's cache keys a
-kernel by its own file: after changing this one, touch
-:mod:`mazeart._kernels.carve` so that cached kernels rebuild.
+The functions (each runs the implementation for the topology's kind, ``_sq_*``,
+``_lt_*``, ``_gr_*`` or ``_rg_*``, chosen by the topology's type: by Python when a
+kernel runs as Python, by numba at compile time, see :func:`register`). numba's cache
+keys a kernel by its own file, not by the functions it calls: after changing this one,
+remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
 
 - ``degree(topo)``: how many neighbour slots a cell has;
+- ``sides(topo, c)`` and ``higher(topo, c)``: the slots ``d`` worth a look for cell
+  ``c`` run from 0 (from ``higher`` for its higher neighbours only, where the kind
+  orders them) up to ``sides``: on a lattice or the rings the cell's own count, on a
+  graph the padded width (a slot past a cell's last is ``-1``);
 - ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
 - ``join(topo, links, order, c, d, b)``: open the passage from ``c`` to its
   neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
@@ -33,7 +37,8 @@ kernel by its own file: after changing this one, touch
   square grid lists the free sides in ``options`` (``degree`` ints) and draws
   one; a graph draws a slot of its padded row and draws again while it holds
   no free cell (on average the row's width over the free neighbours: one draw
-  where every slot holds one);
+  where every slot holds one); a lattice and the rings draw likewise, up to the
+  cell's own ``sides`` on the rings;
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
 - ``open_slot(topo, links, order, s, a, b)``: open wall slot ``s`` between
   cells ``a`` and ``b``;
@@ -54,6 +59,14 @@ and for each lower neighbour the place of the shared wall among that neighbour's
 walls. A wall belongs to its lower cell: slot ``(c << klog) + j`` is the wall of
 ``c`` to its ``j``-th higher neighbour. Passages are one bool per slot; nothing is
 stored per cell.
+
+**Rings** ``(ring, tab, width, rings, cells, 0)``: the polar grid, whose rings hold
+cells in counts that double now and then. ``ring`` is each cell's ring (uint16: 2 bytes
+a cell), ``tab`` eight numbers a ring (its first cell and wall, how its cells grew from
+the ring inward and grow into the one outward); a cell's neighbours and walls follow by
+arithmetic, in the order and numbering of the grid's explicit table (the cell it grew
+from, the lower and the higher of its two in the ring, those grown from it), so a
+kernel reads no table per cell. Passages are one bool per wall.
 
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
@@ -87,6 +100,7 @@ __all__ = [
     "record_carries_wall",
     "record_cells",
     "register",
+    "rings_topology",
     "shut",
     "sides",
     "slot",
@@ -97,86 +111,66 @@ __all__ = [
 ]
 
 
-def _square(topo: Any) -> bool:
-    return isinstance(topo, np.ndarray)
+def _kind(topo: Any) -> int:
+    """0 for the square grid (an array), 1 a lattice (5 items), 2 a graph (4), 3 rings (6)."""
+    return 0 if isinstance(topo, np.ndarray) else _BY_LENGTH[len(topo)]
 
 
-def _lattice(topo: Any) -> bool:
-    return len(topo) == 5
+_BY_LENGTH = {5: 1, 4: 2, 6: 3}
+_PREFIXES = ("_sq_", "_lt_", "_gr_", "_rg_")  # in the order of _kind
+_IMPL: dict[str, tuple[Any, ...]] = {}  # each function's implementations, by kind (filled below)
 
 
 def degree(topo: Any) -> int:
-    return _sq_degree(topo) if _square(topo) else _gr_degree(topo)  # the same for a lattice
+    return _IMPL["degree"][_kind(topo)](topo)
 
 
 def sides(topo: Any, c: int) -> int:
-    if _square(topo):
-        return 4
-    return _lt_sides(topo, c) if _lattice(topo) else _gr_sides(topo, c)
+    return _IMPL["sides"][_kind(topo)](topo, c)
 
 
 def higher(topo: Any, c: int) -> int:
-    if _square(topo):
-        return 0
-    return _lt_higher(topo, c) if _lattice(topo) else _gr_higher(topo, c)
+    return _IMPL["higher"][_kind(topo)](topo, c)
 
 
 def step(topo: Any, c: int, d: int) -> int:
-    if _square(topo):
-        return _sq_step(topo, c, d)
-    return _lt_step(topo, c, d) if _lattice(topo) else _gr_step(topo, c, d)
+    return _IMPL["step"][_kind(topo)](topo, c, d)
 
 
 def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
-    if _square(topo):
-        _sq_join(topo, links, order, c, d, b)
-    else:
-        (_lt_join if _lattice(topo) else _gr_join)(topo, links, order, c, d, b)
+    _IMPL["join"][_kind(topo)](topo, links, order, c, d, b)
 
 
 def shut(topo: Any, links: Any, c: int, d: int, b: int) -> None:
-    if _square(topo):
-        _sq_shut(topo, links, c, d, b)
-    else:
-        (_lt_shut if _lattice(topo) else _gr_shut)(topo, links, c, d, b)
+    _IMPL["shut"][_kind(topo)](topo, links, c, d, b)
 
 
 def is_open(topo: Any, links: Any, c: int, d: int) -> bool:
-    if _square(topo):
-        return _sq_is_open(topo, links, c, d)
-    return (_lt_is_open if _lattice(topo) else _gr_is_open)(topo, links, c, d)
+    return _IMPL["is_open"][_kind(topo)](topo, links, c, d)
 
 
 def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:
-    if _square(topo):
-        return _sq_walk(topo, free, state, c, options)
-    return (_lt_walk if _lattice(topo) else _gr_walk)(topo, free, state, c, options)
+    return _IMPL["walk"][_kind(topo)](topo, free, state, c, options)
 
 
 def open_slot(topo: Any, links: Any, order: Any, s: int, a: int, b: int) -> None:
-    (_sq_open_slot if _square(topo) else _gr_open_slot)(topo, links, order, s, a, b)
+    _IMPL["open_slot"][_kind(topo)](topo, links, order, s, a, b)
 
 
 def edge_record(topo: Any, s: int, a: int, b: int) -> int:
-    if _square(topo) or _lattice(topo):
-        return _sq_edge_record(topo, s, a, b)
-    return _gr_edge_record(topo, s, a, b)
+    return _IMPL["edge_record"][_kind(topo)](topo, s, a, b)
 
 
 def record_cells(topo: Any, rec: int) -> tuple[int, int]:
-    if _square(topo):
-        return _sq_record_cells(topo, rec)
-    return (_lt_record_cells if _lattice(topo) else _gr_record_cells)(topo, rec)
+    return _IMPL["record_cells"][_kind(topo)](topo, rec)
 
 
 def record_carries_wall(topo: Any) -> bool:
-    return not (_square(topo) or _lattice(topo))
+    return _IMPL["record_carries_wall"][_kind(topo)](topo)
 
 
 def slot(topo: Any, c: int, d: int) -> int:
-    if _square(topo):
-        return _sq_slot(topo, c, d)
-    return (_lt_slot if _lattice(topo) else _gr_slot)(topo, c, d)
+    return _IMPL["slot"][_kind(topo)](topo, c, d)
 
 
 def square_topology(stride: int) -> NDArray[np.int64]:
@@ -238,6 +232,29 @@ def lattice_topology(
             twin = flat[tb].index(-row[d])
             table[2 * width + 4 + t * width + d] = twin - low[tb]
     return readonly((table, shift, width, klog, int(bool(mixed))))
+
+
+def rings_topology(counts: list[int]) -> tuple[Any, ...]:
+    """The topology of the polar grid whose rings hold ``counts`` cells (the centre's 1
+    first): each cell's ring (2 bytes a cell) and a row of numbers a ring, from which a
+    cell's neighbours and walls follow in the order and numbering of the grid's own
+    table (:func:`mazeart.grids.shapes.polar_grid`), so a kernel carves the same maze."""
+    rings = len(counts)
+    n_cells = sum(counts)
+    ring = np.repeat(np.arange(rings, dtype=np.uint16), counts)
+    tab = np.zeros(8 * rings, np.int64)
+    first, base = 1, counts[1] if rings > 1 else 0
+    for r in range(1, rings):
+        n, last = counts[r], int(r == rings - 1)
+        grows = 0 if last else counts[r + 1] // n
+        grown = 3 if r == 1 else (n // counts[r - 1]).bit_length() - 1  # a shift (see below)
+        if r > 1 and n != counts[r - 1] << grown:
+            raise ValueError(f"ring {r} of {n} cells does not grow by 1 or 2 from {counts[r - 1]}")
+        tab[8 * r : 8 * r + 8] = (first, n, grown, grows, base, last, last + 1 + grows,
+                                  first + n)  # fmt: skip
+        first, base = first + n, base + n * (last + 1 + grows)
+    width = 6 if rings > 1 else 0
+    return readonly((ring, tab, width, rings, n_cells, 0))
 
 
 def grid_topology(grid: Any) -> tuple[Any, ...]:
@@ -539,6 +556,74 @@ _lt_degree, _lt_open_slot = _gr_degree, _gr_open_slot
 _lt_edge_record, _lt_record_carries_wall = _sq_edge_record, _sq_record_carries_wall
 
 
+# ----------------------------------------------------------------------------- rings
+# (the polar grid: tab[8 * r + i] holds, for ring r, 0 its first cell, 1 its cells, 2 the
+# shift that takes a cell's place in its ring to that of the cell inward it grew from (0 or
+# 1: one or two grew from each; 3 round the centre, whose six all grew from it), 3 how many
+# grow from each outward, 4 its first wall, 5 whether it is the last ring, 6 the walls each
+# cell but the first starts, 7 the first cell of the next ring)
+
+
+def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
+    tab = topo[1]
+    o = 8 * np.int64(topo[0][c])
+    k = c - tab[o]
+    if d == 0:  # the cell it grew from (the centre's row has its six ring cells here)
+        return tab[o - 8] + (k >> tab[o + 2]) if o else np.int64(1)
+    if o == 0:
+        return np.int64(d + 1)
+    if d <= 2:  # either side in its ring, the lower first
+        n = tab[o + 1]
+        before = c - 1 + n * (k == 0)
+        after = c + 1 - n * (k == n - 1)
+        low = min(before, after)
+        return low if d == 1 else before + after - low
+    m = tab[o + 3]
+    return tab[o + 7] + k * m + d - 3 if d - 3 < m else np.int64(-1)
+
+
+def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
+    r = np.int64(topo[0][c])
+    if r == 0:
+        return np.int64(d)
+    tab = topo[1]
+    o = 8 * r
+    n, last = tab[o + 1], tab[o + 5]
+    k = c - tab[o]
+    if d == 0:  # an outer wall of the cell it grew from
+        if r == 1:
+            return k
+        p = k >> tab[o + 2]
+        g = np.int64(1) << tab[o + 2]
+        o -= 8
+        start = tab[o + 4] + p * tab[o + 6] + (p > 0)
+        return start + tab[o + 5] + 1 + (p == 0) - (p == tab[o + 1] - 1) + k - p * g
+    if d >= 3:  # its own outer walls
+        start = tab[o + 4] + k * tab[o + 6] + (k > 0)
+        return start + last + 1 + (k == 0) - (k == n - 1) + d - 3
+    if (d == 1) == (0 < k < n - 1):  # the spoke before it: the one after the cell before
+        k = k - 1 if k > 0 else n - 1
+    if k == n - 1:  # the spoke after it (the last cell's is the first cell's second wall)
+        return tab[o + 4] + last + 1
+    return tab[o + 4] + k * tab[o + 6] + (k > 0) + last
+
+
+def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
+    o = 8 * np.int64(topo[0][c])
+    return np.int64(3) + topo[1][o + 3] if o else np.int64(6)
+
+
+def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
+    n = sides(topo, c)  # every side up to here has a neighbour
+    while True:
+        d = below(state, n)
+        if free[step(topo, c, d)]:
+            return d
+
+
+_rg_join, _rg_shut, _rg_is_open = _lt_join, _lt_shut, _lt_is_open
+
+
 _REGISTERED: list[bool] = []
 
 
@@ -556,22 +641,33 @@ def register() -> None:
 
 def teach(namespace: dict[str, Any], names: list[str] | tuple[str, ...]) -> None:
     """Make each function ``names[i]`` of ``namespace`` compile, wherever a kernel calls it,
-    to the square grid's ``_sq_<name>``, a graph's ``_gr_<name>`` or a lattice's
-    ``_lt_<name>`` (the graph's where it has none), chosen by the type of its first
-    argument (the topology). Called once per module, before the first compile."""
+    to the square grid's ``_sq_<name>``, a lattice's ``_lt_<name>``, a graph's
+    ``_gr_<name>`` or the rings' ``_rg_<name>`` (the graph's where a lattice or the rings
+    have none), chosen by the type of its first argument (the topology). Called once per
+    module, before the first compile."""
     from numba import types
     from numba.extending import overload
 
-    def typed(square: Any, graph: Any, lattice: Any) -> Any:
+    def typed(impl: tuple[Any, ...]) -> Any:
         def choose(*args):  # type: ignore[no-untyped-def]
             if isinstance(args[0], types.Array):
-                return square
-            return lattice if len(args[0]) == 5 else graph
+                return impl[0]
+            return impl[_BY_LENGTH[len(args[0])]]
 
-        choose.__signature__ = inspect.signature(square)  # type: ignore[attr-defined]
+        choose.__signature__ = inspect.signature(impl[0])  # type: ignore[attr-defined]
         return choose
 
     for name in names:
-        square, graph = namespace[f"_sq_{name}"], namespace[f"_gr_{name}"]
-        lattice = namespace.get(f"_lt_{name}", graph)
-        overload(namespace[name])(typed(square, graph, lattice))
+        overload(namespace[name])(typed(implementations(namespace, name)))
+
+
+def implementations(namespace: dict[str, Any], name: str) -> tuple[Any, ...]:
+    """The implementations of ``name`` in ``namespace`` for each kind of topology, in the
+    order of :func:`_kind`: the graph's stands in for a lattice's or the rings' missing."""
+    graph = namespace["_gr_" + name]
+    return tuple(namespace.get(prefix + name, graph) for prefix in _PREFIXES)
+
+
+_IMPL.update(
+    {name: implementations(globals(), name) for name in __all__ if "_gr_" + name in globals()}
+)

@@ -417,28 +417,30 @@ class LatticeGrid(_RowsGrid):
 
 class PolarGrid(_LazyGrid):
     """The polar grid of ``rings`` rings (:func:`mazeart.grids.shapes.polar_grid`): its
-    cells, neighbours and walls follow from the rings' counts, so the kernels' table
-    (:meth:`own_topology`) is computed from them without the explicit arrays (whose arcs
-    take many points), which are built only when read."""
+    cells, neighbours and walls follow from the rings' counts, so the kernels' topology
+    (:meth:`own_topology`, :func:`mazeart._kernels.topology.rings_topology`) is computed
+    from them without the explicit arrays (whose arcs take many points), which are built
+    only when read."""
 
-    def __init__(self, rings: int, counts: list[int], builders: tuple[Callable[..., Any], ...]):
+    def __init__(self, rings: int, counts: list[int], arrays: Callable[[int], Grid]):
         super().__init__("polar", {"rings": rings}, (2.0 * rings, 2.0 * rings))
         self._cache["counts"] = counts
-        self._cache["builders"] = builders
+        self._cache["builder"] = arrays
 
     def _arrays(self) -> Grid:
-        return self._cache["builders"][0](int(self.params["rings"]))
+        return self._cache["builder"](int(self.params["rings"]))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (functools.partial(make_grid, "polar", rings=int(self.params["rings"])), ())
 
     def own_topology(self) -> tuple[Any, ...]:
-        """The kernels' neighbour table (as
-        :func:`mazeart._kernels.topology.graph_topology` makes it from the explicit
-        arrays), computed from the rings' counts; made once and kept."""
+        """The kernels' topology: each cell's ring and a row of numbers a ring, made once
+        and kept (the neighbours and walls of the explicit arrays, in their order)."""
         topo = self._cache.get("topology")
         if topo is None:
-            topo = self._cache["topology"] = self._cache["builders"][1](self._cache["counts"])
+            from mazeart._kernels.topology import rings_topology
+
+            topo = self._cache["topology"] = rings_topology(self._cache["counts"])
         return topo
 
     @property

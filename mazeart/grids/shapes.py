@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._jit import readonly
 from mazeart._limits import GRID_COST, check_cells, current, grid_cap
 from mazeart.errors import MazeartError, check_int
 from mazeart.grids.core import GRIDS, LATTICES, Grid, Lattice, LatticeGrid, PolarGrid, _pairs
@@ -482,53 +481,7 @@ def polar_grid(rings: int) -> PolarGrid:
             f"max_cells {current().max_cells:,} allows on it, where a cell costs "
             f"{GRID_COST['polar']} square ones (raise max_cells to allow it)"
         )
-    return PolarGrid(rings, counts, (_polar_arrays, _polar_table))
-
-
-def _polar_table(
-    counts: list[int],
-) -> tuple[NDArray[np.int32], NDArray[np.int32], int, NDArray[np.int32]]:
-    """The polar grid's neighbour table padded to its widest cell, each neighbour's wall
-    beside it, as :func:`mazeart._kernels.topology.graph_topology` makes them from the
-    explicit arrays: computed ring by ring from the counts alone (the walls run cell by
-    cell: on the last ring the rim, then the spoke to the next cell, on the first cell the
-    spoke at angle 0, then the outer arcs)."""
-    rings = len(counts)
-    width = 6 if rings > 1 else 0
-    n_cells = sum(counts)
-    kind = np.int32 if 6 * n_cells < 2**31 else np.int64
-    nbr = np.full((n_cells, max(width, 1)), -1, kind)
-    wall = np.full((n_cells, max(width, 1)), -1, kind)
-    ends = np.zeros((0, 2), np.int32)
-    if rings == 1:
-        return readonly((nbr.reshape(-1)[:0], wall.reshape(-1)[:0], 0, ends))
-    nbr[0, :6], wall[0, :6] = np.arange(1, 7), np.arange(6)
-    first, base = 1, counts[1]
-    outs_above = np.zeros(1, np.int64)  # each cell's first outer wall, of the ring inward
-    for r in range(1, rings):
-        n, last = counts[r], int(r == rings - 1)
-        m = 0 if last else counts[r + 1] // n
-        each = last + 1 + m
-        k = np.arange(n, dtype=np.int64)
-        start = base + k * each + (k > 0)
-        right = start + last  # the spoke to the next cell; the last cell's is the first's
-        right[-1] = base + last + 1
-        outs = start + last + 1 + (k == 0) - (k == n - 1)
-        grown = n // counts[r - 1]
-        rows = slice(first, first + n)
-        nbr[rows, 0] = (first - counts[r - 1]) + k // grown
-        wall[rows, 0] = outs_above[k // grown] + k % grown
-        before, after = first + (k - 1) % n, first + (k + 1) % n
-        low = before < after
-        nbr[rows, 1], nbr[rows, 2] = np.where(low, before, after), np.where(low, after, before)
-        spoke_before = np.roll(right, 1)
-        wall[rows, 1] = np.where(low, spoke_before, right)
-        wall[rows, 2] = np.where(low, right, spoke_before)
-        if m:
-            nbr[rows, 3 : 3 + m] = first + n + k[:, None] * m + np.arange(m)
-            wall[rows, 3 : 3 + m] = outs[:, None] + np.arange(m)
-        outs_above, first, base = outs, first + n, base + n * each
-    return readonly((nbr.reshape(-1), wall.reshape(-1), width, ends))  # as graph_topology's
+    return PolarGrid(rings, counts, _polar_arrays)
 
 
 def _polar_arrays(rings: int) -> Grid:
