@@ -10,6 +10,10 @@
              backtracker kernel on the same grid.
 ``pdf``      a 1000 x 1000 maze as a two-page PDF (puzzle and key) against its PNG
              (default 10 px cells).
+``vector``   4000 x 4000 with its solution written as SVG and as PDF against its PNG (2 px
+             cells), each in a fresh process with the maze made: CPU seconds and the rise
+             of peak memory above the made maze, in bytes a cell (``--side`` for another
+             size).
 ``memory``   peak memory of writing the 4000 x 4000 PNG, in a fresh process: the rise
              of peak RSS above the process with the maze made, in bytes per cell.
 ``plotter``  pen-up travel of the SVG against ``vpype read X linemerge linesort``, at
@@ -122,6 +126,44 @@ print(json.dumps({"bytes_per_cell": (peak - base) * 1024 / (n * n)}))
 """
 
 
+_VECTOR_PROBE = """
+import io, json, resource, sys, time
+import numpy as np
+import mazeart
+from mazeart import generate, solve
+from mazeart.export import write
+mazeart.limits(max_pixels=400_000_000, max_cells=20_000_000).__enter__()
+n, suffix = int(sys.argv[1]), sys.argv[2]
+maze = generate(np.zeros((n, n), np.int32), algorithm="backtracker", rng=1)
+path = solve(maze)
+write(generate(np.zeros((300, 300), np.int32), rng=1), sys.argv[3] + "." + suffix)  # compiled
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.process_time()
+write(maze, sys.argv[3], solutions=[path], **({"cell_size": 2} if suffix == "png" else {}))
+cpu = time.process_time() - started
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"cpu": cpu, "bytes_per_cell": (peak - base) * 1024 / (n * n)}))
+"""
+
+
+def bench_vector(side: int) -> None:
+    print(f"{side} x {side} with its solution: SVG and PDF against PNG (2 px cells), "
+          "each in a fresh process")  # fmt: skip
+    print(f"  {'format':<8}{'CPU s':>8}{'x PNG':>8}{'B/cell':>9}{'MB':>9}")
+    png = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for suffix in ("png", "svg", "pdf"):
+            out = Path(tmp) / f"m.{suffix}"
+            res = subprocess.run([sys.executable, "-c", _VECTOR_PROBE, str(side), suffix, str(out)],
+                                 capture_output=True, text=True, check=True)  # fmt: skip
+            got = json.loads(res.stdout)
+            png = got["cpu"] if png is None else png
+            mark = "" if suffix == "png" else "  (target <= 5x, < 150 B)"
+            print(f"  {suffix:<8}{got['cpu']:>8.1f}{got['cpu'] / png:>8.2f}"
+                  f"{got['bytes_per_cell']:>9.0f}{out.stat().st_size / 1e6:>9.0f}{mark}",
+                  flush=True)  # fmt: skip
+
+
 def bench_memory() -> None:
     n = 4000
     res = subprocess.run(
@@ -169,7 +211,8 @@ def bench_plotter() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=["png", "big", "pdf", "memory", "plotter"])
+    parser.add_argument("--only", choices=["png", "big", "pdf", "vector", "memory", "plotter"])
+    parser.add_argument("--side", type=int, default=4000)
     args = parser.parse_args()
     import mazeart
 
@@ -181,6 +224,8 @@ def main() -> None:
             bench_big(args.repeat)
         if args.only in (None, "pdf"):
             bench_pdf(args.repeat)
+        if args.only in (None, "vector"):
+            bench_vector(args.side)
         if args.only in (None, "memory"):
             bench_memory()
         if args.only in (None, "plotter"):

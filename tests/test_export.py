@@ -263,3 +263,57 @@ def test_save_picks_format_and_is_atomic(tmp_path, monkeypatch):
         save(maze, svg)
     assert svg.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.PNG", "m.svg"]
+
+
+# ----------------------------------------------------------------------------- numbers as text
+
+
+def _python_text(v: float) -> str:
+    """A number to four places, as short as it goes, by Python's own formatting."""
+    text = f"{v:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+@given(st.floats(-1e7, 1e7, allow_nan=False))
+def test_a_number_is_written_as_python_writes_it(v):
+    from mazeart.export._numbers import number_text
+
+    text = number_text(v)
+    scaled = v * 10000.0
+    near_tie = 1e-6 + 4 * np.spacing(abs(scaled))  # the product's own rounding error
+    if abs(abs(scaled - np.floor(scaled)) - 0.5) > near_tie:  # a tie rounding may break
+        assert text == _python_text(v)
+    assert abs(float(text) - v) <= 0.00005 + 1e-9 * abs(v)
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+@given(data=st.data())
+def test_path_text_reads_back_as_the_lines(mode, data):
+    """SVG path data and PDF path operators, compiled and as Python, read back (by a regular
+    expression, not the package) as the polylines' points to four places."""
+    from mazeart._jit import jit_mode
+    from mazeart.export._numbers import pdf_path, svg_path
+    from mazeart.export.scene import Lines
+
+    counts = data.draw(st.lists(st.integers(2, 6), min_size=1, max_size=12))
+    coords = st.one_of(st.integers(-50, 50).map(float), st.floats(-500, 500, allow_nan=False))
+    points = np.array(data.draw(st.lists(st.tuples(coords, coords), min_size=sum(counts),
+                                         max_size=sum(counts))), float)  # fmt: skip
+    starts = np.concatenate([[0], np.cumsum(counts)])
+    lines = Lines(points, starts)
+    with jit_mode(mode):
+        svg = b"".join(svg_path(lines, 1.0)).decode()
+        pdf = b"".join(pdf_path(lines, close=True)).decode()
+    number = r"-?\d+(?:\.\d+)?"
+    read, at = [], None
+    for op, a, b in re.findall(rf"([MHVL])({number})(?: ({number}))?", svg):
+        x, y = (float(a), float(b)) if op in "ML" else (
+            (float(a), at[1]) if op == "H" else (at[0], float(a)))  # fmt: skip
+        at = (x, y)
+        read.append(at)
+    assert svg.count("M") == len(counts)
+    np.testing.assert_allclose(read, points, atol=0.00005 + 1e-12)
+    ops = re.findall(rf"({number}) ({number}) ([ml])", pdf)
+    assert [o for *_, o in ops] == ["m" if i in starts else "l" for i in range(len(points))]
+    np.testing.assert_allclose([(float(x), float(y)) for x, y, _ in ops], points, atol=0.00005)
+    assert pdf.count(" h") == len(counts)

@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from mazeart.errors import MazeartError, check_int, check_number
+from mazeart.export._numbers import pdf_path
 from mazeart.export._style import Style, style_from, tag_legend
 from mazeart.export.scene import Layer, Lines, Scene, build_scene
 from mazeart.maze import Maze
@@ -109,20 +110,9 @@ def _numbers(values: NDArray[np.float64]) -> list[str]:
 
 
 def _path(lines: Lines, *, close: bool = False) -> str:
-    """PDF path operators for polylines (``m`` to each start, ``l`` on, ``h`` to close)."""
-    n = len(lines.points)
-    if not n:
-        return ""
-    tokens = np.empty(3 * n, dtype=object)
-    tokens[0::3] = _numbers(lines.points[:, 0])
-    tokens[1::3] = _numbers(lines.points[:, 1])
-    ops = np.full(n, "l", dtype=object)
-    ops[lines.starts[:-1]] = "m"
-    if close:
-        ops[lines.starts[1:-1] - 1] = "l h"
-        ops[-1] = "l h"
-    tokens[2::3] = ops
-    return " ".join(tokens.tolist())
+    """PDF path operators for polylines (``m`` to each start, ``l`` on, ``h`` to close;
+    :func:`mazeart.export._numbers.pdf_path`)."""
+    return b"".join(pdf_path(lines, close=close)).decode("ascii")
 
 
 def _colour(colour: str, op: str) -> str:

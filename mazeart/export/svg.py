@@ -14,9 +14,8 @@ e.g. ``hex``), its entrance and exit given as cell ids.
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape as _escape
 from typing import Any
 
@@ -24,6 +23,7 @@ from numpy.typing import ArrayLike
 
 from mazeart._io import plain
 from mazeart.errors import MazeartError
+from mazeart.export._numbers import svg_path
 from mazeart.export._style import Style, style_from
 from mazeart.export.scene import Fill, Layer, Lines, build_scene
 from mazeart.maze import Maze
@@ -91,31 +91,19 @@ def _meta_attrs(maze: Maze) -> str:
     return " ".join(f'{k}="{escape(str(v))}"' for k, v in attrs.items())
 
 
-def _polyline_d(lines: Lines, cs: float, *, close: bool = False) -> str:
-    """Path data of polylines: ``M`` to each start, then ``H``/``V`` along axes, else ``L``."""
-    out: list[str] = []
-    tail = "Z" if close else ""
-    for pts in lines:
-        q = pts * cs
-        parts = [f"M{_num(q[0, 0])} {_num(q[0, 1])}"]
-        for (x0, y0), (x1, y1) in itertools.pairwise(q):
-            if y0 == y1:
-                parts.append(f"H{_num(x1)}")
-            elif x0 == x1:
-                parts.append(f"V{_num(y1)}")
-            else:
-                parts.append(f"L{_num(x1)} {_num(y1)}")
-        out.append("".join(parts) + tail)
-    return "".join(out)
+def _polyline_d(lines: Lines, cs: float, *, close: bool = False) -> Iterator[bytes]:
+    """Path data of polylines: ``M`` to each start, then ``H``/``V`` along axes, else ``L``
+    (:func:`mazeart.export._numbers.svg_path`), in pieces."""
+    return svg_path(lines, cs, close=close)
 
 
-def _fill_d(fill: Fill, cs: float) -> str:
-    rects = "".join(
+def _fill_d(fill: Fill, cs: float) -> Iterator[bytes]:
+    yield "".join(
         f"M{_num(x0 * cs)} {_num(y0 * cs)}h{_num((x1 - x0) * cs)}v{_num((y1 - y0) * cs)}"
         f"h{_num((x0 - x1) * cs)}z"
         for x0, y0, x1, y1 in fill.rects
-    )
-    return rects + _polyline_d(fill.rings, cs, close=True)
+    ).encode("ascii")
+    yield from _polyline_d(fill.rings, cs, close=True)
 
 
 def _attrs(attrs: Mapping[str, str]) -> str:
@@ -126,20 +114,26 @@ def _title(text: str) -> str:
     return f"<title>{escape(text)}</title>" if text else ""
 
 
-def _layer_svg(layer: Layer, cs: float) -> str:
-    body: list[str] = []
+def _layer_svg(layer: Layer, cs: float) -> Iterator[bytes]:
+    name = layer.name
+    yield f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}">'.encode()
     for fill in layer.fills:
-        body.append(
-            f'<path d="{_fill_d(fill, cs)}" fill="{fill.colour}" fill-rule="evenodd" '
+        yield b'<path d="'
+        yield from _fill_d(fill, cs)
+        yield (
+            f'" fill="{fill.colour}" fill-rule="evenodd" '
             f'stroke="none"{_attrs(fill.attrs)}>{_title(fill.title)}</path>'
-        )
+        ).encode()
     for st in layer.strokes:
         join = "miter" if st.cap == "square" else "round"
-        body.append(
-            f'<path d="{_polyline_d(st.lines, cs)}" fill="none" stroke="{st.colour}" '
+        yield b'<path d="'
+        yield from _polyline_d(st.lines, cs)
+        yield (
+            f'" fill="none" stroke="{st.colour}" '
             f'stroke-width="{_num(st.width * cs)}" stroke-linecap="{st.cap}" '
             f'stroke-linejoin="{join}"{_attrs(st.attrs)}/>'
-        )
+        ).encode()
+    body: list[str] = []
     for dot in layer.dots:
         body.append(
             f'<circle cx="{_num(dot.x * cs)}" cy="{_num(dot.y * cs)}" r="{_num(dot.radius * cs)}" '
@@ -151,8 +145,7 @@ def _layer_svg(layer: Layer, cs: float) -> str:
             f'font-family="DejaVu Sans, sans-serif" font-size="{_num(label.size * cs)}" '
             f'fill="{label.colour}"{_attrs(label.attrs)}>{escape(label.text)}</text>'
         )
-    name = layer.name
-    return f'<g id="{name}" inkscape:groupmode="layer" inkscape:label="{name}">{"".join(body)}</g>'
+    yield ("".join(body) + "</g>").encode("utf-8")
 
 
 def to_svg(
@@ -182,6 +175,13 @@ def to_svg(
         The SVG document: one ``<g>`` layer per layer of the scene
         (:func:`mazeart.export.scene.build_scene`).
     """
+    return b"".join(_svg_parts(maze, style, solutions, options)).decode("utf-8")
+
+
+def _svg_parts(
+    maze: Maze, style: Style | None, solutions: Sequence[ArrayLike] | None, options: Any
+) -> Iterator[bytes]:
+    """:func:`to_svg`'s document in pieces, as they are written."""
     st = style_from(options, base=style)
     scene = build_scene(maze, st, solutions=solutions)
     cs = float(st.cell_size)
@@ -194,7 +194,7 @@ def to_svg(
         title = f"mazeart {algo} maze, {maze.n_cells} cells on the {maze.kind} grid"
     else:
         title = f"mazeart {algo} maze, {maze.width} x {maze.height} cells"
-    out: list[str] = [
+    head: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" '
         f'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
@@ -204,15 +204,20 @@ def to_svg(
         f"<metadata><mazeart:maze {_meta_attrs(maze)}/></metadata>",
     ]
     if scene.background:
-        out.append(
+        head.append(
             f'<rect id="background" x="{_num(-m)}" y="{_num(-m)}" width="{_num(vb_w)}" '
             f'height="{_num(vb_h)}" fill="{scene.background}"/>'
         )
-    out.extend(_layer_svg(layer, cs) for layer in scene.layers)
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    yield "\n".join(head).encode("utf-8")
+    for layer in scene.layers:
+        yield b"\n"
+        yield from _layer_svg(layer, cs)
+    yield b"\n</svg>\n"
 
 
 def write_svg(maze: Maze, fh: Any, **options: Any) -> None:
-    """Write :func:`to_svg` output to a binary file object."""
-    fh.write(to_svg(maze, **options).encode("utf-8"))
+    """Write :func:`to_svg` output to a binary file object, a piece at a time."""
+    style = options.pop("style", None)
+    solutions = options.pop("solutions", None)
+    for part in _svg_parts(maze, style, solutions, options):
+        fh.write(part)
