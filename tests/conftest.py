@@ -33,6 +33,38 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+
+def pytest_configure(config) -> None:
+    """Before the workers start, compile the kernels once (``warm``)."""
+    if not hasattr(config, "workerinput") and config.getoption("numprocesses", None):
+        warm()
+
+
+def warm() -> None:
+    """Compile every kernel the public API reaches into numba's cache, in two processes that
+    compile different ones (the square grid's and the other grids'), so that the test
+    workers and the commands they run read them rather than each compiling its own.
+    A cache that is warm already makes this a few seconds; ``MAZEART_TEST_WARM=0`` skips
+    it."""
+    if os.environ.get("MAZEART_TEST_WARM", "1") == "0":
+        return
+    code = (
+        "import sys, tempfile, pathlib; sys.path.insert(0, sys.argv[1])\n"
+        "from mazeart._jit import jit_mode\n"
+        "from test_two_ways import workload\n"
+        "with tempfile.TemporaryDirectory() as tmp, jit_mode('always'):\n"
+        "    workload(pathlib.Path(tmp), sys.argv[2])\n"
+    )
+    here = str(Path(__file__).resolve().parent)
+    runs = [subprocess.Popen([sys.executable, "-c", code, here, part], cwd=here,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            for part in ("square", "grids")]  # fmt: skip
+    for run in runs:
+        _, err = run.communicate()
+        if run.returncode:  # the tests will say what is wrong; this only saves time
+            sys.stderr.write(f"conftest: warming the kernels failed:\n{err[-2000:]}\n")
+
+
 SKIMAGE_DATA = Path(__import__("skimage.data", fromlist=["x"]).__file__).parent
 REPO = Path(__file__).resolve().parents[1]
 
