@@ -400,7 +400,9 @@ def to_pdf_bytes(
     """
     st = style_from({"solution": answer, **options}, base=style)
     doc = _Document(page_size(page, landscape=landscape), page_margin, footer, title)
-    scene = build_scene(maze, st, solutions=solutions if answer else None, arrows=True)
+    # a printer draws lines in any order: chained, with no pen order (the SVG's, for plotters)
+    scene = build_scene(maze, st, solutions=solutions if answer else None, arrows=True,
+                        ordered=False, chained=True)  # fmt: skip
     if answer and scene.layer("solution") is None:
         raise MazeartError("an answer key needs an entrance and an exit (or use --no-answer)")
     drawing = _Drawing(scene)
@@ -496,7 +498,7 @@ def write_book(
         doc.new_page()
         top = doc.margin + doc.heading(name)
         box = (doc.margin, top, doc.width - 2 * doc.margin, doc.height - top - 1.6 * doc.margin)
-        scene = build_scene(maze, st, arrows=True)
+        scene = build_scene(maze, st, arrows=True, ordered=False, chained=True)
         drawing = _Drawing(scene)
         ops = drawing.ops(without=("solution",))
         x, y, w, h = doc.maze(drawing.size, ops, box, st.margin, turn=True)
@@ -614,7 +616,7 @@ def _cover(doc: _Document, maze: Maze, style: Style, title: str, n: int, answer:
     pdf.text((doc.width - pdf.string_width(what)) / 2, top + 10, what)
     pdf.set_text_color(0, 0, 0)
     plain = replace(style, solution=False, tags=False, markers=False)
-    drawing = _Drawing(build_scene(maze, plain))
+    drawing = _Drawing(build_scene(maze, plain, ordered=False, chained=True))
     box_top = top + 22
     box = (doc.margin, box_top, room, doc.height - box_top - 1.6 * doc.margin)
     doc.maze(drawing.size, drawing.ops(), box, style.margin)

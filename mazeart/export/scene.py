@@ -608,7 +608,7 @@ def _walls_in_outline(
     return clip_segments(_side_segments(hor, ver), rings)
 
 
-def _wall_strokes(maze: Maze, st: Style, ordered: bool) -> tuple[Stroke, ...]:
+def _wall_strokes(maze: Maze, st: Style, ordered: bool, chained: bool) -> tuple[Stroke, ...]:
     """The walls of a cells maze: chained, clipped and ordered runs (per width for tone)."""
     from mazeart.outline import drawn_sides
 
@@ -624,7 +624,9 @@ def _wall_strokes(maze: Maze, st: Style, ordered: bool) -> tuple[Stroke, ...]:
         groups = [(st.line_width, segs)]
     out = []
     for width, segs in groups:
-        lines = order_lines(chain_segments(segs)) if ordered else Lines.from_segments(segs)
+        lines = chain_segments(segs) if chained or ordered else Lines.from_segments(segs)
+        if ordered:
+            lines = order_lines(lines)
         out.append(Stroke(lines, float(width), st.wall, "square"))
     return tuple(out)
 
@@ -986,6 +988,7 @@ def build_scene(
     solutions: Sequence[ArrayLike] | None = None,
     arrows: bool = False,
     ordered: bool = True,
+    chained: bool | None = None,
 ) -> Scene:
     """Everything ``maze`` draws with ``style``, as layers of plain geometry.
 
@@ -1017,6 +1020,10 @@ def build_scene(
     ordered : bool, default True
         Chain the wall runs and put them in pen order. A raster renderer, for
         which the order is nothing, passes False: the same ink, sooner.
+    chained : bool, optional
+        Chain the wall runs into polylines even when not ordered (fewer, longer
+        paths: a PDF's, which a printer draws in any order); by default as
+        ``ordered``. Walls on other grids are always chained.
 
     Returns
     -------
@@ -1045,7 +1052,8 @@ def build_scene(
             layers.append(Layer("floor", fills=(Fill(style.floor, _run_rects(blocks == 2, 1)),)))
     layers.append(Layer("rooms", fills=_room_fills(maze, style)))
     if maze.geometry == "cells":
-        layers.append(Layer("walls", strokes=_wall_strokes(maze, style, ordered)))
+        chain = ordered if chained is None else chained
+        layers.append(Layer("walls", strokes=_wall_strokes(maze, style, ordered, chain)))
         width = style.line_width
         if g.outline:
             outline = order_lines(Lines.from_list(outline_paths(maze)))
