@@ -569,32 +569,53 @@ def _run_rects(cells: NDArray[np.bool_], shift: int = 0) -> NDArray[np.float64]:
 
 
 @njit(cache=True)
-def _row_runs(a):
-    """Maximal runs of True along each row of ``a``: rows of ``row, start, stop``."""
-    out = np.empty((a.size, 3), np.int64)
+def _side_runs(hor, ver):  # type: ignore[no-untyped-def]
+    """Wall runs on the grid lines as segments ``x0, y0, x1, y1``: the horizontal ones row
+    by row, then the vertical ones column by column (each top to bottom). Both are read
+    row by row (a column's runs are counted first, then written at their column's place)."""
+    nh = 0
+    for y in range(hor.shape[0]):
+        for x in range(hor.shape[1]):
+            if hor[y, x] and (x == 0 or not hor[y, x - 1]):
+                nh += 1
+    h, w = ver.shape
+    place = np.zeros(w + 1, np.int64)  # where each column's runs go
+    for y in range(h):
+        for x in range(w):
+            if ver[y, x] and (y == 0 or not ver[y - 1, x]):
+                place[x + 1] += 1
+    place[0] = nh
+    for x in range(w):
+        place[x + 1] += place[x]
+    out = np.empty((place[w], 4), np.float64)
     k = 0
-    for y in range(a.shape[0]):
+    for y in range(hor.shape[0]):
         x = 0
-        while x < a.shape[1]:
-            if a[y, x]:
+        while x < hor.shape[1]:
+            if hor[y, x]:
                 x0 = x
-                while x < a.shape[1] and a[y, x]:
+                while x < hor.shape[1] and hor[y, x]:
                     x += 1
-                out[k, 0], out[k, 1], out[k, 2] = y, x0, x
+                out[k, 0], out[k, 1], out[k, 2], out[k, 3] = x0, y, x, y
                 k += 1
             else:
                 x += 1
-    return out[:k]
+    top = np.zeros(w, np.int64)
+    for y in range(h):
+        for x in range(w):
+            if ver[y, x]:
+                if y == 0 or not ver[y - 1, x]:
+                    top[x] = y
+                if y == h - 1 or not ver[y + 1, x]:
+                    k = place[x]
+                    out[k, 0], out[k, 1], out[k, 2], out[k, 3] = x, top[x], x, y + 1
+                    place[x] = k + 1
+    return out
 
 
 def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np.float64]:
     """Wall runs on the grid lines as segments ``x0, y0, x1, y1`` (horizontal walls first)."""
-    h = _row_runs(np.ascontiguousarray(hor))
-    v = _row_runs(np.ascontiguousarray(ver.T))
-    return np.concatenate(
-        [np.stack([h[:, 1], h[:, 0], h[:, 2], h[:, 0]], 1),
-         np.stack([v[:, 0], v[:, 1], v[:, 0], v[:, 2]], 1)]
-    ).astype(np.float64)  # fmt: skip
+    return _side_runs(np.ascontiguousarray(hor), np.ascontiguousarray(ver))
 
 
 def _walls_in_outline(
