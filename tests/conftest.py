@@ -43,7 +43,8 @@ def pytest_configure(config) -> None:
 def warm() -> None:
     """Compile every kernel the public API reaches into numba's cache, in two processes that
     compile different ones (the square grid's and the other grids'), so that the test
-    workers and the commands they run read them rather than each compiling its own.
+    workers read them rather than each compiling its own (the tree's package, which the
+    tests import; an installed copy keeps a cache of its own for the commands).
     A cache that is warm already makes this a few seconds; ``MAZEART_TEST_WARM=0`` skips
     it."""
     if os.environ.get("MAZEART_TEST_WARM", "1") == "0":
@@ -55,8 +56,11 @@ def warm() -> None:
         "with tempfile.TemporaryDirectory() as tmp, jit_mode('always'):\n"
         "    workload(pathlib.Path(tmp), sys.argv[2])\n"
     )
-    here = str(Path(__file__).resolve().parent)
-    runs = [subprocess.Popen([sys.executable, "-c", code, here, part], cwd=here,
+    here = Path(__file__).resolve().parent
+    # the tree's own package, as the tests import it (pyproject's pythonpath): its cache
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(here.parent), os.environ.get("PYTHONPATH")) if p))  # fmt: skip
+    runs = [subprocess.Popen([sys.executable, "-c", code, str(here), part], cwd=here, env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             for part in ("square", "grids")]  # fmt: skip
     for run in runs:
