@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,7 @@ def warm() -> None:
     tests import; an installed copy keeps a cache of its own for the commands).
     A cache that is warm already makes this a few seconds; ``MAZEART_TEST_WARM=0`` skips
     it."""
-    if os.environ.get("MAZEART_TEST_WARM", "1") == "0":
+    if os.environ.get("MAZEART_TEST_WARM", "1") == "0" or _cache_is_warm():
         return
     code = (
         "import sys, tempfile, pathlib; sys.path.insert(0, sys.argv[1])\n"
@@ -67,6 +68,20 @@ def warm() -> None:
         _, err = run.communicate()
         if run.returncode:  # the tests will say what is wrong; this only saves time
             sys.stderr.write(f"conftest: warming the kernels failed:\n{err[-2000:]}\n")
+
+
+def _cache_is_warm() -> bool:
+    """Whether every file of the tree's package that holds kernels has compiled ones in
+    numba's cache beside it, newer than itself (the warm-up would only read them)."""
+    package = Path(__file__).resolve().parents[1] / "mazeart"
+    kernel = re.compile(r"^@njit\(cache=True", re.MULTILINE)  # (inlined ones are not kept)
+    for source in package.rglob("*.py"):
+        if not kernel.search(source.read_text(encoding="utf-8")):
+            continue
+        cached = list((source.parent / "__pycache__").glob(f"{source.stem}.*.nbi"))
+        if not cached or max(c.stat().st_mtime for c in cached) < source.stat().st_mtime:
+            return False
+    return True
 
 
 SKIMAGE_DATA = Path(__import__("skimage.data", fromlist=["x"]).__file__).parent

@@ -129,10 +129,9 @@ def _pdf_piece(points, starts, first, last, close, out):  # type: ignore[no-unty
     return at
 
 
-def _pieces(lines: Any, write: Any) -> Iterator[bytes]:
-    """The lines' text in pieces of about :data:`PIECE` points, ``write(first, last, out)``
-    filling a buffer with that of lines ``first`` to ``last - 1``."""
-    starts = np.ascontiguousarray(lines.starts, np.int64)
+def _pieces(starts: Any, write: Any) -> Iterator[bytes]:
+    """The text of the lines ``starts`` bounds, in pieces of about :data:`PIECE` points,
+    ``write(first, last, out)`` filling a buffer with that of lines ``first`` to ``last - 1``."""
     count = len(starts) - 1
     if count <= 0:
         return
@@ -155,7 +154,7 @@ def svg_path(lines: Any, scale: float, *, close: bool = False) -> Iterator[bytes
     points = np.ascontiguousarray(lines.points, np.float64)
     starts = np.ascontiguousarray(lines.starts, np.int64)
     yield from _pieces(
-        lines, lambda a, b, out: _svg_piece(points, starts, a, b, float(scale), close, out)
+        starts, lambda a, b, out: _svg_piece(points, starts, a, b, float(scale), close, out)
     )
 
 
@@ -164,7 +163,7 @@ def pdf_path(lines: Any, *, close: bool = False) -> Iterator[bytes]:
     space)."""
     points = np.ascontiguousarray(lines.points, np.float64)
     starts = np.ascontiguousarray(lines.starts, np.int64)
-    pieces = _pieces(lines, lambda a, b, out: _pdf_piece(points, starts, a, b, close, out))
+    pieces = _pieces(starts, lambda a, b, out: _pdf_piece(points, starts, a, b, close, out))
     for i, piece in enumerate(pieces):
         if i:
             yield b" "

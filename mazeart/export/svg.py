@@ -25,7 +25,7 @@ from mazeart._io import plain
 from mazeart.errors import MazeartError
 from mazeart.export._numbers import svg_path
 from mazeart.export._style import Style, style_from
-from mazeart.export.scene import Fill, Layer, Lines, build_scene
+from mazeart.export.scene import Fill, Layer, build_scene
 from mazeart.maze import Maze
 
 __all__ = ["MAZEART_NS", "to_svg"]
@@ -91,19 +91,13 @@ def _meta_attrs(maze: Maze) -> str:
     return " ".join(f'{k}="{escape(str(v))}"' for k, v in attrs.items())
 
 
-def _polyline_d(lines: Lines, cs: float, *, close: bool = False) -> Iterator[bytes]:
-    """Path data of polylines: ``M`` to each start, then ``H``/``V`` along axes, else ``L``
-    (:func:`mazeart.export._numbers.svg_path`), in pieces."""
-    return svg_path(lines, cs, close=close)
-
-
 def _fill_d(fill: Fill, cs: float) -> Iterator[bytes]:
     yield "".join(
         f"M{_num(x0 * cs)} {_num(y0 * cs)}h{_num((x1 - x0) * cs)}v{_num((y1 - y0) * cs)}"
         f"h{_num((x0 - x1) * cs)}z"
         for x0, y0, x1, y1 in fill.rects
     ).encode("ascii")
-    yield from _polyline_d(fill.rings, cs, close=True)
+    yield from svg_path(fill.rings, cs, close=True)
 
 
 def _attrs(attrs: Mapping[str, str]) -> str:
@@ -127,7 +121,7 @@ def _layer_svg(layer: Layer, cs: float) -> Iterator[bytes]:
     for st in layer.strokes:
         join = "miter" if st.cap == "square" else "round"
         yield b'<path d="'
-        yield from _polyline_d(st.lines, cs)
+        yield from svg_path(st.lines, cs)
         yield (
             f'" fill="none" stroke="{st.colour}" '
             f'stroke-width="{_num(st.width * cs)}" stroke-linecap="{st.cap}" '
