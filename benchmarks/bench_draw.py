@@ -1,7 +1,7 @@
 """Drawing speed and memory, as ratios measured side by side. Run from the repository root:
 
     python benchmarks/bench_draw.py                # everything
-    python benchmarks/bench_draw.py --only png     # or: big, pdf, memory, plotter
+    python benchmarks/bench_draw.py --only png     # or: big, pdf, vector, grids, memory, plotter
 
 ``png``      a 2000 x 2000 maze written as PNG (5 px cells: 10,010 px square) against
              Pillow encoding the same picture from a ready array (same palette, same
@@ -14,6 +14,9 @@
              cells), each in a fresh process with the maze made: CPU seconds and the rise
              of peak memory above the made maze, in bytes a cell (``--side`` for another
              size).
+``grids``    a 500 x 500 maze on each other grid (hex, triangle, polar, upsilon) written
+             as PNG and as SVG, per cell against the square maze of the same size: the
+             targets are 2x for PNG and 1.5x for SVG.
 ``memory``   peak memory of writing the 4000 x 4000 PNG, in a fresh process: the rise
              of peak RSS above the process with the maze made, in bytes per cell.
 ``plotter``  pen-up travel of the SVG against ``vpype read X linemerge linesort``, at
@@ -164,6 +167,30 @@ def bench_vector(side: int) -> None:
                   flush=True)  # fmt: skip
 
 
+def bench_grids(repeat: int) -> None:
+    import mazeart
+    from mazeart.export import write
+
+    folder = Path(tempfile.mkdtemp())
+    print("500 x 500 mazes written as PNG and SVG: seconds per million cells, and x square")
+    print(f"{'grid':<10}{'cells':>9}{'PNG':>8}{'x sq':>7}{'SVG':>8}{'x sq':>7}")
+    base: dict[str, float] = {}
+    for kind in ("square", "hex", "triangle", "polar", "upsilon"):
+        maze = mazeart.make("500x500", grid=kind, rng=1).maze
+        cells = int(np.count_nonzero(maze.mask))
+        per = {}
+        for fmt in ("png", "svg"):
+            out = folder / f"maze.{fmt}"
+            per[fmt] = best_of(lambda m=maze, o=out: write(m, o), repeat) / cells * 1e6
+        base = base or per
+        marks = [per[f] / base[f] for f in ("png", "svg")]
+        flags = "".join(f"  ({f} target {t}x missed)" for f, t, r in
+                        (("PNG", 2.0, marks[0]), ("SVG", 1.5, marks[1])) if r > t)  # fmt: skip
+        print(f"{kind:<10}{cells:>9,}{per['png']:>8.2f}{marks[0]:>7.2f}{per['svg']:>8.2f}"
+              f"{marks[1]:>7.2f}{flags}", flush=True)  # fmt: skip
+    shutil.rmtree(folder)
+
+
 def bench_memory() -> None:
     n = 4000
     res = subprocess.run(
@@ -211,7 +238,9 @@ def bench_plotter() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=["png", "big", "pdf", "vector", "memory", "plotter"])
+    parser.add_argument(
+        "--only", choices=["png", "big", "pdf", "vector", "grids", "memory", "plotter"]
+    )
     parser.add_argument("--side", type=int, default=4000)
     args = parser.parse_args()
     import mazeart
@@ -226,6 +255,8 @@ def main() -> None:
             bench_pdf(args.repeat)
         if args.only in (None, "vector"):
             bench_vector(args.side)
+        if args.only in (None, "grids"):
+            bench_grids(args.repeat)
         if args.only in (None, "memory"):
             bench_memory()
         if args.only in (None, "plotter"):

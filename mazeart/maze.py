@@ -843,8 +843,8 @@ class Maze:
         if cell is None:
             return -1
         g, at = self.grid, self.cell_index(cell)
-        rows = np.flatnonzero((g.wall_cells[:, 0] == at) | (g.wall_cells[:, 1] == at))
         if self.is_square:  # the side the drawing opens (:meth:`door_side`)
+            rows = np.flatnonzero((g.wall_cells[:, 0] == at) | (g.wall_cells[:, 1] == at))
             side = self.door_side(cell, prefer="SENW" if cell == self.exit != self.entrance
                                   else "NWSE")  # fmt: skip
             if not side:
@@ -852,16 +852,26 @@ class Maze:
             dr, dc = STEP[side]
             mids = np.array([g.wall(int(w)).mean(axis=0) for w in rows]) - g.centres[at]
             return int(rows[np.argmax(mids @ np.array([dc, dr], float))])
-        outside = self.outside.reshape(-1)
-        other = np.where(g.wall_cells[rows, 0] == at, g.wall_cells[rows, 1], g.wall_cells[rows, 0])
-        edge = rows[other < 0]
-        ground = rows[(other >= 0) & outside[np.maximum(other, 0)]]
-        pick = edge if edge.size else ground
-        if not pick.size:
+        rim = g._cache.get("rim")  # the walls on the grid's edge, by the cell inside them
+        if rim is None:
+            walls = np.flatnonzero(g.wall_cells[:, 1] < 0)
+            owner = g.wall_cells[walls, 0]
+            by = np.argsort(owner, kind="stable")
+            rim = g._cache["rim"] = (owner[by], walls[by])
+        lo, hi = np.searchsorted(rim[0], [at, at + 1])
+        edge = rim[1][lo:hi]
+        if not edge.size:  # else a wall to a cell of the ground
+            span = slice(g.indptr[at], g.indptr[at + 1])
+            edge = np.sort(g.wall_of[span][self.outside.reshape(-1)[g.indices[span]]])
+        if not edge.size:
             return -1
-        middle = g.centres[self.mask.reshape(-1)].mean(axis=0)
-        mids = np.array([g.wall(int(w)).mean(axis=0) for w in pick])
-        return int(pick[np.argmax(np.hypot(*(mids - middle).T))])
+        mids = np.array([g.wall(int(w)).mean(axis=0) for w in edge])
+        return int(edge[np.argmax(np.hypot(*(mids - self._middle).T))])
+
+    @cached_property
+    def _middle(self) -> NDArray[np.float64]:
+        """The mean of the maze cells' centres (doors face away from it)."""
+        return self.grid.centres[self.mask.reshape(-1)].mean(axis=0)
 
     def _faces_outside(self, r: int, c: int, dr: int, dc: int) -> bool:
         rr, cc = r + dr, c + dc

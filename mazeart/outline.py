@@ -203,7 +203,12 @@ def _edges(rings: Sequence[NDArray]) -> tuple[NDArray[np.float64], NDArray[np.fl
     return a, a[following]
 
 
-@njit(cache=True)
+def _lattice_work(a, b, x0, y0, step, nx, ny, *rest):  # type: ignore[no-untyped-def]
+    """A lattice test's work: its edges and its points (the fill and the boxes cover them)."""
+    return a.shape[0] + nx * ny
+
+
+@njit(cache=True, work=_lattice_work)
 def _lattice_inside(a, b, x0, y0, step, nx, ny):  # pragma: no cover - compiled
     """Even-odd inside test of the lattice ``(x0 + i*step, y0 + j*step)``: each row is filled
     between alternate crossings of the ring edges (:func:`_crossings`)."""
@@ -214,12 +219,12 @@ def _lattice_inside(a, b, x0, y0, step, nx, ny):  # pragma: no cover - compiled
         for k in range(starts[j], starts[j + 1] - 1, 2):
             i0 = max(0, int(np.ceil((xs[k] - x0) / step)))
             i1 = min(nx - 1, int(np.ceil((xs[k + 1] - x0) / step)) - 1)
-            for i in range(i0, i1 + 1):
-                out[j, i] = True
+            if i1 >= i0:
+                out[j, i0 : i1 + 1] = True
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, work=_lattice_work)
 def _lattice_near(a, b, x0, y0, step, nx, ny, margin):  # pragma: no cover - compiled
     """Lattice points closer than ``margin`` to an edge (exact point-to-segment distance),
     visiting for each edge only the points of its box grown by ``margin``."""

@@ -276,6 +276,24 @@ def test_walls_are_chained_and_the_doors_left_out():
         assert np.hypot(*(mids - door).T).min() > 1e-6
 
 
+@pytest.mark.parametrize("kind", sorted(set(GRIDS) - {"square", "weave"}))
+def test_the_floor_is_the_union_of_the_maze_cells(kind):
+    """The floor is drawn as the outline of the maze cells taken together (even-odd): the
+    area it fills is the union shapely makes of the cells' own polygons, hole and all."""
+    from shapely import symmetric_difference, unary_union
+    from shapely.geometry import Polygon
+
+    grid = small_grid(kind, 7)
+    maze = carved(grid)
+    (floor,) = build_scene(maze, Style(floor="#ffeecc")).layer("floor").fills
+    filled = Polygon()
+    for ring in floor.rings:  # even-odd: each ring flips what it encloses
+        filled = symmetric_difference(filled, Polygon(ring))
+    cells = unary_union([Polygon(grid.polygon(c)) for c in np.flatnonzero(maze.mask)])
+    assert cells.area > 0 and len(floor.rings) < np.count_nonzero(maze.mask) / 4
+    assert symmetric_difference(filled, cells).area < 1e-9 * cells.area
+
+
 def test_plotter_output_of_a_hex_maze_has_no_fills():
     kind = "hex" if "hex" in GRIDS else "square"
     maze = carved(small_grid(kind, 8))

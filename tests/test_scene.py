@@ -89,6 +89,20 @@ def test_chaining_draws_every_segment_once_in_few_lines(segs):
     assert len(lines) >= odd // 2  # no walk does better than the odd corners allow
 
 
+@given(lattice_segments(), st.floats(0.1, 3.0), st.integers(0, 2**31))
+def test_chaining_joins_points_off_the_lattice_that_agree_to_a_millionth(segs, scale, seed):
+    """Ends that are not whole numbers (a hexagon's corners) are matched by value: any two
+    within 1e-9 of each other are one point, so the lines are those of the lattice's."""
+    rng = np.random.default_rng(seed)
+    moved = segs * scale * np.sqrt(0.75) + 0.1  # no longer lattice points
+    jitter = moved + rng.uniform(-1e-9, 1e-9, moved.shape)  # each end a little off
+    lines = chain_segments(jitter)
+    reference = chain_segments(segs)  # the lattice's own numbering, with no matching
+    assert len(lines) == len(reference)
+    back = np.round((lines.points - 0.1) / (scale * np.sqrt(0.75)), 6)
+    assert sorted(units(Lines(back, lines.starts))) == sorted(units(Lines.from_segments(segs)))
+
+
 @given(lattice_segments(), st.integers(0, 2**31))
 def test_ordering_keeps_the_lines_nearest_end_first(segs, seed):
     lines = chain_segments(segs)

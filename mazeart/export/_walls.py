@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart.grids import Grid
 from mazeart.maze import Maze
 
-__all__ = ["along", "door", "drawn_walls", "wall_segments"]
+__all__ = ["along", "door", "drawn_walls", "segments_of", "wall_segments"]
 
 
 def drawn_walls(maze: Maze) -> NDArray[np.bool_]:
@@ -35,19 +36,37 @@ def wall_segments(
     segments : (K, 4) ndarray of float64
     wall : (K,) ndarray of intp
     """
-    g = maze.grid
     drawn = drawn.copy()
     for end in (maze.entrance, maze.exit):
         at = maze.door_wall(end)
         if at >= 0:
             drawn[at] = False
-    last = np.zeros(len(g.wall_points), bool)
-    last[g.wall_ptr[1:] - 1] = True  # no segment from one wall's end to the next wall
-    first = np.flatnonzero(~last)
-    wall = np.searchsorted(g.wall_ptr, first, side="right") - 1
-    keep = drawn[wall]
-    first = first[keep]
-    return np.hstack([g.wall_points[first], g.wall_points[first + 1]]), wall[keep]
+    return segments_of(maze.grid, np.flatnonzero(drawn))
+
+
+def segments_of(
+    grid: Grid, walls: NDArray[np.intp]
+) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
+    """The segments ``x0, y0, x1, y1`` of the polylines of ``walls`` (increasing wall ids) in
+    their order, and the wall of each: the work of the walls taken, not of the grid.
+
+    Parameters
+    ----------
+    grid : Grid
+    walls : (W,) ndarray of int
+
+    Returns
+    -------
+    segments : (K, 4) ndarray of float64
+    wall : (K,) ndarray of intp
+    """
+    ptr = grid.wall_ptr
+    pieces = ptr[walls + 1] - ptr[walls] - 1  # a polyline of p points is p - 1 segments
+    wall = np.repeat(walls, pieces)
+    before = np.cumsum(pieces) - pieces
+    first = np.repeat(ptr[walls] - before, pieces) + np.arange(int(pieces.sum()))
+    pts = grid.wall_points
+    return np.hstack([pts[first], pts[first + 1]]), wall
 
 
 def along(line: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

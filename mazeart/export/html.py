@@ -171,7 +171,7 @@ def _grid_level(maze: Maze) -> dict[str, Any]:
     # the walls the SVG draws (a weave maze: its inset corridors and outer wall), the solution
     # through the cells' centres and out through the doors, the tags' dots; no legend (margin 0)
     style = Style(wall=GAME_COLOURS["wall"], margin=0.0, solution=True, tags=True)
-    scene = build_scene(maze, style, solutions=[path], ordered=False)
+    scene = build_scene(maze, style, solutions=[path], ordered=False, chained=True)
     strokes = [
         {"width": stroke.width, "cap": stroke.cap, "lines": [_flat(line) for line in stroke.lines]}
         for name in ("walls", "outline")

@@ -39,7 +39,7 @@ from mazeart._graph import runs
 from mazeart._io import plain
 from mazeart._jit import njit
 from mazeart.export._style import Style, tag_colour, tag_legend
-from mazeart.export._walls import door, drawn_walls, wall_segments
+from mazeart.export._walls import door, drawn_walls, segments_of, wall_segments
 from mazeart.grids import Grid
 from mazeart.maze import STEP, Maze
 
@@ -346,6 +346,57 @@ def _walk_trails(a, b, xy, n_vertices):
     return out[:n_out], starts[: n_lines + 1]
 
 
+@njit(cache=True)
+def _point_ids(ends):
+    """Number the points of ``ends`` (``(N, 2)``; equal when they agree to 1e-6) in order of
+    first appearance, through an open-addressing hash table: each point's number, and the
+    first point of each number."""
+    n = ends.shape[0]
+    size = 16
+    while size < 2 * n:  # at most half full
+        size <<= 1
+    mask = np.uint64(size - 1)
+    table = np.full(size, -1, np.int64)  # a number, or -1 for an empty slot
+    q = np.empty((n, 2), np.int64)
+    ids = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    count = 0
+    for i in range(n):
+        x = np.int64(np.floor(ends[i, 0] * 1e6 + 0.5))
+        y = np.int64(np.floor(ends[i, 1] * 1e6 + 0.5))
+        q[i, 0], q[i, 1] = x, y
+        h = (np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)) ^ (
+            np.uint64(y) * np.uint64(0xC2B2AE3D27D4EB4F)
+        )
+        k = np.int64((h ^ (h >> np.uint64(29))) & mask)
+        while True:
+            j = table[k]
+            if j < 0:
+                table[k] = count
+                first[count] = i
+                ids[i] = count
+                count += 1
+                break
+            f = first[j]
+            if q[f, 0] == x and q[f, 1] == y:
+                ids[i] = j
+                break
+            k = (k + 1) & (size - 1)
+    return ids, first[:count]
+
+
+@njit(cache=True)
+def _span(ends):
+    """The box of the points ``ends`` (``x0, y0, x1, y1``) and whether all are integers."""
+    x0, y0, x1, y1 = np.inf, np.inf, -np.inf, -np.inf
+    whole = True
+    for i in range(ends.shape[0]):
+        x, y = ends[i, 0], ends[i, 1]
+        x0, x1, y0, y1 = min(x0, x), max(x1, x), min(y0, y), max(y1, y)
+        whole = whole and x == np.floor(x) and y == np.floor(y)
+    return x0, y0, x1, y1, whole
+
+
 def chain_segments(segs: ArrayLike) -> Lines:
     """Merge segments that meet end to end into as few polylines as a walk allows.
 
@@ -365,9 +416,9 @@ def chain_segments(segs: ArrayLike) -> Lines:
     if not len(s):
         return Lines()
     ends = s.reshape(-1, 2)
-    lo = ends.min(axis=0)
-    span = ends.max(axis=0) - lo
-    if np.all(ends == np.round(ends)) and (span[0] + 1) * (span[1] + 1) <= 4 * len(ends) + 64:
+    x0, y0, x1, y1, whole = _span(ends)
+    lo, span = np.array([x0, y0]), np.array([x1 - x0, y1 - y0])
+    if whole and (span[0] + 1) * (span[1] + 1) <= 4 * len(ends) + 64:
         # lattice points, densely used: the point's place on the lattice is its id
         ij = (ends - lo).astype(np.int64)
         width = int(span[0]) + 1
@@ -375,12 +426,9 @@ def chain_segments(segs: ArrayLike) -> Lines:
         n = width * (int(span[1]) + 1)
         xy = np.stack([np.arange(n) % width, np.arange(n) // width], axis=1) + lo
     else:
-        q = np.round(ends * 1e6).astype(np.int64)
-        key = np.ascontiguousarray(q).view(np.dtype((np.void, 16))).ravel()
-        uniq, ids = np.unique(key, return_inverse=True)
-        n = len(uniq)
-        xy = np.zeros((n, 2))
-        xy[ids] = ends
+        ids, first = _point_ids(ends)
+        n = len(first)
+        xy = ends[first]
     ids = ids.reshape(-1, 2).astype(np.int64)
     verts, starts = _walk_trails(ids[:, 0].copy(), ids[:, 1].copy(), xy.astype(np.float64), n)
     return Lines(xy[verts].astype(np.float64), starts)
@@ -768,6 +816,21 @@ def _ragged(points: NDArray[np.float64], ptr: NDArray[np.int64], ids: ArrayLike)
     return Lines(points[idx].astype(np.float64), starts)
 
 
+def _union_rings(maze: Maze) -> Lines:
+    """The outline of a grid maze's cells taken together: its boundary walls (a maze cell
+    on one side only) chained into closed rings, which the even-odd rule fills as the
+    cells' union (holes included) with a ring a hole or an island, not one a cell."""
+    g = maze.grid
+    a, b = g.wall_cells[:, 0], g.wall_cells[:, 1]
+    edge = maze.mask[a] != ((b >= 0) & maze.mask[np.maximum(b, 0)])
+    loops = chain_segments(segments_of(g, np.flatnonzero(edge))[0])
+    if not len(loops):
+        return loops
+    keep = np.ones(len(loops.points), bool)  # a ring's closing point (its first) once
+    keep[loops.starts[1:] - 1] = False
+    return Lines(loops.points[keep], loops.starts - np.arange(len(loops.starts)))
+
+
 def _grid_walls(maze: Maze) -> tuple[NDArray[np.float64], NDArray[np.intp]]:
     """The segments of the walls a grid maze draws (:func:`mazeart.export._walls.drawn_walls`,
     or with a smooth outline :func:`mazeart.outline.grid_smooth_walls`), and the wall of
@@ -864,6 +927,7 @@ def _grid_scene(
     solutions: Sequence[ArrayLike] | None,
     arrows: bool,
     ordered: bool,
+    chained: bool,
 ) -> Scene:
     """The layers of a maze on any grid: floor, walls, solution, markers and arrows."""
     g = maze.grid
@@ -884,8 +948,7 @@ def _grid_scene(
             shape = (int(g.params["rows"]), int(g.params["cols"]))
             floor = Fill(style.floor, _run_rects(maze.mask.reshape(shape)))
         else:
-            floor = Fill(style.floor, rings=_ragged(g.cell_points, g.cell_ptr,
-                                                    np.flatnonzero(maze.mask)))  # fmt: skip
+            floor = Fill(style.floor, rings=_union_rings(maze))
         layers.append(Layer("floor", fills=(floor,)))
     layers.append(Layer("rooms", fills=_room_fills(maze, style)))
     cap = "square" if square or weave else "round"
@@ -913,7 +976,8 @@ def _grid_scene(
             groups = [(level_width(k), levels == k) for k in range(LEVELS)]
     strokes = []
     for width, pick in groups:
-        walls = chain_segments(segments if pick is None else segments[pick])  # joints
+        picked = segments if pick is None else segments[pick]
+        walls = chain_segments(picked) if chained or ordered else Lines.from_segments(picked)
         if ordered:
             walls = order_lines(walls)
         if pick is None or pick.any():
@@ -1044,15 +1108,17 @@ def build_scene(
     chained : bool, optional
         Chain the wall runs into polylines even when not ordered (fewer, longer
         paths: a PDF's, which a printer draws in any order); by default as
-        ``ordered``. Walls on other grids are always chained.
+        ``ordered``.
 
     Returns
     -------
     Scene
         With ``style.plotter``, :meth:`Scene.for_plotter` of it.
     """
+    chain = ordered if chained is None else chained
     if not maze.is_square:
-        scene = _grid_scene(maze, style, solutions=solutions, arrows=arrows, ordered=ordered)
+        scene = _grid_scene(maze, style, solutions=solutions, arrows=arrows, ordered=ordered,
+                            chained=chain)  # fmt: skip
         return scene.for_plotter(style.line_width) if style.plotter else scene
     from mazeart.outline import edge_paths, outline_paths
 
@@ -1073,7 +1139,6 @@ def build_scene(
             layers.append(Layer("floor", fills=(Fill(style.floor, _run_rects(blocks == 2, 1)),)))
     layers.append(Layer("rooms", fills=_room_fills(maze, style)))
     if maze.geometry == "cells":
-        chain = ordered if chained is None else chained
         layers.append(Layer("walls", strokes=_wall_strokes(maze, style, ordered, chain)))
         width = style.line_width
         if g.outline:
