@@ -24,8 +24,12 @@ STAGES: list[tuple[str, str, list[str]]] = [
     ("The whole pipeline",
      "A source (a picture, a preset, a saved maze or a plain rectangle) and the command line's "
      "options by their Python names in; a finished maze out, written in any format.",
-     ["make", "Recipe", "save", "Made", "make_many", "make_book", "make_preset", "limits",
+     ["make", "Recipe", "At", "save", "Made", "make_many", "make_book", "make_preset", "limits",
       "Limits"]),
+    ("Designs",
+     "What a designer decided in the studio (paint over the picture, rooms, ends and tags in "
+     "fractions of it, the options and the seed) as one file the command line renders.",
+     ["Design", "load_design", "save_design", "make_design"]),
     ("Image → weights",
      "A picture becomes a preset: an int32 weight matrix, 0 free and 1000 forbidden, other "
      "values for rooms, doors and tags.",

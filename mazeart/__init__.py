@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from mazeart._limits import Limits, limits
     from mazeart._version import __version__
     from mazeart.analyze import Metrics, best_of, measure
+    from mazeart.design import Design, load_design, make_design, save_design
     from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
     from mazeart.export import EXPORT_FORMATS
     from mazeart.generators import ALGORITHMS, default_endpoints, generate
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from mazeart.maze import Guide, Maze
     from mazeart.mazefile import load_maze, save_maze
     from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
-    from mazeart.recipe import Recipe
+    from mazeart.recipe import At, Recipe
     from mazeart.rooms import Door, Room, load_rooms
     from mazeart.shape import braid, connect, prune_dead_ends
     from mazeart.solvers import distances, random_paths, solve
@@ -85,6 +86,11 @@ _HOME = {
     "make_many": "mazeart.pipeline",
     "make_preset": "mazeart.pipeline",
     "Recipe": "mazeart.recipe",
+    "At": "mazeart.recipe",
+    "Design": "mazeart.design",
+    "load_design": "mazeart.design",
+    "make_design": "mazeart.design",
+    "save_design": "mazeart.design",
     "save": "mazeart.pipeline",
     "Door": "mazeart.rooms",
     "Room": "mazeart.rooms",
@@ -135,6 +141,8 @@ __all__ = [
     "FORBIDDEN",
     "FREE",
     "PATH",
+    "At",
+    "Design",
     "Door",
     "FileFormatError",
     "Grid",
@@ -156,11 +164,13 @@ __all__ = [
     "distances",
     "generate",
     "limits",
+    "load_design",
     "load_maze",
     "load_preset",
     "load_rooms",
     "make",
     "make_book",
+    "make_design",
     "make_grid",
     "make_many",
     "make_preset",
@@ -172,6 +182,7 @@ __all__ = [
     "random_paths",
     "rooms",
     "save",
+    "save_design",
     "save_maze",
     "save_preset",
     "shape",

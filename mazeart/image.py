@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from mazeart._io import open_image
 from mazeart._limits import check_cells, current
@@ -54,6 +54,8 @@ __all__ = [
     "is_photograph",
     "open_image",
     "otsu_threshold",
+    "paint_image",
+    "paint_layer",
     "palette",
     "resample_coverage",
     "weights_from_image",
@@ -194,6 +196,79 @@ def figure_coverage(
     return figure.astype(np.float32)
 
 
+PAINT_AS_PICTURE, PAINT_NO_MAZE, PAINT_MAZE = 0, 1, 2
+"""The values of a paint layer: the picture decides, no maze here, maze here."""
+
+_PAINT_RGBA = np.array([[0, 0, 0, 0], [214, 39, 40, 255], [44, 160, 44, 255]], np.uint8)
+
+
+def paint_layer(paint: Any) -> NDArray[np.uint8]:
+    """A paint layer: where a designer overrode the picture, at any resolution (it is
+    stretched over the picture, or over the grid without one).
+
+    Parameters
+    ----------
+    paint : path, PIL.Image.Image or (H, W) array_like of int
+        A picture whose opaque red pixels (red above green) mean no maze, whose opaque
+        green pixels mean maze, and whose transparent pixels leave it to the picture
+        (:func:`paint_image` writes one); or the values :data:`PAINT_AS_PICTURE`,
+        :data:`PAINT_NO_MAZE` and :data:`PAINT_MAZE` themselves.
+
+    Returns
+    -------
+    (H, W) ndarray of uint8
+
+    Raises
+    ------
+    MazeartError
+        For an array holding other values, or with no pixel.
+
+    Examples
+    --------
+    >>> paint_layer([[0, 1], [2, 0]]).tolist()
+    [[0, 1], [2, 0]]
+    """
+    from PIL import Image as PILImage
+
+    if isinstance(paint, str | os.PathLike):
+        paint = open_image(paint)
+    if isinstance(paint, PILImage.Image):
+        rgba = np.asarray(paint.convert("RGBA"))
+        opaque = rgba[..., 3] >= 128
+        red = rgba[..., 0].astype(np.int16) > rgba[..., 1]
+        out = np.where(opaque, np.where(red, PAINT_NO_MAZE, PAINT_MAZE), PAINT_AS_PICTURE)
+        return out.astype(np.uint8)
+    a = np.asarray(paint)
+    if a.ndim != 2 or a.size == 0 or a.dtype.kind not in "iub":
+        raise MazeartError(f"a paint layer is a 2-D array of 0, 1 and 2, got shape {a.shape}")
+    if a.size and (a.min() < 0 or a.max() > 2):
+        raise MazeartError("a paint layer holds 0 (the picture), 1 (no maze) and 2 (maze) only")
+    return a.astype(np.uint8)
+
+
+def paint_image(layer: ArrayLike) -> Image:
+    """A paint layer as an RGBA picture that :func:`paint_layer` reads back: transparent
+    where the picture decides, red where no maze goes, green where maze does."""
+    from PIL import Image as PILImage
+
+    return PILImage.fromarray(_PAINT_RGBA[paint_layer(layer)], "RGBA")
+
+
+def paint_over(cover: NDArray[np.floating], layer: NDArray[np.uint8] | None) -> NDArray[Any]:
+    """``cover`` (a share of figure per pixel, or a value per cell) with the paint layer
+    stretched over it (nearest pixel) laid on top: 0 where it says no maze, 1 where maze."""
+    if layer is None or not (layer != PAINT_AS_PICTURE).any():
+        return cover
+    h, w = cover.shape
+    rows = np.minimum((np.arange(h) + 0.5) * layer.shape[0] / h, layer.shape[0] - 1).astype(int)
+    cols = np.minimum((np.arange(w) + 0.5) * layer.shape[1] / w, layer.shape[1] - 1).astype(int)
+    over = layer[np.ix_(rows, cols)]
+    out = np.array(cover, dtype=np.float32)
+    out[over == PAINT_NO_MAZE] = 0.0
+    out[over == PAINT_MAZE] = 1.0
+    return out
+
+
 def resample_coverage(coverage: NDArray[np.floating], cells: int) -> NDArray[np.float32]:
     """Average pixel coverage over a grid ``cells`` wide, keeping the aspect ratio.
 
@@ -230,6 +305,7 @@ def weights_from_image(
     invert: bool = False,
     coverage: float = 0.5,
     colour_rooms: bool = False,
+    paint: ArrayLike | None = None,
 ) -> NDArray[np.int32]:
     """Turn a picture into a preset weight matrix.
 
@@ -248,6 +324,9 @@ def weights_from_image(
     colour_rooms : bool, default False
         Read the picture's colour key: pure red regions become rooms, pure blue
         marks on their edges doors (see :mod:`mazeart.rooms`).
+    paint : path, PIL.Image.Image or array_like, optional
+        A paint layer over the picture (:func:`paint_layer`): where it says no maze or
+        maze, it wins over the picture.
 
     Returns
     -------
@@ -266,7 +345,9 @@ def weights_from_image(
     check_number(coverage, "coverage", low=0, high=1, low_open=True)
     cells = check_int(cells, "cells", maximum=current().max_cells)
     img = image if not isinstance(image, str | os.PathLike) else open_image(image, grid=cells)
-    cov = resample_coverage(figure_coverage(img, threshold=threshold, invert=invert), cells)
+    layer = None if paint is None else paint_layer(paint)
+    cover = paint_over(figure_coverage(img, threshold=threshold, invert=invert), layer)
+    cov = resample_coverage(cover, cells)
     # A hair of tolerance so that a cell exactly half covered counts at coverage=0.5
     # despite float rounding in the box filter.
     free = cov >= float(coverage) - 1e-6

@@ -43,6 +43,7 @@ from mazeart._pool import check_jobs, ordered_map
 from mazeart._progress import step
 from mazeart._rng import RngLike, as_generator, check_seed, fresh_seed
 from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
+from mazeart.design import is_design_file
 from mazeart.errors import MazeartError, MazeartWarning, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
 from mazeart.figures import is_figure
@@ -50,7 +51,7 @@ from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import Guide, Maze
 from mazeart.mazefile import dumps, is_maze_file, load_maze, loads
-from mazeart.recipe import DEFAULTS, Recipe
+from mazeart.recipe import DEFAULTS, At, Recipe
 from mazeart.rooms import Room, RoomSpec, resolve_rooms, room_summary, stamp_rooms
 from mazeart.shape import ShapeReport
 from mazeart.solvers import SOLVERS, random_paths, solve
@@ -136,6 +137,27 @@ class Made:
     min_island: int = 3
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    laid: Callable[[], NDArray[np.float64]] | None = field(default=None, repr=False)
+
+    def places(self) -> NDArray[np.float64]:
+        """Each cell's centre in fractions of the picture (of the grid, without one).
+
+        Returns
+        -------
+        (n, 2) ndarray of float64
+            ``x`` across from the picture's left edge and ``y`` down from its top, 0 to 1
+            over the picture, one row per cell of :attr:`maze`'s grid (in its ids).
+
+        Examples
+        --------
+        >>> made = make("4x2", rng=1)
+        >>> made.places()[[0, 7]].tolist()
+        [[0.125, 0.25], [0.875, 0.75]]
+        """
+        if self.laid is not None:
+            return self.laid()
+        g = self.maze.grid
+        return g.centres / np.asarray(g.size, dtype=np.float64)
 
     def summary(self) -> str:
         """One line: algorithm, geometry, seed, size, and what the shaping steps did."""
@@ -286,12 +308,15 @@ def _read_source(source: Source, opts: dict[str, Any]) -> tuple[NDArray[np.int32
             invert=opts["invert"],
             coverage=coverage,
             colour_rooms=opts["colour_rooms"],
+            paint=_paint(opts),
         )
-    elif opts["invert"]:
-        free = weights == FREE
-        weights = weights.copy()
-        weights[free] = FORBIDDEN
-        weights[~free & (weights == FORBIDDEN)] = FREE
+    else:
+        if opts["invert"]:
+            free = weights == FREE
+            weights = weights.copy()
+            weights[free] = FORBIDDEN
+            weights[~free & (weights == FORBIDDEN)] = FREE
+        weights = _painted_cells(weights, _paint(opts))
     check_cells(weights.shape[0], weights.shape[1], "the preset")
     if not (weights == FREE).any():
         h, w = weights.shape
@@ -305,6 +330,25 @@ def _read_source(source: Source, opts: dict[str, Any]) -> tuple[NDArray[np.int32
 
 _PIXELS_PER_CELL = 16
 """A picture much larger than its grid is first reduced to this many pixels a cell across."""
+
+
+def _paint(opts: Mapping[str, Any]) -> NDArray[np.uint8] | None:
+    """The paint layer of the options (:func:`mazeart.image.paint_layer`), if any."""
+    from mazeart.image import paint_layer
+
+    return None if opts.get("paint") is None else paint_layer(opts["paint"])
+
+
+def _painted_cells(weights: NDArray[np.int32], layer: NDArray[np.uint8] | None) -> NDArray:
+    """A preset's plain cells (free or forbidden, not rooms) with a paint layer stretched
+    over the grid laid on top."""
+    from mazeart.image import paint_over
+
+    if layer is None:
+        return weights
+    over = paint_over((weights == FREE).astype(np.float32), layer)
+    plain = (weights == FREE) | (weights == FORBIDDEN)
+    return np.where(plain, np.where(over >= 0.5, FREE, FORBIDDEN), weights).astype(np.int32)
 
 
 def _working_size(picture: Image, cells: int) -> Image:
@@ -677,6 +721,33 @@ def _textures(opts: dict[str, Any]) -> list[str] | None:
     return list(names)
 
 
+def _nearest(
+    at: At, places: NDArray[np.float64], edge: NDArray[np.bool_], free: NDArray[np.bool_]
+) -> int:
+    """The cell nearest ``at`` (``places`` are the cells' centres in fractions of the
+    picture) among the ``edge`` cells (else among the ``free`` ones)."""
+    pick = edge if edge.any() else free
+    if not pick.any():
+        raise MazeartError("no cell of the grid is free to put an end on")
+    ids = np.flatnonzero(pick.reshape(-1))
+    d = np.hypot(places[ids, 0] - at.x, places[ids, 1] - at.y)
+    return int(ids[np.argmin(d)])
+
+
+def _square_end(value: Any, name: str, preset: NDArray[np.int32]) -> tuple[int, int] | None:
+    """An end on the square grid: a ``(row, col)``, from a pair, text ``"ROW,COL"`` or an
+    :class:`~mazeart.recipe.At` (the free cell on the figure's edge nearest it)."""
+    if not isinstance(value, At):
+        return _cell(value, name)
+    rows, cols = preset.shape
+    free = preset == FREE
+    out = ~np.pad(free, 1)
+    edge = free & (out[:-2, 1:-1] | out[2:, 1:-1] | out[1:-1, :-2] | out[1:-1, 2:])
+    r, c = np.divmod(np.arange(rows * cols), cols)
+    places = np.stack([(c + 0.5) / cols, (r + 0.5) / rows], axis=1)
+    return divmod(_nearest(value, places, edge.reshape(-1), free.reshape(-1)), cols)
+
+
 def _cell(value: Any, name: str) -> tuple[int, int] | None:
     """A ``(row, col)`` from a pair or from text ``"ROW,COL"``."""
     if value is None or not isinstance(value, str):
@@ -821,6 +892,14 @@ def make(
         jobs = None
     check_jobs(jobs, executor)
     index = check_int(index, "index", minimum=0)
+    if isinstance(source, str | os.PathLike) and is_design_file(source):
+        from mazeart.design import load_design, make_design
+
+        design, base = load_design(source)  # its options, with those given here winning
+        seeded: dict[str, Any] = {"rng": rng} if rng is not None else {}
+        return make_design(design, base=base, index=index, record=record, progress=progress,
+                           args=args, jobs=jobs, executor=executor, **seeded,
+                           **options)  # fmt: skip
     saved = _saved(source)
     if saved is not None:
         given = sorted(k for k, v in options.items() if v != _DEFAULTS.get(k, object()))
@@ -904,6 +983,7 @@ def make(
         min_island=int(opts["min_island"]),
         notes=tuple(plan.notes),
         warnings=(*plan.warnings, *_unreadable(plan, report, maze)),
+        laid=plan.laid,
     )
 
 
@@ -947,6 +1027,7 @@ class _Plan:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     records: bool = False  # whether the job's carve can be recorded (the square generators)
+    laid: Callable[[], NDArray[np.float64]] | None = None  # the cells in picture fractions
 
 
 def _choose(
@@ -1005,8 +1086,8 @@ def _square_plan(
     arguments = dict(
         algorithm=opts["algorithm"],
         geometry=opts["geometry"],
-        entrance=_cell(opts["entrance"], "entrance"),
-        exit=_cell(opts["exit"], "exit"),
+        entrance=_square_end(opts["entrance"], "entrance", preset),
+        exit=_square_end(opts["exit"], "exit", preset),
         rooms=rooms,
         islands=opts["islands"],
         prune=opts["prune"],
@@ -1060,7 +1141,8 @@ def _grid_plan(
         raise MazeartError(f"the blocks geometry is the square grid's; the {kind} grid has cells")
     if opts["centre"] is not None and kind != "polar":
         raise MazeartError(f"centre places the polar grid; the {kind} grid is laid edge to edge")
-    ends = {name: _cell_id(opts[name], name, kind) for name in ("entrance", "exit")}
+    ends = {name: None if isinstance(opts[name], At) else _cell_id(opts[name], name, kind)
+            for name in ("entrance", "exit")}  # fmt: skip
     cells = check_int(opts["cells"], "cells", maximum=current().max_cells)
     min_island = int(opts["min_island"])
     coverage = float(opts["coverage"])
@@ -1081,6 +1163,12 @@ def _grid_plan(
             raise MazeartError("colour rooms are read off the picture; give one, not WxH")
         grid = grid_for_rectangle(kind, rect.shape[1], rect.shape[0])
         weights = np.full(grid.n_cells, FREE, np.int32)
+        layer = _paint(opts)
+        if layer is not None:  # stretched over the grid, read at each cell's centre
+            at = np.clip(grid.centres / np.asarray(grid.size, float), 0, 1 - 1e-9)
+            held = layer[(at[:, 1] * layer.shape[0]).astype(int),
+                         (at[:, 0] * layer.shape[1]).astype(int)]  # fmt: skip
+            weights[held == 1] = FORBIDDEN
         transform = None
     else:
         if isinstance(source, PILImage.Image):
@@ -1114,7 +1202,7 @@ def _grid_plan(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
             edges=bool(opts["edges"]), segments=opts["segments"], regions=opts["regions"],
-            outline=opts["outline"] == "smooth",
+            outline=opts["outline"] == "smooth", paint=_paint(opts),
         )  # fmt: skip
         grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
         transform = laid.transform
@@ -1138,11 +1226,30 @@ def _grid_plan(
     if k > 1:
         check_work(k, grid.n_cells, f"best_of {k}")
     rooms = _grid_rooms(opts, source, picture, grid, transform, weights == FREE)
+    placed = None
+    if transform is not None and picture is not None:  # the cells in fractions of the picture
+        placed = functools.partial(_placed, grid, transform, picture.size)
+    if any(isinstance(opts[name], At) for name in ends):
+        places = grid.centres / np.asarray(grid.size, float) if placed is None else placed()
+        a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
+        free = weights == FREE
+        edge = np.zeros(grid.n_cells, bool)
+        edge[a[(b < 0) | ~free[np.maximum(b, 0)]]] = True
+        edge[b[(b >= 0) & ~free[a]]] = True
+        for name in ends:
+            if isinstance(opts[name], At):
+                ends[name] = _nearest(opts[name], places, free & edge, free)
     arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
                      braid=float(opts["braid"]), place=opts["place"], labels=labels,
                      rooms=rooms, **ends, **extra)  # fmt: skip
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
-                 threshold=threshold, specks=specks, notes=notes)  # fmt: skip
+                 threshold=threshold, specks=specks, notes=notes, laid=placed)  # fmt: skip
+
+
+def _placed(grid: Grid, transform: Any, size: tuple[int, int]) -> NDArray[np.float64]:
+    """The centres of ``grid``'s cells in fractions of a picture of ``size`` pixels it is
+    laid over by ``transform``."""
+    return np.asarray(transform.to_pixels(grid.centres), float) / np.asarray(size, float)
 
 
 def _grid_rooms(
@@ -1258,8 +1365,8 @@ def _weave_plan(
     notes = [] if picture is None else _grid_notes("weave", picture, opts["threshold"],
                                                   opts["invert"])  # fmt: skip
     shaping = {"prune": bool(opts["prune"]), "braid": float(opts["braid"]),
-               "entrance": _cell(opts["entrance"], "entrance"),
-               "exit": _cell(opts["exit"], "exit")}  # fmt: skip
+               "entrance": _square_end(opts["entrance"], "entrance", preset),
+               "exit": _square_end(opts["exit"], "exit", preset)}  # fmt: skip
     job = _WeaveCandidate(preset, density, opts["islands"], opts["place"], rooms, shaping)
     return _Plan(job, preset=preset, picture=picture, threshold=opts["threshold"],
                  specks=specks, notes=notes)  # fmt: skip
@@ -1471,7 +1578,7 @@ def make_preset(source: Source, **options: Any) -> NDArray[np.int32]:
     ((16, 20), True)
     """
     unknown = set(options) - {
-        "cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms"
+        "cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms", "paint"
     }  # fmt: skip
     if unknown:
         raise TypeError(f"make_preset() got unknown option(s) {', '.join(sorted(unknown))}")

@@ -27,7 +27,7 @@ import numpy as np
 from mazeart._limits import check_count
 from mazeart.errors import check_choice, check_int, check_number
 
-__all__ = ["DEFAULTS", "MODES", "Recipe", "option_table"]
+__all__ = ["DEFAULTS", "MODES", "At", "Recipe", "option_table"]
 
 MODES = ("auto", "silhouette", "tone")
 """How a picture is read (``mode``)."""
@@ -53,6 +53,26 @@ def _option(
 def _check_bool(value: Any, name: str) -> None:
     if not isinstance(value, bool | np.bool_):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+
+
+@dataclass(frozen=True)
+class At:
+    """A place on the picture in fractions of it (of the grid, without a picture): ``x``
+    across from its left edge, ``y`` down from its top, each from 0 to 1.
+
+    Given as an entrance or an exit, it names the maze cell on the maze's edge whose centre
+    lies nearest: the end goes where a designer put it, whatever the grid and its cells.
+
+    >>> At(0.5, 0.25)
+    At(x=0.5, y=0.25)
+    """
+
+    x: float
+    y: float
+
+    def __post_init__(self) -> None:
+        check_number(self.x, "x", low=0, high=1)
+        check_number(self.y, "y", low=0, high=1)
 
 
 def _grid_kinds() -> tuple[str, ...]:
@@ -92,6 +112,11 @@ class Recipe:
     room_centre: bool = _option(
         False, "A room in the middle of the picture (a fifth of it each way), its door on "
         "top.", _IN, cli_type=bool, flags=("--room-centre",)
+    )  # fmt: skip
+    paint: Any = _option(
+        None, "A paint layer over the picture (any size, stretched over it): opaque red "
+        "pixels keep maze out, opaque green ones put it in, transparent ones leave it to the "
+        "picture.", _IN, cli_type=Path | None, flags=("--paint",)
     )  # fmt: skip
     font: Any = _option(
         None, "The font of a text:WORDS source (TrueType or OpenType; default: DejaVu Sans "

@@ -81,6 +81,7 @@ def grid_over_picture(
     segments: int | None = None,
     regions: bool = False,
     outline: bool = False,
+    paint: NDArray[np.uint8] | None = None,
 ) -> Laid:
     """The grid of ``kind`` laid over a picture, and a weight per cell.
 
@@ -110,6 +111,9 @@ def grid_over_picture(
         A smooth outline (:mod:`mazeart.outline`): the figure's contour in grid units
         is returned, and the maze cells are those whose centre lies inside it, a fifth
         of a cell clear of it (instead of the cells covered enough).
+    paint : (H, W) ndarray of uint8, optional
+        A paint layer over the picture (:func:`mazeart.image.paint_layer`): where it says
+        no maze or maze, it wins over the picture.
 
     Returns
     -------
@@ -126,7 +130,7 @@ def grid_over_picture(
         For a picture whose figure covers no cell.
     """
     from mazeart.grids.sample import cell_coverage, fit_grid
-    from mazeart.image import figure_coverage
+    from mazeart.image import figure_coverage, paint_over
 
     check_choice(kind, "grid", GRID_KINDS[1:])
     cells = check_int(cells, "cells")
@@ -134,12 +138,13 @@ def grid_over_picture(
         from mazeart.tone import grid_darkness
 
         grid, transform = fit_grid(kind, picture.size, cells, centre=centre)
-        share = cell_coverage(grid, transform, np.ones(picture.size[::-1], np.float32))
+        whole = paint_over(np.ones(picture.size[::-1], np.float32), paint)
+        share = cell_coverage(grid, transform, whole)
         free = share >= 0.5  # the cells the picture lies under
         dark = grid_darkness(picture, grid, transform)
         weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
         return Laid(grid, weights, (0, 0), dark, transform=transform)
-    cover = figure_coverage(picture, threshold=threshold, invert=invert)
+    cover = paint_over(figure_coverage(picture, threshold=threshold, invert=invert), paint)
     grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre)
     if edges:  # a thin line of ground inside the figure is a border between its regions:
         from mazeart.guide import close_gaps  # figure, walled along it (as on squares)
