@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from mazeart._limits import Limits, limits
     from mazeart._version import __version__
     from mazeart.analyze import Metrics, best_of, measure
-    from mazeart.design import Design, load_design, make_design, save_design
+    from mazeart.design import Design, load_design, save_design
     from mazeart.errors import FileFormatError, InvalidMazeError, MazeartError, NoPathError
     from mazeart.export import EXPORT_FORMATS
     from mazeart.generators import ALGORITHMS, default_endpoints, generate
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from mazeart.image import weights_from_image
     from mazeart.maze import Guide, Maze
     from mazeart.mazefile import load_maze, save_maze
-    from mazeart.pipeline import Made, make, make_book, make_many, make_preset, save
+    from mazeart.pipeline import Made, make, make_book, make_design, make_many, make_preset, save
     from mazeart.recipe import At, Recipe
     from mazeart.rooms import Door, Room, load_rooms
     from mazeart.shape import braid, connect, prune_dead_ends
@@ -89,7 +89,7 @@ _HOME = {
     "At": "mazeart.recipe",
     "Design": "mazeart.design",
     "load_design": "mazeart.design",
-    "make_design": "mazeart.design",
+    "make_design": "mazeart.pipeline",
     "save_design": "mazeart.design",
     "save": "mazeart.pipeline",
     "Door": "mazeart.rooms",

@@ -1082,6 +1082,43 @@ def play_command(
         typer.echo("mazeart: quit before solving a maze")
 
 
+@app.command("studio", cls=_Command)
+def studio_command(
+    source: Annotated[
+        str | None,
+        typer.Argument(
+            help="Picture, preset, saved maze or design file to start from (default: a 40 x 30 "
+            "rectangle).",
+            show_default=False,
+            metavar="SOURCE",
+        ),
+    ] = None,
+    port: Annotated[int, _option("Port to listen on (0: a free one).", None, "--port")] = 0,
+    host: Annotated[
+        str,
+        _option(
+            "Address to listen on; another than 127.0.0.1 lets other machines in.", None, "--host"
+        ),
+    ] = "127.0.0.1",
+    browser: Annotated[
+        bool, _option("Open the page in the browser.", None, "--browser/--no-browser")
+    ] = True,
+) -> None:
+    """Shape a maze on its picture in the browser: paint, rooms, ends, tags, every option.
+
+    Serves one page on this machine (its address, with a token in it, is printed) until
+    Ctrl-C. The page downloads the design as one file, which mazeart DESIGN.json -o
+    maze.svg renders again, and exports every format the command line writes.
+    """
+    from mazeart.studio import serve
+
+    port = check_int(port, "--port", minimum=0, maximum=65535)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        _warn(f"listening on {host}: other machines can reach the studio (with its token)", False)
+    serve(source, host=host, port=port, browser=browser)
+    typer.echo("mazeart studio: stopped")
+
+
 _PRESET_KEYS = ("cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms")
 
 

@@ -1,10 +1,11 @@
 """A design: everything a designer decided about one maze, in one file.
 
 The studio (``mazeart studio``) saves what the designer did as a design file, and
-``mazeart design.json -o maze.svg`` renders it again from the command line: the same
-maze for the same seed. A design is the source (a picture beside the file, a picture
-embedded in it, or a source in words such as ``30x20``) and, laid over it in fractions
-of the picture so that they hold at any number of cells and on any grid:
+``mazeart design.json -o maze.svg`` renders it again from the command line
+(:func:`mazeart.make_design`): the same maze for the same seed. A design is the source
+(a picture beside the file, a picture embedded in it, or a source in words such as
+``30x20``) and, laid over it in fractions of the picture so that they hold at any number
+of cells and on any grid:
 
 - the **paint**: where the designer overrode the picture, at the picture's resolution
   (:func:`mazeart.image.paint_layer`: red keeps maze out, green puts it in);
@@ -51,7 +52,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,16 +61,12 @@ from mazeart._io import atomic_write
 from mazeart.errors import FileFormatError, MazeartError, check_number
 from mazeart.recipe import DEFAULTS, At
 
-if TYPE_CHECKING:
-    from mazeart.pipeline import Made
-
 __all__ = [
     "DESIGN_FORMAT",
     "Design",
     "TagAt",
     "is_design_file",
     "load_design",
-    "make_design",
     "save_design",
 ]
 
@@ -330,86 +327,3 @@ def save_design(design: Design, path: str | os.PathLike[str]) -> Path:
     with atomic_write(path) as fh:
         fh.write(text.encode("utf-8"))
     return Path(path)
-
-
-def make_design(design: Design, *, base: str | os.PathLike[str] = ".", **options: Any) -> Made:
-    """Make the maze of a design: :func:`mazeart.make` of its source with its paint, rooms,
-    ends, options and seed, then its tags on the maze cells nearest their places.
-
-    Parameters
-    ----------
-    design : Design
-    base : path, default "."
-        The folder the design's source path is relative to (its file's folder).
-    **options
-        :func:`mazeart.make`'s options, winning over the design's (``rng`` over its seed).
-
-    Returns
-    -------
-    Made
-
-    Examples
-    --------
-    >>> made = make_design(Design(source="12x8", exit=At(1.0, 0.0), seed=3))
-    >>> made.maze.exit
-    (0, 11)
-    """
-    from mazeart.pipeline import make
-
-    source: Any = design.source
-    if design.picture is None and not _in_words(source):
-        source = Path(base) / source
-    opts: dict[str, Any] = {**design.options}
-    if design.paint is not None:
-        opts["paint"] = design.paint
-    if design.rooms:
-        opts["rooms"] = {"units": "fraction", "rooms": [dict(r) for r in design.rooms]}
-    for name in ("entrance", "exit"):
-        if getattr(design, name) is not None:
-            opts[name] = getattr(design, name)
-    opts.update(options)
-    rng = opts.pop("rng", design.seed)
-    if design.picture is None:
-        made = make(source, rng=rng, **opts)
-    else:  # read through a file, as a picture given on the command line is
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="mazeart-") as folder:
-            held = Path(folder) / "picture"
-            held.write_bytes(design.picture)
-            made = make(held, rng=rng, **opts)
-    if design.tags:
-        made = _with_tags(made, design.tags)
-    return made
-
-
-def _in_words(source: str) -> bool:
-    """Whether a design's source is a source in words rather than a file's path."""
-    from mazeart.figures import is_figure
-    from mazeart.pipeline import _SIZE
-
-    return bool(_SIZE.fullmatch(source)) or source.startswith("text:") or is_figure(source)
-
-
-def _with_tags(made: Made, tags: tuple[TagAt, ...]) -> Made:
-    """``made`` with each tag on the free maze cell nearest its place (not an end, another
-    tag's cell or a room's)."""
-    import dataclasses
-
-    maze = made.maze
-    places = made.places()
-    free = maze.mask.reshape(-1).copy()
-    for room in maze.rooms:
-        free[[maze.cell_index(c) for c in room.cells]] = False
-    for cell in (maze.entrance, maze.exit, *maze.tags):
-        if cell is not None:
-            free[maze.cell_index(cell)] = False
-    out = dict(maze.tags)
-    for tag in tags:
-        ids = np.flatnonzero(free)
-        if not ids.size:
-            raise MazeartError("no maze cell is left for the design's tags")
-        at = int(ids[np.argmin(np.hypot(places[ids, 0] - tag.at.x, places[ids, 1] - tag.at.y))])
-        free[at] = False
-        out[divmod(at, maze.width) if maze.is_square else at] = tag.kind
-    return dataclasses.replace(made, maze=maze.replace(tags=out))

@@ -29,7 +29,10 @@ import numpy as np
 
 from mazeart.errors import MazeartError, check_int
 
-__all__ = ["SHAPES", "STROKE_CELLS", "figure_source", "is_figure"]
+__all__ = ["RECTANGLE", "SHAPES", "STROKE_CELLS", "figure_source", "in_words", "is_figure"]
+
+RECTANGLE = re.compile(r"(\d{1,9})[xX](\d{1,9})")
+"""A plain rectangle's source: ``"30x20"``, 30 cells across and 20 down."""
 
 SHAPES = ("circle", "triangle", "hexagon", "heart")
 """The shapes a source can name (``"heart:40"``)."""
@@ -87,6 +90,16 @@ def is_figure(source: Any) -> bool:
     if not isinstance(source, str) or _is_file(source):
         return False
     return source[:5].lower() == "text:" or _SHAPE.fullmatch(source) is not None
+
+
+def in_words(source: Any) -> bool:
+    """Whether ``source`` is a source in words: a rectangle (``"30x20"``), a word or a shape
+    (and no file of that name exists)."""
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+    if not isinstance(source, str) or _is_file(source):
+        return False
+    return RECTANGLE.fullmatch(source) is not None or is_figure(source)
 
 
 def _is_file(name: str) -> bool:

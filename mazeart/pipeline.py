@@ -27,7 +27,6 @@ import dataclasses
 import functools
 import math
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -43,10 +42,10 @@ from mazeart._pool import check_jobs, ordered_map
 from mazeart._progress import step
 from mazeart._rng import RngLike, as_generator, check_seed, fresh_seed
 from mazeart.analyze import DIFFICULTIES, best_of, measure, pick_best
-from mazeart.design import is_design_file
+from mazeart.design import Design, TagAt, is_design_file, load_design
 from mazeart.errors import MazeartError, MazeartWarning, check_choice, check_int, check_number
 from mazeart.export import FORMAT_OPTIONS, check_output_path, write
-from mazeart.figures import is_figure
+from mazeart.figures import RECTANGLE, in_words, is_figure
 from mazeart.generators import DEFAULT_ALGORITHM, generate, get_algorithm
 from mazeart.image import weights_from_image
 from mazeart.maze import Guide, Maze
@@ -75,6 +74,7 @@ __all__ = [
     "Made",
     "make",
     "make_book",
+    "make_design",
     "make_many",
     "make_preset",
     "play_levels",
@@ -238,15 +238,12 @@ class Made:
 # ----------------------------------------------------------------------------- reading sources
 
 
-_SIZE = re.compile(r"(\d{1,9})[xX](\d{1,9})")
-
-
 def _rectangle(source: Source) -> NDArray[np.int32] | None:
     """A plain rectangle when the source is ``"WxH"`` (``"30x20"``: 30 cells across, 20 down)
     and no file of that name exists; else None."""
     if not isinstance(source, str | os.PathLike):
         return None
-    m = _SIZE.fullmatch(str(source))
+    m = RECTANGLE.fullmatch(str(source))
     if m is None or Path(source).exists():
         return None
     cols, rows = int(m.group(1)), int(m.group(2))
@@ -893,8 +890,6 @@ def make(
     check_jobs(jobs, executor)
     index = check_int(index, "index", minimum=0)
     if isinstance(source, str | os.PathLike) and is_design_file(source):
-        from mazeart.design import load_design, make_design
-
         design, base = load_design(source)  # its options, with those given here winning
         seeded: dict[str, Any] = {"rng": rng} if rng is not None else {}
         return make_design(design, base=base, index=index, record=record, progress=progress,
@@ -1507,6 +1502,83 @@ class _Level:
 
     def __call__(self, index: int) -> Made:
         return make(self.source, rng=self.seed, index=index, jobs=1, **self.options)
+
+
+def make_design(
+    design: Design, *, base: str | os.PathLike[str] = ".", read: Any = None, **options: Any
+) -> Made:
+    """Make the maze of a design: :func:`mazeart.make` of its source with its paint, rooms,
+    ends, options and seed, then its tags on the maze cells nearest their places.
+
+    Parameters
+    ----------
+    design : Design
+    base : path, default "."
+        The folder the design's source path is relative to (its file's folder).
+    read : PIL.Image.Image, optional
+        The design's picture, already decoded (a studio reads it once for every preview).
+    **options
+        :func:`mazeart.make`'s options, winning over the design's (``rng`` over its seed).
+
+    Returns
+    -------
+    Made
+
+    Examples
+    --------
+    >>> made = make_design(Design(source="12x8", exit=At(1.0, 0.0), seed=3))
+    >>> made.maze.exit
+    (0, 11)
+    """
+    source: Any = design.source
+    if design.picture is None and not in_words(source):
+        source = Path(base) / source
+    opts: dict[str, Any] = {**design.options}
+    if design.paint is not None:
+        opts["paint"] = design.paint
+    if design.rooms:
+        opts["rooms"] = {"units": "fraction", "rooms": [dict(r) for r in design.rooms]}
+    for name in ("entrance", "exit"):
+        if getattr(design, name) is not None:
+            opts[name] = getattr(design, name)
+    opts.update(options)
+    rng = opts.pop("rng", design.seed)
+    if read is not None:
+        made = make(read, rng=rng, **opts)
+    elif design.picture is None:
+        made = make(source, rng=rng, **opts)
+    else:  # read through a file, as a picture given on the command line is
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="mazeart-") as folder:
+            held = Path(folder) / "picture"
+            held.write_bytes(design.picture)
+            made = make(held, rng=rng, **opts)
+    if design.tags:
+        made = _with_tags(made, design.tags)
+    return made
+
+
+def _with_tags(made: Made, tags: tuple[TagAt, ...]) -> Made:
+    """``made`` with each tag on the free maze cell nearest its place (not an end, another
+    tag's cell or a room's)."""
+    maze = made.maze
+    places = made.places()
+    free = maze.mask.reshape(-1).copy()
+    for room in maze.rooms:
+        free[[maze.cell_index(c) for c in room.cells]] = False
+    for cell in (maze.entrance, maze.exit, *maze.tags):
+        if cell is not None:
+            free[maze.cell_index(cell)] = False
+    out = dict(maze.tags)
+    for tag in tags:
+        ids = np.flatnonzero(free)
+        if not ids.size:
+            raise MazeartError("no maze cell is left for the design's tags")
+        at = int(ids[np.argmin(np.hypot(places[ids, 0] - tag.at.x, places[ids, 1] - tag.at.y))])
+        free[at] = False
+        out[divmod(at, maze.width) if maze.is_square else at] = tag.kind
+    return dataclasses.replace(made, maze=maze.replace(tags=out))
 
 
 def make_many(

@@ -26,8 +26,9 @@ from PIL import Image
 
 import mazeart
 from mazeart import At
-from mazeart.design import Design, TagAt, load_design, make_design, save_design
+from mazeart.design import Design, TagAt, load_design, save_design
 from mazeart.image import figure_coverage, paint_image
+from mazeart.pipeline import make_design
 
 FIXTURE = Path(__file__).parent / "fixtures" / "design-v1.json"
 HORSE = REPO / "samples" / "horse.png"

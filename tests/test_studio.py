@@ -1,0 +1,309 @@
+"""The studio, used as a designer uses it: the real command serving the page, driven in real
+Chromium (Playwright), its downloads read by mazeart's reader and compared with what the
+command line writes. Its guards are tried with plain HTTP requests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import REPO
+
+import mazeart
+
+HORSE = REPO / "samples" / "horse.png"
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+class Served:
+    """A running ``mazeart studio``: its address, token and process."""
+
+    def __init__(self, source: Path | str, tmp: Path):
+        self.temp = tmp / "temp"
+        self.temp.mkdir(exist_ok=True)
+        env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(self.temp)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "mazeart", "studio", str(source), "--no-browser"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp,
+        )  # fmt: skip
+        line = self.proc.stdout.readline()
+        found = re.search(r"(http://[\d.]+:(\d+)/\?token=(\S+))", line)
+        if found is None:
+            self.proc.kill()
+            raise AssertionError(f"no address: {line!r} {self.proc.stderr.read()}")
+        self.url, self.port, self.token = found.group(1), int(found.group(2)), found.group(3)
+        self.root = f"http://127.0.0.1:{self.port}"
+
+    def request(self, path: str, *, data: bytes | None = None, headers: dict | None = None,
+                token: bool = True) -> tuple[int, bytes]:  # fmt: skip
+        head = {"X-Mazeart-Token": self.token} if token else {}
+        head.update(headers or {})
+        req = urllib.request.Request(self.root + path, data=data, headers=head)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as res:
+                return res.status, res.read()
+        except urllib.error.HTTPError as err:
+            return err.code, err.read()
+
+    def stop(self) -> tuple[int, str]:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(timeout=30)
+        return code, self.proc.stdout.read()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("studio")
+    shutil.copy(HORSE, tmp / "horse.png")
+    s = Served(tmp / "horse.png", tmp)
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+    exe = exe or shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
+            pytest.fail("chromium is not installed")
+        pytest.skip("chromium is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """The studio's page in Chromium, with the designer's gestures in picture fractions."""
+
+    def __init__(self, browser, served: Served):
+        size = {"width": 1400, "height": 900}
+        self.ctx = browser.new_context(viewport=size, accept_downloads=True)
+        self.page = self.ctx.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(served.url)
+        self.previews = 0
+        self.settled()
+
+    def settled(self) -> None:
+        """Wait for the next preview to come back (each change ends in one)."""
+        self.previews += 1
+        self.page.wait_for_selector(f'body[data-previews="{self.previews}"], body[data-errors]',
+                                    timeout=60_000)  # fmt: skip
+        self.page.wait_for_timeout(50)
+        self.previews = int(self.page.get_attribute("body", "data-previews") or 0)
+
+    def at(self, x: float, y: float) -> tuple[float, float]:
+        box = self.page.locator("#overlay").bounding_box()
+        return box["x"] + x * box["width"], box["y"] + y * box["height"]
+
+    def drag(self, a: tuple[float, float], b: tuple[float, float], steps: int = 12) -> None:
+        m = self.page.mouse
+        m.move(*self.at(*a))
+        m.down()
+        m.move(*self.at(*b), steps=steps)
+        m.up()
+
+    def click(self, x: float, y: float) -> None:
+        self.page.mouse.click(*self.at(x, y))
+
+    def tool(self, name: str) -> None:
+        self.page.click(f'#tools button[data-tool="{name}"]')
+
+    def download(self, selector: str) -> bytes:
+        with self.page.expect_download() as got:
+            self.page.click(selector)
+        return Path(got.value.path()).read_bytes()
+
+    def export(self, fmt: str) -> bytes:
+        self.page.select_option("#format", fmt)
+        return self.download("#export")
+
+    def close(self) -> None:
+        assert not self.errors, self.errors
+        self.ctx.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    p = Page(browser, served)
+    yield p
+    p.close()
+
+
+def saved(data: bytes, tmp_path: Path) -> mazeart.Maze:
+    path = tmp_path / "maze.json"
+    path.write_bytes(data)
+    return mazeart.load_maze(path)
+
+
+def square_place(maze, cell) -> tuple[float, float]:
+    r, c = cell
+    return (c + 0.5) / maze.width, (r + 0.5) / maze.height
+
+
+# ----------------------------------------------------------------------------- in the browser
+
+
+def test_a_painted_stroke_keeps_the_maze_off_those_cells(page, tmp_path):
+    page.page.fill("#seed", "3")
+    page.page.press("#seed", "Enter")
+    page.settled()
+    before = saved(page.export("json"), tmp_path)
+    page.tool("out")
+    page.page.fill("#brush", "40")
+    page.page.dispatch_event("#brush", "input")
+    page.drag((0.30, 0.45), (0.62, 0.45), steps=20)  # across the horse's body
+    page.settled()
+    maze = saved(page.export("json"), tmp_path)
+    band = [(r, c) for r in range(maze.height) for c in range(maze.width)
+            if 0.32 < square_place(maze, (r, c))[0] < 0.60
+            and abs(square_place(maze, (r, c))[1] - 0.45) < 0.01]  # fmt: skip
+    assert band and before.mask[tuple(np.array(band).T)].all()  # maze there before
+    assert not maze.mask[tuple(np.array(band).T)].any()  # and none after
+
+
+def test_a_room_with_two_doors_and_the_exit_on_the_nose(page, tmp_path):
+    page.tool("room")
+    page.drag((0.40, 0.38), (0.55, 0.50))
+    page.settled()
+    page.tool("door")
+    page.click(0.47, 0.38)  # its top wall
+    page.settled()
+    page.click(0.47, 0.50)  # its bottom wall
+    page.settled()
+    nose = (0.96, 0.28)
+    exit_ = page.page.locator('#overlay circle[data-end="exit"]').bounding_box()
+    o = page.page.locator("#overlay").bounding_box()
+    page.drag(((exit_["x"] + exit_["width"] / 2 - o["x"]) / o["width"],
+               (exit_["y"] + exit_["height"] / 2 - o["y"]) / o["height"]), nose)  # fmt: skip
+    page.settled()
+    maze = saved(page.export("json"), tmp_path)
+    (room,) = maze.rooms
+    assert len(room.doors) == 2
+    x, y = square_place(maze, maze.exit)
+    assert np.hypot(x - nose[0], y - nose[1]) < 0.08
+    assert maze.door_wall(maze.exit) >= 0
+    page.page.screenshot(path=str(tmp_path / "studio.png"))
+
+
+def test_hex_undo_redo_and_the_command_line_draws_the_same(page, tmp_path):
+    page.page.select_option("#grid", "hex")
+    page.settled()
+    assert "hex grid" in page.page.inner_text("#summary")
+    page.tool("out")
+    page.drag((0.30, 0.45), (0.60, 0.45))
+    page.settled()
+    painted = page.page.inner_text("#summary")
+    page.page.keyboard.press("Control+z")
+    page.settled()
+    undone = page.page.inner_text("#summary")
+    page.page.keyboard.press("Control+Shift+z")
+    page.settled()
+    assert page.page.inner_text("#summary") == painted != undone
+    svg = page.export("svg")
+    design = tmp_path / "d.json"
+    design.write_bytes(page.download("#download"))
+    doc = json.loads(design.read_text())
+    assert doc["options"]["grid"] == "hex" and doc["paint"] is not None and doc["seed"] is not None
+    out = tmp_path / "cli.svg"
+    run = subprocess.run([sys.executable, "-m", "mazeart", str(design), "-o", str(out)],
+                         capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert out.read_bytes() == svg
+
+
+def test_a_bad_upload_is_one_line_in_the_page(page, tmp_path):
+    bad = tmp_path / "broken.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    page.page.set_input_files("#upload", str(bad))
+    page.page.wait_for_selector("#error:not(:empty)", timeout=30_000)
+    text = page.page.inner_text("#error")
+    assert "\n" not in text and ("not an image" in text or "corrupt" in text)
+    page.page.fill("#cells", "30")  # the server keeps going
+    page.page.dispatch_event("#cells", "change")
+    page.settled()
+    assert "30 x" in page.page.inner_text("#summary")
+
+
+# ----------------------------------------------------------------------------- the guards
+
+
+def test_requests_without_the_token_or_from_elsewhere_are_refused(served):
+    assert served.request("/api/start")[0] == 200
+    assert served.request("/api/start", token=False)[0] == 403
+    assert served.request("/", token=False)[0] == 403
+    assert served.request(f"/?token={served.token}", token=False)[0] == 200
+    assert served.request("/api/start", headers={"Host": f"evil.example:{served.port}"})[0] == 403
+    assert served.request("/api/start", headers={"Origin": "http://evil.example"})[0] == 403
+    import http.client  # a body too large is refused on its length, before it is read
+
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    conn.putrequest("POST", "/api/upload?name=x.png")
+    conn.putheader("X-Mazeart-Token", served.token)
+    conn.putheader("Content-Length", str(33 * 2**20))
+    conn.endheaders()
+    res = conn.getresponse()
+    assert res.status == 413 and b"larger than" in res.read()
+    conn.close()
+    code, body = served.request("/api/preview", data=b'{"options": {"cells": "many"}}')
+    assert code == 400 and len(json.loads(body)["error"].splitlines()) == 1
+    code, body = served.request("/api/preview", data=b'{"options": {"cells": 40}}')
+    assert code == 200 and json.loads(body)["metrics"]["cells"] > 100
+
+
+def test_the_studio_stops_on_ctrl_c_and_leaves_nothing(tmp_path):
+    s = Served("30x20", tmp_path)
+    assert s.request("/api/preview", data=b'{"options": {}}')[0] == 200
+    code, out = s.stop()
+    assert code == 0 and "stopped" in out
+    assert list(s.temp.iterdir()) == []
+
+
+def test_a_design_opens_again_and_saves_where_it_came_from(browser, tmp_path):
+    """Opened on a design file, the studio shows that design (its seed, its paint) and Save
+    writes the file back; the command line renders what was saved."""
+    design = tmp_path / "d.json"
+    shutil.copy(REPO / "tests" / "fixtures" / "design-v1.json", design)
+    s = Served(design, tmp_path)
+    try:
+        p = Page(browser, s)
+        assert p.page.input_value("#seed") == "11"
+        assert "seed 11" in p.page.inner_text("#summary") and "1 room" in p.page.inner_text(
+            "#summary"
+        )
+        p.page.fill("#cells", "20")
+        p.page.dispatch_event("#cells", "change")
+        p.settled()
+        p.page.click("#save")
+        p.page.wait_for_selector("#summary:has-text('saved d.json')", timeout=30_000)
+        p.close()
+    finally:
+        s.stop()
+    doc = json.loads(design.read_text())
+    assert doc["options"]["cells"] == 20 and doc["seed"] == 11 and doc["source"] == "24x16"
+    assert doc["paint"] is not None and len(doc["rooms"]) == 1
+    out = tmp_path / "m.json"
+    run = subprocess.run([sys.executable, "-m", "mazeart", str(design), "-o", str(out)],
+                         capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    maze = mazeart.load_maze(out)
+    assert maze.meta["seed"] == 11 and not maze.mask[: maze.height // 2, : maze.width // 2].any()
