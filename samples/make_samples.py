@@ -212,6 +212,35 @@ def figures(out: Path) -> None:
     print(f"heart-room.png: {made.summary()}")
 
 
+def designs(out: Path) -> None:
+    """What the studio saves, made here: the horse's design (its tail painted out, a room with
+    two doors on its body, the exit on its nose, a key; the hex grid) as a design file, and its
+    paint alone as a picture for ``--paint``."""
+    from PIL import Image
+
+    from mazeart.design import Design, TagAt
+    from mazeart.image import paint_image
+
+    w, h = Image.open(HERE / "horse.png").size
+    paint = np.zeros((h, w), np.uint8)
+    paint[round(0.30 * h) : round(0.80 * h), : round(0.12 * w)] = 1  # the tail: no maze
+    paint_image(paint).save(out / "horse-paint.png", optimize=True)
+    design = Design(
+        source="horse.png",
+        paint=paint,
+        rooms=({"name": "hall", "rect": [0.34, 0.38, 0.15, 0.18],
+                "doors": [[0.34, 0.47], [0.49, 0.47]]},),
+        exit=mazeart.At(0.965, 0.29),
+        tags=(TagAt("key", mazeart.At(0.8, 0.3)),),
+        options={"cells": 70, "grid": "hex"},
+        seed=7,
+    )  # fmt: skip
+    mazeart.save_design(design, out / "horse.design.json")
+    made = mazeart.make_design(design, base=HERE)
+    mazeart.save(made, out / "horse-design.png", cell_size=8, solution=True)
+    print(f"horse.design.json: {made.summary()}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -231,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     art(out)
     grids(out)
     figures(out)
+    designs(out)
 
 
 if __name__ == "__main__":

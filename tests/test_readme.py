@@ -166,6 +166,31 @@ def _play(command: str, root: Path, env: dict[str, str]) -> None:
     assert child.exitstatus == 0, f"{command}: exit {child.exitstatus}"
 
 
+def _studio(command: str, root: Path, env: dict[str, str]) -> None:
+    """A studio command: it prints its address, answers there with the token, and Ctrl-C
+    stops it cleanly (``$BROWSER`` set to ``true``: no browser opens)."""
+    import json
+    import signal
+    import subprocess
+    import urllib.request
+
+    proc = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=root, text=True,
+                            env={**env, "BROWSER": "true"}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        line = proc.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", line)
+        assert found, f"{command}: printed {line!r} {proc.stderr.read() if not line else ''}"
+        req = urllib.request.Request(found.group(1) + "/api/start",
+                                     headers={"X-Mazeart-Token": found.group(2)})  # fmt: skip
+        with urllib.request.urlopen(req, timeout=120) as res:
+            assert json.loads(res.read())["picture"]["width"] > 0
+    finally:
+        proc.send_signal(signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 0, f"{command}: exit {proc.returncode}\n{err}"
+
+
 def _long(command: str, root: Path, env: dict[str, str]) -> None:
     import subprocess
 
@@ -242,6 +267,9 @@ def test_every_readme_command_runs_verbatim(run, tmp_path):
     for kind, cmd, expected in run:
         if re.match(r"mazeart play\b", cmd):
             _play(cmd, root, env)
+            continue
+        if re.match(r"mazeart studio\b", cmd):
+            _studio(cmd, root, env)
             continue
         if LONG.match(cmd):
             _long(cmd, root, env)

@@ -23,6 +23,7 @@ from conftest import REPO
 import mazeart
 
 HORSE = REPO / "samples" / "horse.png"
+EPOCH = "1767225600"  # the PDFs' date, the same for the studio and the command line
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]  # fmt: skip
 
@@ -33,7 +34,8 @@ class Served:
     def __init__(self, source: Path | str, tmp: Path):
         self.temp = tmp / "temp"
         self.temp.mkdir(exist_ok=True)
-        env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(self.temp)}
+        env = {**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(self.temp),
+               "SOURCE_DATE_EPOCH": EPOCH}  # fmt: skip
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mazeart", "studio", str(source), "--no-browser"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp,
@@ -57,9 +59,9 @@ class Served:
         except urllib.error.HTTPError as err:
             return err.code, err.read()
 
-    def stop(self) -> tuple[int, str]:
+    def stop(self, signum: int = signal.SIGINT) -> tuple[int, str]:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(signum)
         code = self.proc.wait(timeout=30)
         return code, self.proc.stdout.read()
 
@@ -217,17 +219,19 @@ def test_hex_undo_redo_and_the_command_line_draws_the_same(page, tmp_path):
     page.page.keyboard.press("Control+Shift+z")
     page.settled()
     assert page.page.inner_text("#summary") == painted != undone
-    svg = page.export("svg")
+    exported = {fmt: page.export(fmt) for fmt in ("svg", "pdf")}
     design = tmp_path / "d.json"
     design.write_bytes(page.download("#download"))
     doc = json.loads(design.read_text())
     assert doc["options"]["grid"] == "hex" and doc["paint"] is not None and doc["seed"] is not None
-    out = tmp_path / "cli.svg"
-    run = subprocess.run([sys.executable, "-m", "mazeart", str(design), "-o", str(out)],
-                         capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(REPO)})  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    assert out.read_bytes() == svg
+    for fmt, data in exported.items():
+        out = tmp_path / f"cli.{fmt}"
+        run = subprocess.run([sys.executable, "-m", "mazeart", str(design), "-o", str(out)],
+                             capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": str(REPO),
+                                  "SOURCE_DATE_EPOCH": EPOCH})  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert out.read_bytes() == data, fmt
 
 
 def test_a_bad_upload_is_one_line_in_the_page(page, tmp_path):
@@ -269,12 +273,34 @@ def test_requests_without_the_token_or_from_elsewhere_are_refused(served):
     assert code == 200 and json.loads(body)["metrics"]["cells"] > 100
 
 
-def test_the_studio_stops_on_ctrl_c_and_leaves_nothing(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_the_studio_stops_on_a_signal_and_leaves_nothing(tmp_path, signum):
     s = Served("30x20", tmp_path)
     assert s.request("/api/preview", data=b'{"options": {}}')[0] == 200
-    code, out = s.stop()
+    code, body = s.request("/api/export?format=png", data=b'{"options": {}}')
+    assert code == 200 and body.startswith(b"\x89PNG")
+    code, out = s.stop(signum)
     assert code == 0 and "stopped" in out
     assert list(s.temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["preset", "saved maze"])
+def test_the_studio_starts_from_a_preset_or_a_saved_maze(tmp_path, kind):
+    from mazeart.studio import Studio
+
+    source = tmp_path / ("p.npy" if kind == "preset" else "m.json")
+    preset = np.zeros((12, 20), np.int32)
+    preset[:6, :10] = mazeart.FORBIDDEN
+    if kind == "preset":
+        mazeart.save_preset(preset, source)
+    else:
+        mazeart.save(mazeart.make(preset, rng=1), source)
+    studio = Studio(source, folder=tmp_path)
+    start = studio.start()
+    assert start["picture"]["width"] / start["picture"]["height"] == pytest.approx(20 / 12)
+    shown = studio.preview({"options": {}, "seed": 2})
+    assert shown["metrics"]["cells"] == 20 * 12 - 6 * 10
+    assert shown["box"] == pytest.approx([0, 0, 1, 1])
 
 
 def test_a_design_opens_again_and_saves_where_it_came_from(browser, tmp_path):
@@ -293,7 +319,7 @@ def test_a_design_opens_again_and_saves_where_it_came_from(browser, tmp_path):
         p.page.dispatch_event("#cells", "change")
         p.settled()
         p.page.click("#save")
-        p.page.wait_for_selector("#summary:has-text('saved d.json')", timeout=30_000)
+        p.page.wait_for_selector('body[data-saved="d.json"]', state="attached", timeout=30_000)
         p.close()
     finally:
         s.stop()

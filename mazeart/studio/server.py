@@ -187,6 +187,7 @@ class Studio:
     def start(self) -> dict[str, Any]:
         """What the page starts from."""
         from mazeart._rng import fresh_seed
+        from mazeart.export._style import tag_colours
         from mazeart.generators import ALGORITHMS
         from mazeart.grids.recipe import GRID_KINDS
         from mazeart.recipe import DEFAULTS, MODES
@@ -219,6 +220,7 @@ class Studio:
                 "difficulty": ["easy", "medium", "hard"],
                 "islands": ["connect", "separate"],
                 "tags": list(TAG_KINDS),
+                "tag_colours": tag_colours(),
                 "formats": list(FORMATS),
                 "max_upload": MAX_UPLOAD,
                 "defaults": {k: v for k, v in DEFAULTS.items() if _plain(v)},
