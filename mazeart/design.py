@@ -75,6 +75,9 @@ DESIGN_FORMAT = "mazeart-design"
 
 VERSION = 1
 
+MAX_ROOMS, MAX_TAGS = 256, 1000
+"""The most rooms and tags a design holds."""
+
 MAX_BYTES = 64 * 2**20
 """The largest design file read: an embedded picture and its paint, in base64."""
 
@@ -131,7 +134,7 @@ class Design:
             raise MazeartError("a design's source is a path or a source in words")
         if (self.source == EMBEDDED) != (self.picture is not None):
             raise MazeartError('a design embeds a picture exactly when its source is "embedded"')
-        unknown = sorted(set(self.options) - set(DEFAULTS))
+        unknown = sorted(set(self.options) - set(DEFAULTS) - _algorithm_options())
         if unknown:
             raise MazeartError(f"a design's options are make()'s; unknown: {', '.join(unknown)}")
         held = sorted(set(self.options) & set(_NOT_OPTIONS))
@@ -180,7 +183,7 @@ class Design:
         """A design from the file's JSON object (every field checked, errors one line)."""
         if not isinstance(data, Mapping) or data.get("format") != DESIGN_FORMAT:
             raise FileFormatError(f'not a design file (its "format" is not "{DESIGN_FORMAT}")')
-        if data.get("version") != VERSION:
+        if type(data.get("version")) is not int or data.get("version") != VERSION:
             raise FileFormatError(
                 f"design file version {data.get('version')!r} is not one this mazeart reads "
                 f"({VERSION})"
@@ -193,23 +196,22 @@ class Design:
         paint = _blob(data.get("paint"), "png", "paint")
         layer = None
         if paint is not None:
-            from PIL import Image
+            from mazeart.image import read_paint_png
 
-            from mazeart.image import paint_layer
-
-            try:
-                layer = paint_layer(Image.open(io.BytesIO(paint)))
-            except OSError as err:
-                raise FileFormatError(f"the design's paint is not a PNG: {err}") from None
-        rooms = data.get("rooms") or []
-        if not isinstance(rooms, list) or not all(isinstance(r, Mapping) for r in rooms):
-            raise FileFormatError("a design's rooms are a list of rooms (objects)")
-        tags = data.get("tags") or []
-        if not isinstance(tags, list) or not all(isinstance(t, Mapping) for t in tags):
-            raise FileFormatError("a design's tags are a list of {kind, x, y}")
-        options = data.get("options") or {}
+            layer = read_paint_png(paint, "the design's paint")
+        rooms = _listed(data, "rooms", "a list of rooms (objects)", MAX_ROOMS)
+        for room in rooms:
+            if "units" in room:
+                raise FileFormatError("a design's rooms are in fractions of the picture: no units")
+        tags = _listed(data, "tags", "a list of {kind, x, y}", MAX_TAGS)
+        options = data.get("options", {})
+        if options is None:
+            options = {}
         if not isinstance(options, Mapping):
             raise FileFormatError("a design's options are an object of make()'s options")
+        seed = data.get("seed")
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise FileFormatError(f"a design's seed is a whole number or null, got {seed!r}")
         return cls(
             source=data.get("source"),  # type: ignore[arg-type]
             picture=picture,
@@ -219,8 +221,27 @@ class Design:
             exit=_at(data.get("exit"), "exit"),
             tags=tuple(_tag(t) for t in tags),
             options=dict(options),
-            seed=data.get("seed"),
+            seed=seed,
         )
+
+
+def _algorithm_options() -> set[str]:
+    """The names of every generator's own options (``select``, ``bias``, ...)."""
+    from mazeart.generators import ALGORITHMS
+
+    return {name for algo in ALGORITHMS.values() for name in algo.options}
+
+
+def _listed(data: Mapping[str, Any], key: str, what: str, most: int) -> list[Mapping[str, Any]]:
+    """The list ``data[key]`` of objects (none when absent or null), at most ``most``."""
+    value = data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+        raise FileFormatError(f"a design's {key} are {what}")
+    if len(value) > most:
+        raise FileFormatError(f"a design holds at most {most} {key}, this one {len(value)}")
+    return value
 
 
 def _b64(data: bytes) -> str:
@@ -258,6 +279,8 @@ def _at(value: Any, name: str) -> At | None:
 def _tag(value: Mapping[str, Any]) -> TagAt:
     from mazeart.tags import TAG_KINDS
 
+    if set(value) != {"kind", "x", "y"}:
+        raise FileFormatError("a design's tag is {kind, x, y}")
     kind = value.get("kind")
     if kind not in TAG_KINDS:
         raise FileFormatError(f"a design's tag kind is one of {', '.join(TAG_KINDS)}, got {kind!r}")
@@ -296,14 +319,14 @@ def load_design(path: str | os.PathLike[str]) -> tuple[Design, Path]:
     FileFormatError
         For a file that is not a design, naming what is wrong in one line.
     """
-    from mazeart._io import existing_file, read_bytes
+    from mazeart._io import existing_file, load_json, read_bytes
 
     p = existing_file(path, "a design")
     raw = read_bytes(p, "a design file", limit=MAX_BYTES)
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise FileFormatError(f"{p}: not JSON ({err})") from None
+        data = load_json(raw)
+    except FileFormatError as err:
+        raise FileFormatError(f"{p}: {err}") from None
     try:
         return Design.from_dict(data), p.resolve().parent
     except (MazeartError, TypeError) as err:

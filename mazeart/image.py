@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 __all__ = [
+    "PAINT_MAX_PIXELS",
     "Palette",
     "colour_regions",
     "design_colours",
@@ -199,6 +200,40 @@ def figure_coverage(
 PAINT_AS_PICTURE, PAINT_NO_MAZE, PAINT_MAZE = 0, 1, 2
 """The values of a paint layer: the picture decides, no maze here, maze here."""
 
+PAINT_MAX_PIXELS = 4096 * 4096
+"""The largest paint layer read from a design or a page (it is stretched over the picture,
+so more pixels than the picture's own would add nothing)."""
+
+
+def read_paint_png(data: bytes, what: str = "the paint") -> NDArray[np.uint8]:
+    """A paint layer from a PNG's bytes (a design's, or a studio page's): its size checked
+    before a pixel is decoded.
+
+    Raises
+    ------
+    MazeartError
+        For bytes that are not a PNG, or a layer of more than :data:`PAINT_MAX_PIXELS`.
+    """
+    import io
+
+    from PIL import Image as PILImage
+
+    try:
+        with PILImage.open(io.BytesIO(data), formats=["PNG"]) as img:
+            if img.width * img.height > PAINT_MAX_PIXELS:
+                raise MazeartError(f"{what} is {img.width} x {img.height} pixels, more than "
+                                   f"a paint layer may be ({PAINT_MAX_PIXELS:,})")  # fmt: skip
+            img.load()
+            return paint_layer(img)
+    except PILImage.DecompressionBombError:
+        raise MazeartError(f"{what} has more pixels than a paint layer may be "
+                           f"({PAINT_MAX_PIXELS:,})") from None  # fmt: skip
+    except (OSError, SyntaxError, ValueError) as err:
+        if isinstance(err, MazeartError):
+            raise
+        raise MazeartError(f"{what} is not a PNG picture") from None
+
+
 _PAINT_RGBA = np.array([[0, 0, 0, 0], [214, 39, 40, 255], [44, 160, 44, 255]], np.uint8)
 
 
@@ -234,10 +269,11 @@ def paint_layer(paint: Any) -> NDArray[np.uint8]:
         paint = open_image(paint)
     if isinstance(paint, PILImage.Image):
         rgba = np.asarray(paint.convert("RGBA"))
+        out = np.full(rgba.shape[:2], PAINT_AS_PICTURE, np.uint8)
         opaque = rgba[..., 3] >= 128
-        red = rgba[..., 0].astype(np.int16) > rgba[..., 1]
-        out = np.where(opaque, np.where(red, PAINT_NO_MAZE, PAINT_MAZE), PAINT_AS_PICTURE)
-        return out.astype(np.uint8)
+        out[opaque] = PAINT_MAZE
+        out[opaque & (rgba[..., 0] > rgba[..., 1])] = PAINT_NO_MAZE
+        return out
     a = np.asarray(paint)
     if a.ndim != 2 or a.size == 0 or a.dtype.kind not in "iub":
         raise MazeartError(f"a paint layer is a 2-D array of 0, 1 and 2, got shape {a.shape}")

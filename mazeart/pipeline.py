@@ -1534,6 +1534,8 @@ def make_design(
     if design.picture is None and not in_words(source):
         source = Path(base) / source
     opts: dict[str, Any] = {**design.options}
+    if opts.get("font") is not None:  # a font file beside the design
+        opts["font"] = Path(base) / opts["font"]
     if design.paint is not None:
         opts["paint"] = design.paint
     if design.rooms:
@@ -1551,7 +1553,8 @@ def make_design(
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="mazeart-") as folder:
-            held = Path(folder) / "picture"
+            preset = design.picture.startswith(b"\x93NUMPY")  # a preset's cells, held
+            held = Path(folder) / ("preset.npy" if preset else "picture")
             held.write_bytes(design.picture)
             made = make(held, rng=rng, **opts)
     if design.tags:
@@ -1571,11 +1574,21 @@ def _with_tags(made: Made, tags: tuple[TagAt, ...]) -> Made:
         if cell is not None:
             free[maze.cell_index(cell)] = False
     out = dict(maze.tags)
-    for tag in tags:
-        ids = np.flatnonzero(free)
-        if not ids.size:
-            raise MazeartError("no maze cell is left for the design's tags")
-        at = int(ids[np.argmin(np.hypot(places[ids, 0] - tag.at.x, places[ids, 1] - tag.at.y))])
+    ids = np.flatnonzero(free)
+    if len(tags) > ids.size:
+        raise MazeartError(f"the design's {len(tags)} tags are more than its free maze cells")
+    from scipy.spatial import cKDTree
+
+    tree = cKDTree(places[ids])
+    for tag in tags:  # the nearest cell no tag took yet: a few more asked each time it is taken
+        k = 1
+        while True:
+            near = np.atleast_1d(tree.query((tag.at.x, tag.at.y), k=min(k, ids.size))[1])
+            left = [int(ids[i]) for i in near if free[ids[i]]]
+            if left or k >= ids.size:
+                break
+            k *= 4
+        at = left[0]
         free[at] = False
         out[divmod(at, maze.width) if maze.is_square else at] = tag.kind
     return dataclasses.replace(made, maze=maze.replace(tags=out))

@@ -201,8 +201,8 @@ def test_the_command_line_renders_a_design_as_the_library_makes_it(tmp_path):
          "exit x"),
         ('{"format": "mazeart-design", "version": 1, "source": "9x9", "options": {"cels": 3}}',
          "unknown: cels"),
-        ('{"format": "mazeart-design", "version": 1, "source": "9x9", "tags": [{"kind": "gold"}]}',
-         "tag kind"),
+        ('{"format": "mazeart-design", "version": 1, "source": "9x9", '
+         '"tags": [{"kind": "gold", "x": 0, "y": 0}]}', "tag kind"),
     ],
 )  # fmt: skip
 def test_a_broken_design_is_one_line_and_writes_nothing(tmp_path, text, message):

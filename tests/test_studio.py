@@ -245,6 +245,11 @@ def test_a_bad_upload_is_one_line_in_the_page(page, tmp_path):
     page.page.dispatch_event("#cells", "change")
     page.settled()
     assert "30 x" in page.page.inner_text("#summary")
+    assert "token" not in page.page.url  # it left the address bar; a reload finds the cookie
+    page.page.reload()
+    page.previews = 0
+    page.settled()
+    assert page.page.inner_text("#error") == ""
 
 
 # ----------------------------------------------------------------------------- the guards
@@ -271,6 +276,47 @@ def test_requests_without_the_token_or_from_elsewhere_are_refused(served):
     assert code == 400 and len(json.loads(body)["error"].splitlines()) == 1
     code, body = served.request("/api/preview", data=b'{"options": {"cells": 40}}')
     assert code == 200 and json.loads(body)["metrics"]["cells"] > 100
+    assert served.request("/api/start", headers={"X-Mazeart-Token": "\u00e9"})[0] == 403
+
+
+def one_line(code_body: tuple[int, bytes]) -> str:
+    code, body = code_body
+    assert code == 400, body
+    (line,) = json.loads(body)["error"].splitlines()
+    return line
+
+
+def test_hostile_requests_get_one_line_and_the_server_goes_on(served, tmp_path):
+    import base64
+    import struct
+    import zlib
+
+    assert "thousands of digits" in one_line(served.request(
+        "/api/preview", data=b'{"seed": ' + b"9" * 5000 + b"}"))  # fmt: skip
+    assert "nested too deeply" in one_line(served.request("/api/preview", data=b"[" * 100_000))
+    from PIL import Image
+
+    small = __import__("io").BytesIO()
+    Image.new("RGBA", (4, 4)).save(small, format="PNG")
+    for side in (5_000, 100_000):  # a paint whose header claims that many: refused unread
+        png = bytearray(small.getvalue())
+        png[16:24] = struct.pack(">II", side, side)
+        png[29:33] = struct.pack(">I", zlib.crc32(bytes(png[12:29])))
+        paint = "data:image/png;base64," + base64.b64encode(bytes(png)).decode()
+        body = json.dumps({"paint": paint}).encode()
+        assert "than a paint layer may be" in one_line(served.request("/api/preview", data=body))
+    tags = [{"kind": "loot", "x": 0.5, "y": 0.5}] * 1001
+    assert "at most 1000 tags" in one_line(served.request(
+        "/api/preview", data=json.dumps({"tags": tags}).encode()))  # fmt: skip
+    font = {"options": {"font": "/etc/passwd"}}
+    assert "no font" in one_line(served.request("/api/preview", data=json.dumps(font).encode()))
+    chosen = {"options": {"algorithm": "growing-tree", "select": "newest"}, "seed": 1}
+    assert served.request("/api/preview", data=json.dumps(chosen).encode())[0] == 200
+    code, body = served.request("/api/export?format=tmj", data=b'{"options": {"cells": 30}}')
+    import zipfile
+
+    names = zipfile.ZipFile(__import__("io").BytesIO(body)).namelist()
+    assert code == 200 and sorted(names) == ["horse.tiles.png", "horse.tmj"]
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -282,6 +328,30 @@ def test_the_studio_stops_on_a_signal_and_leaves_nothing(tmp_path, signum):
     code, out = s.stop(signum)
     assert code == 0 and "stopped" in out
     assert list(s.temp.iterdir()) == []
+
+
+def test_an_uploaded_picture_is_the_one_under_the_maze(tmp_path):
+    from PIL import Image
+
+    s = Served("30x20", tmp_path)
+    try:
+        pic = Image.new("L", (200, 150), 255)
+        pic.paste(0, (40, 30, 160, 120))
+        up = tmp_path / "box.png"
+        pic.save(up)
+        code, body = s.request("/api/upload?name=box%20%D0%A4.png", data=up.read_bytes())
+        assert code == 200 and json.loads(body)["picture"] == {"width": 200, "height": 150}
+        code, shown = s.request("/api/picture")
+        assert Image.open(__import__("io").BytesIO(shown)).size == (200, 150)
+        code, body = s.request("/api/design", data=b'{"options": {"cells": 20}, "seed": 3}')
+        assert code == 200
+        design = tmp_path / "box.design.json"
+        design.write_bytes(body)
+        assert json.loads(body)["source"] == "embedded"
+        maze = mazeart.make(design).maze
+        assert maze.n_cells == 12 * 9  # the box: 120 x 90 of 200 x 150 pixels, 20 cells across
+    finally:
+        s.stop()
 
 
 @pytest.mark.parametrize("kind", ["preset", "saved maze"])

@@ -20,7 +20,9 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import hashlib
 import hmac
+import http.cookies
 import http.server
 import io
 import json
@@ -42,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from mazeart._io import load_json
 from mazeart._jit import jit_mode
 from mazeart.errors import MazeartError
 
@@ -88,8 +91,8 @@ class Studio:
         A picture, a preset, a saved maze, a design file, or a source in words
         (``30x20``, ``text:HELLO``); ``40x30`` when omitted.
     folder : path-like
-        A private folder for what the studio holds while it runs (uploads, a saved
-        maze's preset); removed when it stops.
+        A private folder for what the studio holds while it runs (uploads, a preset
+        read from a file); removed when it stops.
     """
 
     def __init__(self, source: str | os.PathLike[str] | None, *, folder: str | os.PathLike[str]):
@@ -98,89 +101,88 @@ class Studio:
         self.folder = Path(folder)
         self.lock = threading.Lock()
         self.save_to: Path | None = None  # the design file the studio opened
-        self.base = Path.cwd()
-        self.embedded: bytes | None = None  # an uploaded picture's file
-        self.name = "maze"
         text = "40x30" if source is None else os.fspath(source)
         if source is not None and is_design_file(text):
-            design, self.base = load_design(text)
+            design, base = load_design(text)
             self.save_to = Path(text).resolve()
-            self.name = Path(text).stem
+            name = Path(text).stem.removesuffix(".design")
         else:
-            design = Design(source=self._own_source(text))
-        self.design = design
-        self._paint_cache: tuple[str, Any] = ("", None)
-        self._load_picture()
+            name, held = self._own_source(text)
+            design, base = Design(source=held), Path.cwd()
+        self._adopt(design, base, name)
+        self._paints: dict[str, Any] = {}  # the paint layers the page sent, by their digest
 
     # ------------------------------------------------------------------ the source
 
-    def _own_source(self, text: str) -> str:
-        """The source as a design holds it: a file by its absolute path (a saved maze as
-        its region, a preset of the studio's own folder), words as they are."""
+    def _own_source(self, text: str) -> tuple[str, str]:
+        """The studio's name for the source, and the source as a design holds it: words as
+        they are, a picture by its absolute path, a preset or a saved maze's region as a
+        preset of the studio's own folder (so that a design file can carry it)."""
         from mazeart._io import existing_file
         from mazeart.figures import in_words
         from mazeart.mazefile import is_maze_file
+        from mazeart.weights import is_preset_file
 
         if in_words(text):
-            self.name = "maze"
-            return text
+            return "maze", text
         path = existing_file(text, "a picture, a preset, a saved maze or a design")
-        self.name = path.stem
-        if is_maze_file(path):
+        if is_maze_file(path) or is_preset_file(path) or path.suffix.lower() in (".npy", ".txt"):
             from mazeart.pipeline import make_preset
             from mazeart.weights import save_preset
 
-            held = self.folder / f"{path.stem}.npy"
+            held = self.folder / f"{_safe_name(path.stem)}.npy"
             save_preset(make_preset(path), held)
-            return str(held)
-        return str(path.resolve())
+            return path.stem, str(held)
+        return path.stem, str(path.resolve())
 
-    def _load_picture(self) -> None:
-        """The picture the maze is laid over, and its size (a preset or words: drawn)."""
-        from mazeart.figures import in_words
-        from mazeart.pipeline import make
-
-        d = self.design
-        made = None
-        if d.picture is None and Path(d.source).suffix.lower() not in (".npy", ".txt"):
-            try:
-                made = make(self._source_for(d), cells=8, rng=1)
-            except MazeartError:
-                made = None
-        if made is not None and made.picture is not None:
-            picture = made.picture
-        else:  # a preset or a rectangle: its cells, free white and the rest grey
-            made = self._make(replace(d, paint=None, rooms=(), tags=(), entrance=None, exit=None))
-            picture = _preset_picture(made)
-        self.picture = picture.convert("RGBA") if picture.mode not in ("RGB", "RGBA") else picture
+    def _adopt(self, design: Any, base: Path, name: str) -> None:
+        """Take a new source: its design, its picture under the maze and its name, all at
+        once (what fails to read leaves the studio as it was)."""
+        picture, decoded = self._read(design, base)
+        self.design, self.base, self.name = design, base, _safe_name(name)
+        self.picture, self._decoded = picture, decoded
         self.picture_png: bytes | None = None
-        self._decoded = None  # a raster picture, decoded once for the previews
-        if made.picture is not None and not in_words(d.source):
-            from mazeart._io import open_image
-            from mazeart._svg import is_svg
 
-            path = self.base / d.source
-            if d.picture is not None:
-                path = self.folder / "picture"
-                path.write_bytes(d.picture)
-            if not is_svg(path):  # a drawing is rasterised for its grid: read it each time
-                self._decoded = open_image(path)
-
-    def _source_for(self, design: Any) -> Any:
+    def _read(self, design: Any, base: Path) -> tuple[Any, Any]:
+        """The picture the maze is laid over (a preset or a rectangle: its cells drawn) and
+        the picture decoded once for the previews (None for a drawing, rasterised anew for
+        each grid)."""
+        from mazeart._io import open_image
+        from mazeart._svg import is_svg
         from mazeart.figures import in_words
+        from mazeart.weights import is_preset_file
 
-        if design.picture is not None or in_words(design.source):
-            return design.source
-        return self.base / design.source
+        path: Path | None = None
+        if design.picture is not None and not design.picture.startswith(b"\x93NUMPY"):
+            fd, name = tempfile.mkstemp(dir=self.folder, prefix="picture-")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(design.picture)
+            path = Path(name)
+        elif design.picture is None and not in_words(design.source):
+            path = base / design.source
+            if is_preset_file(path) or path.suffix.lower() in (".npy", ".txt"):
+                path = None
+        if path is not None:
+            try:
+                picture = open_image(path)
+                return _viewable(picture), None if is_svg(path) else picture
+            finally:
+                if design.picture is not None:
+                    path.unlink(missing_ok=True)
+        bare = replace(design, paint=None, rooms=(), tags=(), entrance=None, exit=None)
+        made = self._make(bare, base=base)
+        if made.picture is not None:  # a word or a shape: the picture drawn for it
+            return _viewable(made.picture), None
+        return _preset_picture(made), None
 
-    def _make(self, design: Any, *, exact: bool = True) -> Any:
+    def _make(self, design: Any, *, exact: bool = True, base: Path | None = None) -> Any:
         """The design's maze; a preview (not ``exact``) reads the picture decoded once."""
         from mazeart._limits import limits
         from mazeart.pipeline import make_design
 
         read = None if exact else self._decoded
         with limits(max_cells=MAX_CELLS):
-            return make_design(design, base=self.base, read=read)
+            return make_design(design, base=self.base if base is None else base, read=read)
 
     # ------------------------------------------------------------------ requests
 
@@ -193,25 +195,33 @@ class Studio:
         from mazeart.recipe import DEFAULTS, MODES
         from mazeart.tags import TAG_KINDS
 
-        if self.design.seed is None:  # a seed from the start: an edit changes what it edits
-            self.design = replace(self.design, seed=fresh_seed())
-        d = self.design.to_dict()
-        paint = d.pop("paint")
-        d.pop("picture")
-        w, h = self.picture.size
+        with self._turn():
+            if self.design.seed is None:  # a seed from the start: an edit changes what it edits
+                self.design = replace(self.design, seed=fresh_seed())
+            design, name, save_to = self.design, self.name, self.save_to
+            w, h = self.picture.size
+        paint = None
+        if design.paint is not None:
+            from mazeart.design import _paint_png
+
+            paint = "data:image/png;base64," + base64.b64encode(_paint_png(design.paint)).decode()
         scale = min(1.0, _PAINT_SIDE / max(w, h))
         algorithms = {
-            name: {"grids": list(a.grids), "geometries": list(a.geometries),
-                   "options": dict(a.options), "description": a.description}
-            for name, a in ALGORITHMS.items()
+            key: {"grids": list(a.grids), "geometries": list(a.geometries),
+                  "options": dict(a.options), "description": a.description}
+            for key, a in ALGORITHMS.items()
         }  # fmt: skip
+        shown = {"rooms": [dict(r) for r in design.rooms],
+                 "entrance": _point(design.entrance), "exit": _point(design.exit),
+                 "tags": [{"kind": t.kind, "x": t.at.x, "y": t.at.y} for t in design.tags],
+                 "options": dict(design.options), "seed": design.seed}  # fmt: skip
         return {
-            "name": self.name,
+            "name": name,
             "picture": {"width": w, "height": h},
             "paint_size": [max(1, round(w * scale)), max(1, round(h * scale))],
-            "paint": None if paint is None else "data:image/png;base64," + paint["png"],
-            "design": d,
-            "save_to": None if self.save_to is None else self.save_to.name,
+            "paint": paint,
+            "design": shown,
+            "save_to": None if save_to is None else save_to.name,
             "choices": {
                 "grid": list(GRID_KINDS),
                 "algorithm": algorithms,
@@ -229,58 +239,60 @@ class Studio:
 
     def picture_bytes(self) -> bytes:
         """The picture under the maze, as PNG."""
-        if self.picture_png is None:
-            out = io.BytesIO()
-            self.picture.save(out, format="PNG", compress_level=1)
-            self.picture_png = out.getvalue()
-        return self.picture_png
+        with self._turn():
+            if self.picture_png is None:
+                out = io.BytesIO()
+                self.picture.save(out, format="PNG", compress_level=1)
+                self.picture_png = out.getvalue()
+            return self.picture_png
 
-    def design_from(self, doc: Mapping[str, Any]) -> Any:
-        """The design a page sends: its paint (a PNG data URL, or the last one by its
-        version), rooms, ends, tags, options and seed, over the studio's source."""
+    def design_from(self, doc: Any) -> Any:
+        """The design a page sends (its paint a PNG data URL, or ``"same:DIGEST"`` for one it
+        sent before; rooms, ends, tags, options, seed) over the studio's source, every field
+        checked as a design file's are."""
         from mazeart.design import Design
 
         if not isinstance(doc, Mapping):
             raise MazeartError("a design is a JSON object")
-        paint = self._paint(doc.get("paint"), str(doc.get("paint_version", "")))
         options = doc.get("options") or {}
         if not isinstance(options, Mapping):
             raise MazeartError("options are a JSON object")
         options = {k: v for k, v in options.items() if v is not None and v != ""}
-        held = {"format": "mazeart-design", "version": 1, "source": self.design.source,
-                "rooms": doc.get("rooms") or [], "entrance": doc.get("entrance"),
-                "exit": doc.get("exit"), "tags": doc.get("tags") or [], "options": options,
+        if "font" in options:
+            raise MazeartError("the studio sets no font: give the word's picture instead")
+        held = {"format": "mazeart-design", "version": 1, "source": "9x9",
+                "rooms": doc.get("rooms"), "entrance": doc.get("entrance"),
+                "exit": doc.get("exit"), "tags": doc.get("tags"), "options": options,
                 "seed": doc.get("seed")}  # fmt: skip
-        if self.design.picture is not None:
-            held["picture"] = {"data": base64.b64encode(self.design.picture).decode()}
-        design = Design.from_dict(held)
-        return replace(design, paint=paint) if paint is not None else design
+        checked = Design.from_dict(held)  # the page's fields, as a file's would be read
+        source = self.design
+        return replace(checked, source=source.source, picture=source.picture,
+                       paint=self._paint(doc.get("paint")))  # fmt: skip
 
-    def _paint(self, value: Any, version: str) -> Any:
-        """A paint layer from a PNG data URL (kept by its version: the page sends it only
-        when it changed)."""
-        from PIL import Image
-
-        from mazeart.image import paint_layer
+    def _paint(self, value: Any) -> Any:
+        """A paint layer from a PNG data URL, or one sent before by its digest."""
+        from mazeart.image import read_paint_png
 
         if value is None:
             return None
-        if value == "same":
-            if self._paint_cache[0] != version:
+        if isinstance(value, str) and value.startswith("same:"):
+            layer = self._paints.get(value[5:], False)
+            if layer is False:
                 raise MazeartError("the paint changed; send it again")
-            return self._paint_cache[1]
+            return layer
         if not isinstance(value, str) or not value.startswith("data:image/png;base64,"):
             raise MazeartError("the paint is a PNG data URL")
         try:
             raw = base64.b64decode(value.split(",", 1)[1], validate=True)
-            with Image.open(io.BytesIO(raw)) as img:
-                if img.width * img.height > 4 * _PAINT_SIDE**2:
-                    raise MazeartError("the paint layer is larger than the page paints")
-                layer = paint_layer(img)
-        except (binascii.Error, OSError):
-            raise MazeartError("the paint is not a PNG") from None
+        except (binascii.Error, ValueError):
+            raise MazeartError("the paint is not base64") from None
+        layer = read_paint_png(raw)
         held = layer if layer.any() else None
-        self._paint_cache = (version, held)
+        digest = hashlib.sha256(raw).hexdigest()[:32]
+        while len(self._paints) >= 8:  # the last few: a page, or two, working at once
+            self._paints.pop(next(iter(self._paints)))
+        self._paints[digest] = held
+        self._last_digest = digest
         return held
 
     @contextmanager
@@ -304,8 +316,10 @@ class Studio:
         from mazeart.analyze import measure
         from mazeart.export import to_svg
 
-        design = self.design_from(doc)
         with self._turn():
+            self._last_digest = ""
+            design = self.design_from(doc)
+            digest = self._last_digest
             made = self._make(design, exact=False)
             maze = made.maze
             solution = bool(doc.get("solution"))
@@ -313,14 +327,14 @@ class Studio:
                          solution=solution and maze.entrance is not None)  # fmt: skip
             m = measure(maze)
             places = made.places()
-        metrics = {"cells": int(maze.n_cells), "solution_length": int(m.solution_length),
-                   "dead_ends": int(m.dead_ends),
-                   "difficulty": round(float(m.difficulty), 3)}  # fmt: skip
-        if made.picture is not None and maze.is_square and made.preset is not None:
-            from mazeart.guide import fidelity
+            metrics = {"cells": int(maze.n_cells), "solution_length": int(m.solution_length),
+                       "dead_ends": int(m.dead_ends),
+                       "difficulty": round(float(m.difficulty), 3)}  # fmt: skip
+            if made.picture is not None and maze.is_square and made.preset is not None:
+                from mazeart.guide import fidelity
 
-            fid = fidelity(maze, made.picture, threshold=made.threshold, invert=made.invert)
-            metrics["fidelity"] = round(float(fid["iou"]), 3)
+                fid = fidelity(maze, made.picture, threshold=made.threshold, invert=made.invert)
+                metrics["fidelity"] = round(float(fid["iou"]), 3)
         ends = {}
         for name in ("entrance", "exit"):
             cell = getattr(maze, name)
@@ -337,65 +351,85 @@ class Studio:
             "metrics": metrics,
             "ends": ends,
             "seed": int(maze.meta.get("seed", 0)),
+            "paint_id": digest or None,
         }
 
     def export(self, doc: Mapping[str, Any], fmt: str) -> tuple[bytes, str, str]:
         """The file the command line writes for the design, in format ``fmt``: its bytes,
-        its name and its type."""
+        its name and its type (a Tiled map and its tileset picture together, as a zip)."""
         from mazeart.pipeline import save
 
         if fmt not in FORMATS:
             raise MazeartError(f"the studio exports {', '.join(FORMATS)}, not {fmt!r}")
-        design = self.design_from(doc)
         with self._turn():
+            design = self.design_from(doc)
             made = self._make(design)
             with tempfile.TemporaryDirectory(dir=self.folder) as out:
                 path = Path(out) / f"{self.name}.{fmt}"
                 save(made, path)
-                return path.read_bytes(), path.name, FORMATS[fmt]
+                written = sorted(Path(out).iterdir())
+                if len(written) == 1:
+                    return path.read_bytes(), path.name, FORMATS[fmt]
+                import zipfile
+
+                pack = io.BytesIO()
+                with zipfile.ZipFile(pack, "w", zipfile.ZIP_DEFLATED) as z:
+                    for file in written:
+                        z.write(file, file.name)
+                return pack.getvalue(), f"{self.name}-{fmt}.zip", "application/zip"
 
     def design_file(self, doc: Mapping[str, Any]) -> tuple[bytes, str]:
         """The design's file, its picture held in it (so that it travels alone)."""
-        design = self.design_from(doc)
-        if design.picture is None and not _words(design.source):
-            data = (self.base / design.source).read_bytes()
-            design = replace(design, source="embedded", picture=data)
+        from mazeart.figures import in_words
+
+        with self._turn():
+            design = self.design_from(doc)
+            if design.picture is None and not in_words(design.source):
+                data = (self.base / design.source).read_bytes()
+                design = replace(design, source="embedded", picture=data)
+            name = self.name
         text = json.dumps(design.to_dict(), indent=1) + "\n"
-        return text.encode("utf-8"), f"{self.name}.design.json"
+        return text.encode("utf-8"), f"{name}.design.json"
 
     def save(self, doc: Mapping[str, Any]) -> str:
         """Write the design to the design file the studio opened; returns its name."""
         from mazeart.design import save_design
 
-        if self.save_to is None:
-            raise MazeartError("the studio was not opened on a design file: download it")
-        design = self.design_from(doc)
-        save_design(design, self.save_to)
-        self.design = design
-        return self.save_to.name
+        with self._turn():
+            if self.save_to is None:
+                raise MazeartError("the studio was not opened on a design file: download it")
+            design = self.design_from(doc)
+            save_design(design, self.save_to)
+            self.design = design
+            return self.save_to.name
 
     def upload(self, data: bytes, name: str) -> dict[str, Any]:
-        """A new picture: read with the command line's checks, then the new start."""
-        from mazeart._io import open_image
+        """A new picture: read with the command line's checks, then the new start (a picture
+        that cannot be read leaves the studio as it was)."""
         from mazeart.design import Design
 
         if len(data) > MAX_UPLOAD:
             raise MazeartError(f"the picture is larger than {MAX_UPLOAD // 2**20} MiB")
-        held = self.folder / "upload"
-        held.write_bytes(data)
-        open_image(held)  # one line for anything Pillow (or the SVG reader) refuses
-        self.design = Design(source="embedded", picture=data, options=self.design.options)
-        self.save_to = None
-        stem = Path(name).stem.strip() or "maze"
-        self.name = "".join(c for c in stem if c.isalnum() or c in "-_ ")[:60] or "maze"
-        self._load_picture()
+        with self._turn():
+            design = Design(source="embedded", picture=data, options=self.design.options)
+            self._adopt(design, self.base, Path(name).stem or "maze")
+            self.save_to = None
         return self.start()
 
 
-def _words(source: str) -> bool:
-    from mazeart.figures import in_words
+def _safe_name(stem: str) -> str:
+    """A file name's stem as a download may carry it: letters, digits, ``-`` and ``_``."""
+    kept = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in stem)
+    return kept.strip("-")[:60] or "maze"
 
-    return in_words(source)
+
+def _viewable(picture: Any) -> Any:
+    """A picture as the page shows it (RGB or RGBA)."""
+    return picture if picture.mode in ("RGB", "RGBA") else picture.convert("RGBA")
+
+
+def _point(at: Any) -> dict[str, float] | None:
+    return None if at is None else {"x": float(at.x), "y": float(at.y)}
 
 
 def _plain(value: Any) -> bool:
@@ -441,6 +475,7 @@ def _page(token: str) -> bytes:
 class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    timeout = 60  # a client that stops sending mid-request frees its thread
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # a quiet server: the terminal shows the address and errors only
@@ -450,21 +485,25 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _allowed(self, token: str | None) -> bool:
         """The request is the page's own: its Host and Origin are the server's, and it
         carries the token."""
-        own = self.server.own_hosts
-        if self.headers.get("Host", "") not in own:
-            self._send(403, {"error": "this server answers to its own address only"})
-            return False
+        own = self.server.own_hosts  # None: any name (a studio opened to the network)
+        host = self.headers.get("Host", "")
+        if own is not None and host not in own:
+            return self._refuse("this server answers to its own address only")
         origin = self.headers.get("Origin")
-        if origin is not None and origin.removeprefix("http://") not in own:
-            self._send(403, {"error": "requests from other pages are refused"})
-            return False
-        if token is None or not hmac.compare_digest(token, self.server.token):
-            self._send(403, {"error": "the studio's address holds a token: open that address"})
-            return False
+        if origin is not None and origin.removeprefix("http://") not in (own or {host}):
+            return self._refuse("requests from other pages are refused")
+        given = (token or "").encode("utf-8", "surrogateescape")
+        if not token or not hmac.compare_digest(given, self.server.token.encode()):
+            return self._refuse("the studio's address holds a token: open that address")
         return True
 
+    def _refuse(self, why: str) -> bool:
+        self.close_connection = True  # a body left unread is not the next request
+        self._send(403, {"error": why})
+        return False
+
     def _send(self, code: int, body: Any, kind: str = "application/json",
-              name: str | None = None) -> None:  # fmt: skip
+              name: str | None = None, cookie: str | None = None) -> None:  # fmt: skip
         data = body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
         self.send_response(code)
         self.send_header("Content-Type", kind)
@@ -474,8 +513,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("Content-Security-Policy", "default-src 'self' 'unsafe-inline' blob: "
                          "data:; connect-src 'self'; frame-ancestors 'none'")  # fmt: skip
-        if name is not None:
+        if name is not None:  # a name of letters, digits, - _ and . (_safe_name)
             self.send_header("Content-Disposition", f'attachment; filename="{name}"')
+        if cookie is not None:
+            self.send_header("Set-Cookie", cookie)
         self.end_headers()
         self.wfile.write(data)
 
@@ -495,9 +536,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
-        if url.path == "/":
-            if self._allowed(query.get("token", [""])[0] or None):
-                self._send(200, _page(self.server.token), "text/html; charset=utf-8")
+        if url.path == "/":  # the token from the address, or from the page's cookie (reloads)
+            cookie = http.cookies.SimpleCookie(self.headers.get("Cookie", ""))
+            held = cookie.get(self.server.cookie)
+            token = query.get("token", [""])[0] or (held.value if held else None)
+            if self._allowed(token):
+                self._send(200, _page(self.server.token), "text/html; charset=utf-8",
+                           cookie=f"{self.server.cookie}={self.server.token}; HttpOnly; "
+                           "SameSite=Strict; Path=/")  # fmt: skip
             return
         if not self._allowed(self.headers.get("X-Mazeart-Token")):
             return
@@ -524,9 +570,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if body is None:
             return
         try:
-            doc = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            self._send(400, {"error": "the request is not JSON"})
+            doc = load_json(body)
+        except MazeartError as err:
+            self._send(400, {"error": f"the request is {_line(err)}"})
             return
         if url.path == "/api/preview":
             self._answer(lambda: studio.preview(doc))
@@ -541,18 +587,29 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send(404, {"error": "no such request"})
 
     def _answer(self, work: Callable[[], Any]) -> None:
-        try:
-            self._send(200, work())
-        except (MazeartError, TypeError) as err:  # the user's mistake: one line
-            self._send(400, {"error": _line(err)})
+        out = self._attempt(work)
+        if out is not None:
+            self._send(200, out)
 
     def _file(self, work: Callable[[], tuple[bytes, str, str]]) -> None:
+        out = self._attempt(work)
+        if out is not None:
+            data, name, kind = out
+            self._send(200, data, kind, name)
+
+    def _attempt(self, work: Callable[[], Any]) -> Any:
+        """``work()``, or None with the error answered: the user's mistake as one line (400),
+        anything else as one line too (500), its traceback on the server's terminal."""
         try:
-            data, name, kind = work()
+            return work()
         except (MazeartError, TypeError) as err:
             self._send(400, {"error": _line(err)})
-            return
-        self._send(200, data, kind, name)
+        except Exception as err:  # a bug: the page says so in a line, the server goes on
+            import traceback
+
+            traceback.print_exc()
+            self._send(500, {"error": f"the studio failed ({type(err).__name__}: {_line(err)})"})
+        return None
 
 
 def _line(err: BaseException) -> str:
@@ -570,7 +627,10 @@ class _Server(http.server.ThreadingHTTPServer):
         self.token = token
         super().__init__(address, _Handler)
         port = self.server_address[1]
-        self.own_hosts = {f"{name}:{port}" for name in names}
+        self.cookie = f"mazeart_studio_{port}"  # a cookie is the host's, whatever the port
+        self.own_hosts: set[str] | None = {f"{name}:{port}" for name in names}
+        if address[0] not in ("127.0.0.1", "localhost", "::1"):
+            self.own_hosts = None  # reached by the names other machines know it by
 
 
 def serve(
