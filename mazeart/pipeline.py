@@ -718,6 +718,47 @@ def _textures(opts: dict[str, Any]) -> list[str] | None:
     return list(names)
 
 
+def _routed(opts: Mapping[str, Any]) -> bool:
+    """Whether the options ask for a route the solution follows."""
+    return any(opts.get(k) for k in ("route", "solution_text", "solution_picture"))
+
+
+def _figure_mask(picture: Image | None, opts: Mapping[str, Any], plain: NDArray[np.bool_]) -> Any:
+    """Where a route's strokes may go, at the picture's resolution: its figure (painted
+    over), or without a picture ``plain`` (the free cells, or the whole grid)."""
+    if picture is None:
+        return plain
+    from mazeart.image import figure_coverage, paint_over
+
+    if opts.get("tone"):  # the whole picture is maze
+        return np.ones(picture.size[::-1], bool)
+    cover = figure_coverage(picture, threshold=opts["threshold"], invert=opts["invert"])
+    return paint_over(cover, _paint(opts)) >= 0.5
+
+
+def _route(
+    opts: Mapping[str, Any],
+    grid: Grid,
+    free: NDArray[np.bool_],
+    places: NDArray[np.float64],
+    figure: NDArray[np.bool_],
+    picture: Image | None,
+) -> NDArray[np.int64]:
+    """The cells the solution follows (:mod:`mazeart.route`), from the options' route file,
+    words or picture."""
+    from mazeart.route import plan_route, read_route, stroke_points, text_picture
+
+    if opts.get("route"):
+        size = picture.size if picture is not None else grid.size  # pixels (cells: no picture)
+        lines = read_route(opts["route"], (float(size[0]), float(size[1])))
+        return plan_route(grid, free, places, lines=lines)
+    if opts.get("solution_text"):
+        drawing = text_picture(opts["solution_text"], font=opts.get("font"))
+    else:
+        drawing = open_image(existing_file(opts["solution_picture"], "a picture"))
+    return plan_route(grid, free, places, strokes=stroke_points(drawing, figure))
+
+
 def _nearest(
     at: At, places: NDArray[np.float64], edge: NDArray[np.bool_], free: NDArray[np.bool_]
 ) -> int:
@@ -914,6 +955,8 @@ def make(
                 opts[name] = value
     # a picture is sized to its difficulty (fit_cells) unless cells are given
     opts["fit"] = difficulty if options.get("cells") is None else None
+    if _routed(opts) and opts["edges"] is None:  # a route is the one way: no walled regions
+        opts["edges"] = False
     source = _figure(source, opts, options)  # its size wins over a difficulty's
     for name in ("cells", "algorithm", "braid"):
         if opts[name] is None:
@@ -1092,6 +1135,15 @@ def _square_plan(
         inside=None if guided is None else guided.inside,
         **extra,
     )
+    if _routed(opts):
+        from mazeart.grids import square_grid
+
+        grid = square_grid(*preset.shape)
+        free = (preset == FREE).reshape(-1)
+        arguments["route"] = _route(opts, grid, free, grid.centres / np.asarray(grid.size),
+                                    _figure_mask(picture, opts, free.reshape(preset.shape)),
+                                    picture)  # fmt: skip
+        arguments["decoys"] = float(opts["decoys"])
     walls = "edge walls" if opts["edges"] else "outline walls"
     job = _Candidate(preset if guided is None else guided.weights, arguments, walls,
                      None if guided is None else guided.guide)  # fmt: skip
@@ -1237,6 +1289,13 @@ def _grid_plan(
     arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
                      braid=float(opts["braid"]), place=opts["place"], labels=labels,
                      rooms=rooms, **ends, **extra)  # fmt: skip
+    if _routed(opts):
+        places = grid.centres / np.asarray(grid.size, float) if placed is None else placed()
+        held = weights == FREE
+        shape = (round(1000 * grid.size[1] / grid.size[0]), 1000)
+        figure = _figure_mask(picture, opts, np.ones(shape, bool))
+        arguments["route"] = _route(opts, grid, held, places, figure, picture)
+        arguments["decoys"] = float(opts["decoys"])
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
                  threshold=threshold, specks=specks, notes=notes, laid=placed)  # fmt: skip
 
@@ -1475,7 +1534,9 @@ def _doors_out(
     other ends."""
     from mazeart.outline import blocked_doors
 
-    fixed = arguments.get("entrance") is not None and arguments.get("exit") is not None
+    fixed = arguments.get("route") is not None or (
+        arguments.get("entrance") is not None and arguments.get("exit") is not None
+    )
     for _ in range(1 if fixed else 4):  # ends the caller chose stay where they are
         maze, report = carve(arguments)
         blocked = blocked_doors(maze)

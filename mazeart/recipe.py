@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from mazeart._limits import check_count
-from mazeart.errors import check_choice, check_int, check_number
+from mazeart.errors import MazeartError, check_choice, check_int, check_number
 
 __all__ = ["DEFAULTS", "MODES", "At", "Recipe", "option_table"]
 
@@ -33,6 +33,7 @@ MODES = ("auto", "silhouette", "tone")
 """How a picture is read (``mode``)."""
 
 _IN, _MAZE, _SHAPE, _ART = "Input", "Maze", "Connect and shape", "Image-guided"
+_ROUTE = "Solution route"
 
 
 def _option(
@@ -152,6 +153,23 @@ class Recipe:
         None, "Textures for --regions, largest region first: horizontal, vertical, spiral, "
         "vortex, gradient, isolines, random.", _ART, cli_type=str | None
     )  # fmt: skip
+    route: Any = _option(
+        None, "A route the solution follows: an SVG's paths over the picture, or points (a "
+        "JSON list of x, y pairs, or text: x y a line) in fractions of the picture or in its "
+        "pixels.", _ROUTE, cli_type=Path | None, flags=("--route",)
+    )  # fmt: skip
+    solution_text: str | None = _option(
+        None, "Words the solution writes, set in the shipped font inside the figure: the "
+        "maze hides them until it is solved.", _ROUTE, cli_type=str | None
+    )  # fmt: skip
+    solution_picture: Any = _option(
+        None, "A picture whose strokes the solution draws (a line drawing, a word, a heart).",
+        _ROUTE, cli_type=Path | None, flags=("--solution-picture",)
+    )  # fmt: skip
+    decoys: float = _option(
+        0.15, "With a route: the share of its cells a wrong turn leaves from.", _ROUTE,
+        cli_type=float
+    )  # fmt: skip
     # the maze
     algorithm: str | None = _option("weighted-dfs", "Generator (see: mazeart algorithms).",
                                     _MAZE, cli_type=str, flags=("--algorithm", "-a"))  # fmt: skip
@@ -221,6 +239,10 @@ class Recipe:
         if self.segments is not None:
             check_int(self.segments, "segments")
         check_int(self.min_island, "min_island", minimum=0)
+        check_number(self.decoys, "decoys", low=0, high=1)
+        routes = [k for k in ("route", "solution_text", "solution_picture") if getattr(self, k)]
+        if len(routes) > 1:
+            raise MazeartError(f"{' and '.join(routes)}: the solution follows one route")
         check_count(self.best_of, "best_of")
         if self.algorithm is not None and not isinstance(self.algorithm, str):
             raise TypeError(f"algorithm must be a string, got {type(self.algorithm).__name__}")

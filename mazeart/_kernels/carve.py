@@ -46,6 +46,7 @@ __all__ = [
     "hunt_and_kill",
     "join_forest",
     "prim",
+    "route_fill",
     "wilson",
 ]
 
@@ -161,6 +162,30 @@ def wilson(topo, free, starts, state, links, order):
     for s in starts:
         in_tree[s] = True
     loop_erased_fill(topo, free, in_tree, state, links, order)
+
+
+@njit(cache=True)
+def route_fill(topo, walkable, route, starts, state, links, order):
+    """A maze around a route: the passages along ``route`` (cell after cell, each a
+    neighbour of the one before), then loop-erased random walks over the ``walkable`` cells
+    until each joins the tree: the route's cells are in it from the start, so the only
+    path between its ends is the route. A route cell that is not walkable takes no branch
+    (the walks cannot step on it); ``starts`` root the walkable parts that touch no route
+    cell they may join."""
+    n = walkable.size
+    in_tree = np.zeros(n, np.bool_)
+    for i in range(route.size - 1):
+        a = route[i]
+        b = route[i + 1]
+        for d in range(sides(topo, a)):
+            if step(topo, a, d) == b:
+                join(topo, links, order, a, d, b)
+                break
+    for c in route:
+        in_tree[c] = True
+    for s in starts:
+        in_tree[s] = True
+    loop_erased_fill(topo, walkable, in_tree, state, links, order)
 
 
 @njit(cache=True)

@@ -609,6 +609,8 @@ def generate(
     walls: tuple[ArrayLike, ArrayLike] | None = None,
     inside: ArrayLike | None = None,
     report: ShapeReport | None = None,
+    route: ArrayLike | None = None,
+    decoys: float | None = None,
     **options: Any,
 ) -> Maze:
     """Carve a maze into a preset, connect and shape it, and record how it was made.
@@ -654,6 +656,12 @@ def generate(
         opens onto them.
     report : ShapeReport, optional
         Filled with what the shaping steps did.
+    route : (L,) array_like of int, optional
+        Flat cells (``row * W + col``) the solution follows (:mod:`mazeart.route`): the
+        maze is carved around them instead of by ``algorithm``, and they run from the
+        entrance to the exit, the only way between them.
+    decoys : float, optional
+        With ``route``: the share of its cells a wrong turn leaves from.
     **options
         Passed to the algorithm (see ``ALGORITHMS[name].options``).
 
@@ -706,7 +714,11 @@ def generate(
     seed = None if given is None else int(given)
     report = report if report is not None else ShapeReport()
 
-    if algo.takes_rooms:  # it builds around the rooms and installs them itself
+    if route is not None:
+        maze, route = _around_route(w, route, generator, decoys, geometry, room_list,
+                                    given=(entrance, exit, walls, braid, prune))  # fmt: skip
+        entrance, exit = (divmod(int(c), w.shape[1]) for c in (route[0], route[-1]))
+    elif algo.takes_rooms:  # it builds around the rooms and installs them itself
         maze = algo.func(w, generator, geometry=geometry, rooms=room_list, **options)
     else:
         maze = install_rooms(algo.func(w, generator, geometry=geometry, **options), room_list)
@@ -727,8 +739,8 @@ def generate(
         tags=tags_from_weights(w) if highest > TAG else None,
         allowed=is_free(w) | np.isin(w // 1000, (2, 3)) if wanted else None,  # not bridges
     )  # fmt: skip
-    meta = {
-        "algorithm": algo.name,
+    meta: dict[str, Any] = {
+        "algorithm": algo.name if route is None else "route",
         "seed": seed,
         "geometry": geometry,
         "options": recorded_options(algo.options, options),
@@ -736,4 +748,40 @@ def generate(
         "prune": bool(prune),
         "braid": braid,
     }
+    if route is not None:
+        meta["route"] = [int(c) for c in route]
     return maze.replace(meta=meta)
+
+
+def _around_route(
+    w: NDArray[np.int32],
+    route: ArrayLike,
+    generator: np.random.Generator,
+    decoys: float | None,
+    geometry: str,
+    room_list: list,
+    *,
+    given: tuple[Any, ...],
+) -> tuple[Maze, NDArray[np.int64]]:
+    """The square maze carved around a route (:func:`mazeart.route.carve_route`), refusing
+    in one line what would open another way between its ends."""
+    from mazeart.grids import square_grid
+    from mazeart.route import DECOYS, carve_route
+
+    entrance, exit_, walls, braid, prune = given
+    if geometry != "cells":
+        raise MazeartError("a route runs through cells: it takes the cells geometry")
+    for what, value in (("rooms", room_list), ("braid", braid), ("prune", prune),
+                        ("colour regions' walls", walls is not None)):  # fmt: skip
+        if value:
+            raise MazeartError(f"a route is the one way through: it does not take {what}")
+    if entrance is not None or exit_ is not None:
+        raise MazeartError("a route's ends are the entrance and the exit: give no other")
+    free = is_free(w)
+    cells = np.asarray(route, np.int64).reshape(-1)
+    if cells.size < 2 or cells.min() < 0 or cells.max() >= free.size:
+        raise MazeartError(f"a route is two or more cells of the {w.shape[1]} x {w.shape[0]} grid")
+    grid = square_grid(*w.shape)
+    opened = carve_route(grid, free.reshape(-1), cells, generator,
+                         decoys=DECOYS if decoys is None else decoys)  # fmt: skip
+    return Maze(free.reshape(-1), opened, grid=grid), cells

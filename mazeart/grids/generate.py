@@ -67,6 +67,8 @@ def generate_on_grid(
     rooms: Any = None,
     inside: ArrayLike | None = None,
     report: ShapeReport | None = None,
+    route: ArrayLike | None = None,
+    decoys: float | None = None,
     **options: Any,
 ) -> Maze:
     """A maze on ``grid`` from a weight per cell: the whole generation.
@@ -99,6 +101,13 @@ def generate_on_grid(
         Cells of the figure that hold no maze (a smooth outline's margin): they join the
         maze's ``region``, so they are figure, not ground, and no door opens onto them.
     report : ShapeReport, optional
+    route : (L,) array_like of int, optional
+        A chain of cells the solution follows (:func:`mazeart.route.plan_route`): the maze
+        is carved around it (:func:`mazeart.route.carve_route`, whatever ``algorithm``
+        says), its ends are the entrance and the exit, and it is the only way between them.
+    decoys : float, optional
+        With ``route``: the share of its cells a wrong turn leaves from
+        (:data:`mazeart.route.DECOYS` by default).
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
 
@@ -136,7 +145,21 @@ def generate_on_grid(
     given = None if isinstance(rng, np.random.Generator) else fresh_seed() if rng is None else rng
     generator = as_generator(rng if given is None else given)
     report = report if report is not None else ShapeReport()
-    if labels is None:
+    if route is not None:
+        from mazeart.route import DECOYS, carve_route
+
+        for what, value in (("colour regions", labels is not None), ("braid", braid),
+                            ("prune", prune), ("rooms", room_list)):  # fmt: skip
+            if value:
+                raise MazeartError(f"a route is the one way through: it does not take {what}")
+        if entrance is not None or exit is not None:
+            raise MazeartError("a route's ends are the entrance and the exit: give no other")
+        route = np.asarray(route, np.int64).reshape(-1)
+        opened = carve_route(grid, free, route, generator,
+                             decoys=DECOYS if decoys is None else decoys)  # fmt: skip
+        entrance, exit = int(route[0]), int(route[-1])
+        guide = None
+    elif labels is None:
         opened = carve_graph(grid, free, algorithm, generator, **options)
         guide = None
     else:
@@ -173,8 +196,8 @@ def generate_on_grid(
                   exit=ends[1], prune=prune, braid=braid,
                   place=parse_place(place) if place else None,
                   allowed=free | maze.room_mask.reshape(-1))  # fmt: skip
-    meta = {
-        "algorithm": algorithm,
+    meta: dict[str, Any] = {
+        "algorithm": algorithm if route is None else "route",
         "seed": None if given is None else int(given),
         "grid": grid.kind,
         "options": recorded_options(allowed, options),
@@ -182,6 +205,8 @@ def generate_on_grid(
         "prune": bool(prune),
         "braid": braid,
     }
+    if route is not None:
+        meta["route"] = [int(c) for c in route]
     return maze.replace(meta=meta)
 
 

@@ -1,0 +1,652 @@
+"""The solution as part of the art: a route the solution follows, on any grid.
+
+A designer gives the route as lines (``route``: an SVG path or polyline, or points in a
+JSON or text file), or as a picture whose strokes the solution should draw
+(``solution_picture``: its figure thinned to a skeleton; ``solution_text``: words set in
+the shipped font). Either way the route becomes a chain of cells, each a neighbour of the
+one before and none twice, from a cell on the maze's edge (the entrance) to another (the
+exit):
+
+- lines are followed in their order, cell after cell, the gaps between lines bridged by
+  the shortest way through cells the route has not used;
+- strokes are drawn as a pen would: along a stroke while it goes on, then the shortest way
+  to the nearest stroke not drawn yet; where strokes cross, the route steps round the cell
+  it has used already.
+
+Then :func:`carve_route` opens the route's passages and grows the rest of the maze around
+it by loop-erased random walks (Wilson's), so the maze is a tree and the route is the only
+way from the entrance to the exit. The walks may join the route only at a few of its cells
+(``decoys``, a share of them), so that the route does not show as the one corridor with
+openings all along it: the branches that leave it there are the wrong turns a solver meets,
+and the walls along it are as dense as anywhere else in the maze.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from mazeart.errors import MazeartError
+
+__all__ = [
+    "DECOYS",
+    "carve_route",
+    "plan_route",
+    "read_route",
+    "stroke_points",
+    "text_picture",
+]
+
+DECOYS = 0.15
+"""The share of the route's cells where a wrong turn may leave it: about one in seven, so the
+walls along the route stand nearly as densely as elsewhere."""
+
+LETTER_GAP = 0.45
+"""Room between the letters of a solution's words, in ems (their font size)."""
+
+JUMP_TO_END = 6
+"""Steps a pen going to the next stroke walks further to start at a stroke's end rather than
+in its middle (which would draw half the stroke twice)."""
+
+
+# ----------------------------------------------------------------------------- what to draw
+
+
+def read_route(
+    path: str | os.PathLike[str], size: tuple[float, float] | None = None
+) -> list[NDArray[np.float64]]:
+    """Lines from a route file, in fractions of the picture: an SVG's paths and polylines
+    (straight segments between their points; curves by their end points) over its
+    ``viewBox`` (the drawing laid over the picture), or points in JSON (``[[x, y], ...]`` or
+    a list of such lines) or text (``x y`` or ``x,y`` a line; a blank line starts a new one):
+    fractions when every number is within 0-1, else the picture's pixels.
+
+    Parameters
+    ----------
+    path : str or path-like
+    size : (float, float), optional
+        The picture's size in pixels (without a picture, the grid's in cells), for points
+        given in pixels.
+
+    Returns
+    -------
+    list of (k, 2) ndarray of float64
+
+    Raises
+    ------
+    MazeartError
+        For a file with no line of at least one point, or numbers that are not.
+    """
+    from mazeart._io import load_json, read_bytes
+
+    data = read_bytes(path, "a route", limit=16 * 2**20)
+    text = data.decode("utf-8", errors="replace")
+    lines: list[list[tuple[float, float]]] = []
+    frame = None
+    if text.lstrip().startswith("<"):
+        lines, frame = _svg_lines(text)
+    elif text.lstrip().startswith(("[", "{")):
+        doc = load_json(data)
+        rows = doc.get("points", doc.get("lines")) if isinstance(doc, dict) else doc
+        if rows and isinstance(rows, list) and rows and _is_point(rows[0]):
+            rows = [rows]
+        for row in rows or []:
+            if not isinstance(row, list) or not all(_is_point(p) for p in row):
+                raise MazeartError(f"{path}: a route's points are [x, y] pairs of numbers")
+            lines.append([(float(p[0]), float(p[1])) for p in row])
+    else:
+        current: list[tuple[float, float]] = []
+        for raw in text.splitlines():
+            raw = raw.split("#")[0].strip()
+            if not raw:
+                if current:
+                    lines.append(current)
+                current = []
+                continue
+            parts = re.split(r"[\s,;]+", raw)
+            try:
+                x, y = float(parts[0]), float(parts[1])
+            except (IndexError, ValueError):
+                raise MazeartError(f"{path}: {raw!r} is not a point (x y)") from None
+            current.append((x, y))
+        if current:
+            lines.append(current)
+    out = [np.asarray(line, np.float64).reshape(-1, 2) for line in lines if line]
+    if not out or not all(np.isfinite(a).all() for a in out):
+        raise MazeartError(f"{path}: the route holds no point")
+    if frame is None and max(float(np.abs(a).max()) for a in out) > 1:  # pixels
+        if size is None:
+            raise MazeartError(f"{path}: give the route's points in fractions of the picture (0-1)")
+        frame = size
+    if frame is not None:
+        w, h = frame[0], frame[1]
+        origin = np.asarray(frame[2:4] if len(frame) > 2 else (0.0, 0.0), float)
+        out = [(a - origin) / np.asarray((w, h), float) for a in out]
+    return out
+
+
+def _is_point(p: Any) -> bool:
+    return (isinstance(p, list) and len(p) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p))  # fmt: skip
+
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _svg_lines(text: str) -> tuple[list[list[tuple[float, float]]], tuple[float, ...] | None]:
+    """The polylines of an SVG's ``path`` (M, L, H, V, Z and curve end points, absolute and
+    relative), ``polyline``, ``polygon`` and ``line`` elements, and the drawing's frame
+    ``(width, height, x0, y0)`` (its viewBox, else its width and height; None without)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as err:
+        raise MazeartError(f"the route is not a readable SVG ({err})") from None
+    frame = None
+    box = [float(v) for v in _NUMBER.findall(root.get("viewBox", ""))]
+    if len(box) == 4 and box[2] > 0 and box[3] > 0:
+        frame = (box[2], box[3], box[0], box[1])
+    else:
+        dims = [_NUMBER.match(root.get(k, "")) for k in ("width", "height")]
+        if all(dims) and float(dims[0].group()) > 0 and float(dims[1].group()) > 0:  # type: ignore[union-attr]
+            frame = (float(dims[0].group()), float(dims[1].group()), 0.0, 0.0)  # type: ignore[union-attr]
+    lines: list[list[tuple[float, float]]] = []
+    for el in root.iter():
+        tag = el.tag.rsplit("}", 1)[-1]
+        if tag in ("polyline", "polygon"):
+            nums = [float(v) for v in _NUMBER.findall(el.get("points", ""))]
+            pts = list(zip(nums[0::2], nums[1::2], strict=False))
+            if tag == "polygon" and pts:
+                pts.append(pts[0])
+            lines.append(pts)
+        elif tag == "line":
+            lines.append([(float(el.get("x1", 0)), float(el.get("y1", 0))),
+                          (float(el.get("x2", 0)), float(el.get("y2", 0)))])  # fmt: skip
+        elif tag == "path":
+            lines.extend(_path_lines(el.get("d", "")))
+    return [line for line in lines if line], frame
+
+
+_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+
+
+def _path_lines(d: str) -> list[list[tuple[float, float]]]:
+    lines: list[list[tuple[float, float]]] = []
+    x = y = 0.0
+    start = (0.0, 0.0)
+    for cmd, args in re.findall(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)", d):
+        nums = [float(v) for v in _NUMBER.findall(args)]
+        k = _ARGS[cmd.upper()]
+        rel = cmd.islower()
+        if cmd in "Zz":
+            if lines:
+                lines[-1].append(start)
+            x, y = start
+            continue
+        groups = [nums[i : i + k] for i in range(0, len(nums), k)] if k else []
+        for j, g in enumerate(groups):
+            if len(g) < k:
+                break
+            c = cmd.upper()
+            if c == "H":
+                x = g[0] + (x if rel else 0)
+            elif c == "V":
+                y = g[0] + (y if rel else 0)
+            else:  # the segment's end point (a curve's too)
+                x, y = g[-2] + (x if rel else 0), g[-1] + (y if rel else 0)
+            if c == "M" and j == 0:
+                lines.append([(x, y)])
+                start = (x, y)
+            elif lines:
+                lines[-1].append((x, y))
+            else:
+                lines.append([(x, y)])
+    return lines
+
+
+def text_picture(text: str, *, font: str | os.PathLike[str] | None = None) -> Any:
+    """Words set in the shipped font (DejaVu Sans, not bold: thin strokes make a clean
+    skeleton), black on white, as a picture for :func:`stroke_points`."""
+    from importlib.resources import files
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    if not isinstance(text, str) or not text.strip():
+        raise MazeartError("solution_text is empty: give the words the solution writes")
+    if len(text) > 40:
+        raise MazeartError(f"solution_text holds {len(text)} characters; a route draws 40 at most")
+    size = 160
+    if font is None:
+        data = files("mazeart").joinpath("fonts", "DejaVuSans.ttf").read_bytes()
+        face = ImageFont.truetype(__import__("io").BytesIO(data), size=size)
+    else:
+        face = ImageFont.truetype(os.fspath(font), size=size)
+    lines = text.splitlines() or [text]
+    gap = int(size * LETTER_GAP)  # room between letters: a route draws each apart
+    widths = [sum(face.getlength(ch) + gap for ch in line) for line in lines]
+    height = int(size * 1.3) * len(lines) + 40
+    img = Image.new("L", (int(max(widths)) + 40, height), 255)
+    draw = ImageDraw.Draw(img)
+    for i, line in enumerate(lines):
+        x = 20.0
+        for ch in line:
+            draw.text((x, 20 + i * int(size * 1.3)), ch, font=face, fill=0)
+            x += face.getlength(ch) + gap
+    return img
+
+
+def stroke_points(
+    picture: Any, figure: NDArray[np.bool_] | None = None, *, fill: float = 0.9
+) -> NDArray[np.float64]:
+    """The strokes of a picture's figure (its skeleton) as points in fractions of the maze's
+    picture: scaled, as large as fits, into ``figure`` (the maze picture's figure, at its
+    resolution: the largest box of the strokes' shape inside it, near its middle), or over
+    the whole picture without one.
+
+    Returns
+    -------
+    (k, 2) ndarray of float64
+        ``x, y`` in fractions, one a skeleton pixel.
+    """
+    from skimage.morphology import skeletonize
+
+    from mazeart.image import figure_coverage
+
+    ink = figure_coverage(picture) >= 0.5
+    if not ink.any():
+        raise MazeartError("the solution's picture has no figure to draw")
+    rows, cols = np.nonzero(ink)
+    ink = ink[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+    bone = skeletonize(ink)
+    ys, xs = np.nonzero(bone)
+    h, w = ink.shape
+    if figure is None:
+        return np.stack([(xs + 0.5) / w, (ys + 0.5) / h], axis=1)
+    x0, y0, x1, y1 = _fit_box(figure, w / h, fill)
+    fh, fw = figure.shape
+    return np.stack([(x0 + (xs + 0.5) / w * (x1 - x0)) / fw,
+                     (y0 + (ys + 0.5) / h * (y1 - y0)) / fh], axis=1)  # fmt: skip
+
+
+def _fit_box(figure: NDArray[np.bool_], aspect: float, fill: float) -> tuple[float, ...]:
+    """The largest box of ``aspect`` (width over height) inside ``figure``, nearest its
+    middle, shrunk to ``fill`` of itself about its centre: ``(x0, y0, x1, y1)`` pixels."""
+    step = max(1, int(max(figure.shape) / 200))  # at most 200 a side: a summed-area table
+    small = figure[::step, ::step]
+    h, w = small.shape
+    outside = np.pad((~small).astype(np.int64).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    ys, xs = np.nonzero(small)
+    cy, cx = ys.mean(), xs.mean()
+    best = None
+    lo, hi = 1, max(h, w)
+    while lo <= hi:  # the largest height whose box fits somewhere
+        bh = (lo + hi) // 2
+        bw = max(1, round(bh * aspect))
+        if bh > h or bw > w:
+            hi = bh - 1
+            continue
+        sums = (outside[bh:, bw:] - outside[:-bh, bw:] - outside[bh:, :-bw]
+                + outside[:-bh, :-bw])  # fmt: skip
+        ok = np.argwhere(sums == 0)
+        if ok.size:
+            d = np.hypot(ok[:, 0] + bh / 2 - cy, ok[:, 1] + bw / 2 - cx)
+            y, x = ok[np.argmin(d)]
+            best = (x, y, bw, bh)
+            lo = bh + 1
+        else:
+            hi = bh - 1
+    if best is None:
+        raise MazeartError("the solution's strokes find no room inside the figure")
+    x, y, bw, bh = best
+    mx, my = (1 - fill) / 2 * bw, (1 - fill) / 2 * bh
+    return ((x + mx) * step, (y + my) * step, (x + bw - mx) * step, (y + bh - my) * step)
+
+
+# ----------------------------------------------------------------------------- the route
+
+
+def plan_route(
+    grid: Any,
+    free: NDArray[np.bool_],
+    places: NDArray[np.float64],
+    *,
+    lines: Sequence[NDArray[np.float64]] | None = None,
+    strokes: NDArray[np.float64] | None = None,
+) -> NDArray[np.int64]:
+    """The chain of cells the solution follows: from a free cell on the maze's edge (the
+    entrance) through the lines in their order, or over the strokes, to another (the exit).
+
+    Parameters
+    ----------
+    grid : Grid
+    free : (n,) ndarray of bool
+        The cells that may hold maze.
+    places : (n, 2) ndarray of float
+        Each cell's centre in fractions of the picture (:meth:`mazeart.Made.places`).
+    lines : sequence of (k, 2) ndarray, optional
+        Lines in fractions of the picture, followed in order.
+    strokes : (k, 2) ndarray, optional
+        Points of strokes (a skeleton's pixels) in fractions of the picture, drawn in the
+        order a pen finds them.
+
+    Returns
+    -------
+    (L,) ndarray of int64
+        Cell ids, each a neighbour of the one before, none twice.
+
+    Raises
+    ------
+    MazeartError
+        When the route leaves the figure, crosses itself, or cannot reach the maze's edge.
+    """
+    from scipy.spatial import cKDTree
+
+    free = np.asarray(free, bool).reshape(-1)
+    ids = np.flatnonzero(free)
+    if not ids.size:
+        raise MazeartError("no cell is free for a route")
+    tree = cKDTree(places[ids])
+    spacing = _spacing(places, grid)
+    nbr = _Neighbours(grid)
+    edge = _edge_cells(grid, free)
+    used = np.zeros(free.size, bool)
+    route: list[int] = []
+    if lines is not None:
+        chains = []
+        for line in lines:
+            cells = _cells_along(line, tree, ids, places, spacing)
+            if not cells:
+                continue
+            chains.append(cells)
+        if not chains:
+            raise MazeartError("the route's lines lie outside the figure")
+        for chain in chains:
+            for cell in chain:
+                if used[cell]:
+                    x, y = places[cell]
+                    raise MazeartError(f"the route crosses itself at ({x:.2f}, {y:.2f}) of the "
+                                       "picture: a cell holds the route once")  # fmt: skip
+                if route and cell not in nbr.of(route[-1]):
+                    gap = nbr.bfs([route[-1]], free & ~used, target_cells=[cell])
+                    if gap is None:
+                        raise MazeartError(
+                            "the route's cells cannot be joined without crossing"
+                            " it: draw it with more room between its lines"
+                        )
+                    for c in gap[1:-1]:
+                        used[c] = True
+                        route.append(c)
+                elif not route:  # the first cell: from the maze's edge
+                    way = nbr.bfs([cell], free, goal=edge)
+                    if way is None:
+                        raise MazeartError("the route's start cannot reach the maze's edge")
+                    for c in way[::-1][:-1]:
+                        used[c] = True
+                        route.append(c)
+                used[cell] = True
+                route.append(cell)
+    else:
+        if strokes is None or not len(strokes):
+            raise MazeartError("a route needs lines or strokes")
+        _, near = tree.query(strokes)
+        target = np.zeros(free.size, bool)
+        hit = np.hypot(*(places[ids[near]] - strokes).T) <= 0.75 * spacing
+        target[ids[near[hit]]] = True
+        if not target.any():
+            raise MazeartError("the solution's strokes fall outside the figure")
+        route = _draw_strokes(nbr, free, edge, target, places, used)
+    last = route[-1]
+    if not edge[last] or len(route) < 2:
+        way = nbr.bfs([last], free & ~used, goal=edge & ~used)
+        if way is None:
+            raise MazeartError("the route cannot reach the maze's edge from its end")
+        route.extend(way[1:])
+    return np.asarray(route, np.int64)
+
+
+def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bool_],
+                  target: NDArray[np.bool_], places: NDArray[np.float64],
+                  used: NDArray[np.bool_]) -> list[int]:  # fmt: skip
+    """A pen over the target cells: from the maze's edge to the stroke end nearest the
+    picture's left, along each stroke while it goes on, then the shortest way (through cells
+    not used) to the nearest target left; the target cells are drawn in the end."""
+    ends = [int(c) for c in np.flatnonzero(target)
+            if sum(target[n] for n in nbr.of(int(c))) <= 1]  # fmt: skip
+    first = min(ends or [int(c) for c in np.flatnonzero(target)],
+                key=lambda c: tuple(places[c]))  # fmt: skip
+    way = nbr.bfs([int(first)], free, goal=edge)
+    if way is None:
+        raise MazeartError("the solution's strokes cannot reach the maze's edge")
+    route = [int(c) for c in way[::-1]]
+    for c in route:
+        used[c] = True
+    left = target.copy()
+    left[route] = False
+    cur = route[-1]
+    heading = np.zeros(2)
+    while left.any():
+        step_to = [int(n) for n in nbr.of(cur) if left[n] and not used[n]]
+        if step_to:  # along the stroke: straight on where it can, the stroke's end last
+            ranks = [_onward(nbr, places, left, cur, heading, n) for n in step_to]
+            nxt = step_to[ranks.index(min(ranks))]
+            d = places[nxt] - places[cur]
+            heading = d / max(float(np.hypot(*d)), 1e-12)
+            path = [cur, nxt]
+        else:  # to the nearest stroke left, at one of its ends where one is about as near
+            dist, prev = nbr.distances(cur, free & ~used)
+            reach = np.flatnonzero(left & (dist >= 0))
+            if not reach.size:  # what is left is walled off by the route: leave it
+                break
+            mid = np.array([sum(left[m] for m in nbr.of(int(c))) > 1 for c in reach])
+            pick = int(reach[np.argmin(dist[reach] + JUMP_TO_END * mid)])
+            path = [pick]
+            while path[-1] != cur:
+                path.append(int(prev[path[-1]]))
+            path = path[::-1]
+            heading = np.zeros(2)
+        for c in path[1:]:
+            used[c] = True
+            left[c] = False
+            route.append(c)
+        cur = route[-1]
+    return route
+
+
+def _onward(nbr: _Neighbours, places: NDArray[np.float64], left: NDArray[np.bool_], cur: int,
+            heading: NDArray[np.float64], n: int) -> tuple[float, int]:  # fmt: skip
+    """How a pen at ``cur`` going ``heading`` ranks the next cell ``n`` of a stroke: straight
+    on first, then the one with the fewest stroke cells left beside it (an end last)."""
+    d = places[n] - places[cur]
+    d = d / max(float(np.hypot(*d)), 1e-12)
+    return (-float(d @ heading), sum(int(left[m]) for m in nbr.of(n)))
+
+
+class _Neighbours:
+    """A grid's neighbour table, and the shortest way through allowed cells."""
+
+    def __init__(self, grid: Any):
+        self.indptr = np.asarray(grid.indptr, np.int64)
+        self.indices = np.asarray(grid.indices, np.int64)
+
+    def of(self, c: int) -> NDArray[np.int64]:
+        return self.indices[self.indptr[c] : self.indptr[c + 1]]
+
+    def distances(
+        self, source: int, allowed: NDArray[np.bool_]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Steps from ``source`` to every cell reached through allowed cells (-1: none), and
+        each one's cell before."""
+        dist = np.full(allowed.size, -1, np.int64)
+        prev = np.full(allowed.size, -1, np.int64)
+        dist[source] = 0
+        queue: deque[int] = deque([source])
+        indptr, indices = self.indptr, self.indices
+        while queue:
+            c = queue.popleft()
+            for n in indices[indptr[c] : indptr[c + 1]]:
+                if dist[n] < 0 and allowed[n]:
+                    dist[n] = dist[c] + 1
+                    prev[n] = c
+                    queue.append(int(n))
+        return dist, prev
+
+    def bfs(
+        self,
+        sources: list[int],
+        allowed: NDArray[np.bool_],
+        *,
+        goal: NDArray[np.bool_] | None = None,
+        target_cells: list[int] | None = None,
+    ) -> list[int] | None:
+        """The shortest way from a source to the nearest goal cell (a source may be a goal;
+        the goal need not be allowed), stepping only on allowed cells between: its cells,
+        source first; or None."""
+        goals = np.zeros(allowed.size, bool) if goal is None else goal.copy()
+        if target_cells is not None:
+            goals[target_cells] = True
+        prev = np.full(allowed.size, -2, np.int64)
+        queue: deque[int] = deque()
+        for s in sources:
+            prev[s] = -1
+            queue.append(s)
+        indptr, indices = self.indptr, self.indices
+        while queue:
+            c = queue.popleft()
+            if goals[c] and (prev[c] != -1 or goal is not None):
+                out = [c]
+                while prev[out[-1]] >= 0:
+                    out.append(int(prev[out[-1]]))
+                return [int(v) for v in out[::-1]]
+            for n in indices[indptr[c] : indptr[c + 1]]:
+                if prev[n] == -2 and (allowed[n] or goals[n]):
+                    prev[n] = c
+                    queue.append(int(n))
+        return None
+
+
+def _edge_cells(grid: Any, free: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Free cells with a wall on the grid's edge or towards a cell that is not free."""
+    a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
+    out = np.zeros(free.size, bool)
+    out[a[(b < 0) | ~free[np.maximum(b, 0)]]] = True
+    out[b[(b >= 0) & ~free[a]]] = True
+    return out & free
+
+
+def _spacing(places: NDArray[np.float64], grid: Any) -> float:
+    """A cell's width in fractions of the picture (the distance between neighbours)."""
+    a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
+    inner = np.flatnonzero(b >= 0)[:200]
+    return float(np.median(np.hypot(*(places[a[inner]] - places[b[inner]]).T)))
+
+
+def _cells_along(line: NDArray[np.float64], tree: Any, ids: NDArray[np.int64],
+                 places: NDArray[np.float64], spacing: float) -> list[int]:  # fmt: skip
+    """The cells a line passes over, in its order (points a quarter cell apart)."""
+    pts = [line[:1]]
+    for a, b in itertools.pairwise(line):
+        n = max(1, int(np.ceil(np.hypot(*(b - a)) / (0.25 * spacing))))
+        pts.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    samples = np.vstack(pts)
+    dist, near = tree.query(samples)
+    if (dist > 0.9 * spacing).any():
+        x, y = samples[int(np.argmax(dist))]
+        raise MazeartError(f"the route leaves the figure at ({x:.2f}, {y:.2f}) of the picture")
+    cells = ids[near].tolist()
+    return [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
+
+
+# ----------------------------------------------------------------------------- carving
+
+
+def carve_route(
+    grid: Any,
+    free: NDArray[np.bool_],
+    route: NDArray[np.int64],
+    rng: np.random.Generator,
+    *,
+    decoys: float = DECOYS,
+) -> NDArray[np.bool_]:
+    """Open the route's passages and carve the rest of each free part around it (see the
+    module's text): the walls opened, one bool per wall of ``grid``.
+
+    Parameters
+    ----------
+    grid : Grid
+    free : (n,) ndarray of bool
+    route : (L,) ndarray of int
+        :func:`plan_route`'s cells.
+    rng : numpy.random.Generator
+    decoys : float, default :data:`DECOYS`
+        The share of route cells a wrong turn may leave from (at least one for each part
+        of the maze beside the route, so that every cell is reached).
+    """
+    from mazeart._kernels.carve import route_fill
+    from mazeart._kernels.parts import label_cells
+    from mazeart._kernels.topology import grid_topology
+    from mazeart._rng import kernel_state
+    from mazeart.errors import check_number
+
+    decoys = check_number(decoys, "decoys", low=0, high=1)
+    free = np.asarray(free, bool).reshape(-1)
+    route = np.asarray(route, np.int64)
+    on = np.zeros(free.size, bool)
+    on[route] = True
+    if not free[route].all():
+        raise MazeartError("the route runs over a cell that holds no maze")
+    nbr = _Neighbours(grid)
+    beside = free & ~on
+    labels = _labels(nbr, beside)
+    touching = [i for i, c in enumerate(route) if (labels[nbr.of(int(c))] > 0).any()]
+    attach = np.zeros(free.size, bool)
+    if touching and decoys > 0:  # every k-th route cell that has maze beside it
+        k = max(1, round(1 / decoys))
+        phase = int(rng.integers(k))
+        attach[route[[i for j, i in enumerate(touching) if (j + phase) % k == 0]]] = True
+    reached: set[int] = set()
+    for c in np.flatnonzero(attach):
+        reached |= set(labels[nbr.of(int(c))].tolist())
+    for i in touching:  # each part beside the route joins it somewhere
+        beside_it = set(labels[nbr.of(int(route[i]))].tolist()) - {0}
+        if beside_it - reached:
+            attach[route[i]] = True
+            reached |= beside_it
+    walkable = beside | attach
+    state = kernel_state(rng)
+    topo = grid_topology(grid)
+    parts, n_parts = label_cells(topo, walkable)
+    rooted = np.zeros(n_parts + 1, bool)
+    rooted[parts[attach]] = True
+    starts = []
+    for p in range(1, n_parts + 1):  # a part that touches no joining cell: its own root
+        if not rooted[p]:
+            members = np.flatnonzero(parts == p)
+            starts.append(int(members[rng.integers(members.size)]))
+    links = np.zeros(grid.n_walls, np.bool_)
+    route_fill(topo, walkable, route, np.asarray(starts, np.int64), state, links,
+               np.zeros(1, np.int64))  # fmt: skip
+    return links
+
+
+def _labels(nbr: _Neighbours, keep: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The connected parts of ``keep`` (1, 2, ...; 0 elsewhere)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = keep.size
+    src = np.repeat(np.arange(n), np.diff(nbr.indptr))
+    ok = keep[src] & keep[nbr.indices]
+    graph = csr_matrix((np.ones(int(ok.sum())), (src[ok], nbr.indices[ok])), shape=(n, n))
+    _, comp = connected_components(graph, directed=False)
+    out = np.zeros(n, np.int64)
+    _, out[keep] = np.unique(comp[keep], return_inverse=True)
+    out[keep] += 1
+    return out

@@ -1,0 +1,198 @@
+"""The solution as part of the art: routes, words and pictures the solution draws.
+
+The maze is read back from its saved file by networkx alone: it must be a tree, and the one
+path between its entrance and exit must be the route it recorded, passing where the route
+was asked to go.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+import networkx as nx
+import numpy as np
+import pytest
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mazeart
+from mazeart.grids import make_grid
+from mazeart.grids.generate import generate_on_grid
+from mazeart.route import plan_route, stroke_points, text_picture
+
+HORSE = REPO / "samples" / "horse.png"
+GRIDS = ("square", "hex", "triangle", "polar", "upsilon")
+
+
+def graph_of_saved(path) -> tuple[nx.Graph, dict]:
+    """The maze's cells and passages from its saved file (format 2 or 3), by hand."""
+    doc = json.loads(path.read_text())
+    g = nx.Graph()
+    if doc["version"] == 3:
+        g.add_nodes_from(doc["cells"])
+        g.add_edges_from(map(tuple, doc["passages"]))
+        ends = (doc["entrance"], doc["exit"])
+    else:
+        rows = doc["grid"]
+        width = len(rows[0])
+        for r, row in enumerate(rows):
+            for c, digit in enumerate(row):
+                bits = 0 if digit == "." else int(digit, 16)
+                if bits:
+                    g.add_node(r * width + c)
+                if bits & 2:
+                    g.add_edge(r * width + c, r * width + c + 1)
+                if bits & 4:
+                    g.add_edge(r * width + c, (r + 1) * width + c)
+        ends = tuple(e[0] * width + e[1] for e in (doc["entrance"], doc["exit"]))
+    return g, {"ends": ends, "meta": doc["meta"]}
+
+
+def the_one_path(path) -> list[int]:
+    g, info = graph_of_saved(path)
+    a, b = info["ends"]
+    part = g.subgraph(nx.node_connected_component(g, a))
+    assert nx.is_tree(part), "the maze holding the route is not a tree"
+    return nx.shortest_path(part, a, b)
+
+
+@pytest.mark.parametrize("grid", ["square", "hex"])
+def test_the_solution_writes_the_words_and_is_the_one_way(grid, tmp_path):
+    made = mazeart.make(HORSE, cells=80, rng=4, solution_text="HI", grid=grid)
+    out = tmp_path / "m.json"
+    mazeart.save(made, out)
+    path = the_one_path(out)
+    assert path == list(made.maze.meta["route"])
+    # every stroke of the words lies within about half a cell of the path drawn
+    from mazeart.image import figure_coverage, paint_over  # noqa: F401
+
+    figure = figure_coverage(__import__("PIL.Image").Image.open(HORSE)) >= 0.5
+    strokes = stroke_points(text_picture("HI"), figure)
+    places = made.places()
+    on = places[path]
+    cell = float(np.median(np.hypot(*np.diff(on, axis=0).T)))
+    from scipy.spatial import cKDTree
+
+    gap, _ = cKDTree(on).query(strokes)
+    assert np.mean(gap <= 0.75 * cell) > 0.95 and gap.max() < 2.5 * cell
+
+
+@pytest.mark.parametrize("grid", ["square", "hex"])
+def test_the_route_is_not_given_away_by_its_walls(grid):
+    """Along the route the walls stand as densely as in the rest of the maze (within a
+    tenth), and the solution offers wrong turns, as a plain maze of the size does."""
+    made = mazeart.make(HORSE, cells=100, rng=2, solution_text="HI", grid=grid)
+    maze = made.maze
+    indptr = maze.open_table[0]
+    open_sides = np.diff(indptr)
+    g = maze.grid
+    sides = np.diff(g.indptr) + np.bincount(g.wall_cells[g.wall_cells[:, 1] < 0, 0],
+                                            minlength=g.n_cells)  # fmt: skip
+    closed = 1 - open_sides / sides
+    on = np.zeros(g.n_cells, bool)
+    on[list(maze.meta["route"])] = True
+    cells = maze.mask.reshape(-1)
+    along, rest = closed[on].mean(), closed[cells & ~on].mean()
+    assert abs(along / rest - 1) <= 0.1, (along, rest)
+    plain = mazeart.measure(mazeart.make(HORSE, cells=100, rng=2, grid=grid).maze)
+    drawn = mazeart.measure(maze)  # against the plain maze mazeart makes by default
+    assert drawn.decisions / drawn.solution_length >= plain.decisions / plain.solution_length
+
+
+@st.composite
+def lines_on_a_grid(draw):
+    kind = draw(st.sampled_from(GRIDS))
+    n = draw(st.integers(1, 3))
+    lines = []
+    for _ in range(n):
+        k = draw(st.integers(2, 4))
+        pts = draw(st.lists(st.tuples(st.floats(0.1, 0.9), st.floats(0.1, 0.9)),
+                            min_size=k, max_size=k))  # fmt: skip
+        lines.append(np.array(pts))
+    return kind, lines, draw(st.integers(0, 2**31)), draw(st.floats(0, 1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines_on_a_grid())
+def test_any_route_on_any_grid_is_the_only_way_through(case):
+    kind, lines, seed, decoys = case
+    params = {"rings": 12} if kind == "polar" else {"rows": 14, "cols": 18}
+    grid = make_grid(kind, **params)
+    free = np.ones(grid.n_cells, bool)
+    places = grid.centres / np.asarray(grid.size)
+    try:
+        route = plan_route(grid, free, places, lines=lines)
+    except mazeart.MazeartError as err:  # a route that crosses itself is refused in a line
+        assert "\n" not in str(err) and ("crosses" in str(err) or "joined" in str(err)
+                                          or "leaves" in str(err))  # fmt: skip
+        return
+    steps = {tuple(pair) for pair in grid.wall_cells.tolist()}
+    assert len(set(route.tolist())) == len(route)  # no cell twice
+    for a, b in itertools.pairwise(route):
+        assert (a, b) in steps or (b, a) in steps  # each a neighbour of the one before
+    maze = generate_on_grid(np.zeros(grid.n_cells, np.int32), grid, rng=seed, route=route,
+                            decoys=decoys)  # fmt: skip
+    g = nx.Graph()
+    g.add_nodes_from(range(grid.n_cells))
+    opened = maze.open_walls
+    g.add_edges_from(map(tuple, grid.wall_cells[opened & (grid.wall_cells[:, 1] >= 0)]))
+    assert nx.is_tree(g)
+    assert nx.shortest_path(g, int(route[0]), int(route[-1])) == route.tolist()
+    for line in lines:  # the route passes over the lines' points, in their order
+        _, near = __import__("scipy.spatial").spatial.cKDTree(places).query(line)
+        assert set(near.tolist()) <= set(route.tolist())
+
+
+def run(*args, cwd=None):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "mazeart", *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env=env)
+
+
+def test_a_route_file_on_the_command_line(tmp_path):
+    route = tmp_path / "route.json"
+    # turns at the centres of (row 10, column 15) and (row 1, column 15)
+    route.write_text(json.dumps([[0.05, 0.525], [15.5 / 30, 0.525], [15.5 / 30, 0.075],
+                                 [0.95, 0.075]]))  # fmt: skip
+    out = tmp_path / "m.json"
+    done = run("30x20", "--route", route, "--seed", "3", "-o", out)
+    assert done.returncode == 0, done.stderr
+    path = the_one_path(out)
+    width = 30
+    corner = 1 * width + 15  # (row 1, column 15): the route's turn at (0.5, 0.1)
+    middle = 10 * width + 15  # (row 10, column 15): its turn at (0.5, 0.5)
+    assert path.index(middle) < path.index(corner)
+    svg = tmp_path / "route.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 200">'
+                   '<path d="M 15 100 L 150 100 L 150 20 L 285 20"/></svg>')  # fmt: skip
+    done = run("30x20", "--route", svg, "--seed", "3", "-o", tmp_path / "s.json")
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ([[0.2, 0.45], [0.6, 0.45], [0.4, 0.52], [0.4, 0.38]], "crosses itself"),
+        ([[0.1, 0.1], [0.4, 0.1]], "leaves the figure"),
+    ],
+)
+def test_a_route_that_cannot_be_is_one_line(tmp_path, points, message):
+    route = tmp_path / "route.json"
+    route.write_text(json.dumps(points))
+    out = tmp_path / "m.svg"
+    done = run(HORSE, "--route", route, "-o", out)
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert message in line and not out.exists()
+
+
+def test_a_route_refuses_what_would_open_another_way():
+    with pytest.raises(mazeart.MazeartError, match="does not take braid"):
+        mazeart.make("20x12", solution_text="A", braid=0.5, rng=1)
+    with pytest.raises(mazeart.MazeartError, match="one route"):
+        mazeart.make("20x12", solution_text="A", route="x.json", rng=1)
