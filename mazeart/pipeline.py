@@ -693,8 +693,9 @@ def _figure(source: Source, opts: dict[str, Any], given: Mapping[str, Any]) -> S
     from mazeart.figures import figure_source
 
     figure = figure_source(source, font=opts["font"])
-    if opts["font"] is not None and not (figure is not None and str(source).startswith("text:")):
-        raise MazeartError("font sets the words of a text:WORDS source")
+    words = figure is not None and str(source).startswith("text:")
+    if opts["font"] is not None and not (words or opts.get("solution_text")):
+        raise MazeartError("font sets the words of a text:WORDS source or of solution_text")
     if figure is not None:
         source, across = figure
         opts["fit"] = None  # a figure is drawn to its own size
@@ -736,6 +737,51 @@ def _figure_mask(picture: Image | None, opts: Mapping[str, Any], plain: NDArray[
     return paint_over(cover, _paint(opts)) >= 0.5
 
 
+ROUTE_HEIGHT = 24
+"""How many cells tall a solution's words or picture are drawn when ``cells`` is not given:
+the picture gets the cells it takes (at most :data:`ROUTE_MOST_CELLS` across)."""
+ROUTE_MOST_CELLS = 250
+
+
+def _cells_for_strokes(source: Source, opts: dict[str, Any]) -> int:
+    """Cells across a picture so that the solution's words or picture, fitted into its
+    figure, are :data:`ROUTE_HEIGHT` cells tall (never fewer than ``opts['cells']``)."""
+    from PIL import Image as PILImage
+
+    from mazeart.route import strokes_box
+
+    cells = int(opts["cells"])
+    drawing = _drawing(opts)
+    if drawing is None:  # a route file: its lines are what they are
+        return cells
+    if isinstance(source, PILImage.Image):
+        picture = source
+    elif isinstance(source, str | os.PathLike) and _rectangle(source) is None:
+        path = existing_file(source, "a picture")
+        if is_preset_file(path) or path.suffix.lower() in (".npy", ".txt"):
+            return cells
+        picture = open_image(path, grid=cells)
+    else:
+        return cells
+    picture = _working_size(picture, ROUTE_MOST_CELLS)
+    figure = _figure_mask(picture, opts, np.ones(picture.size[::-1], bool))
+    top, bottom = strokes_box(drawing, figure)[1::2]
+    tall = (bottom - top) / figure.shape[1]  # the strokes' height in cells, a cell across
+    return int(min(ROUTE_MOST_CELLS, max(cells, math.ceil(ROUTE_HEIGHT / max(tall, 1e-9)))))
+
+
+def _drawing(opts: Mapping[str, Any]) -> Image | None:
+    """The picture whose strokes the solution draws: the options' words, set, or their
+    picture; None for a route file."""
+    from mazeart.route import text_picture
+
+    if opts.get("solution_text"):
+        return text_picture(opts["solution_text"], font=opts.get("font"))
+    if opts.get("solution_picture"):
+        return open_image(existing_file(opts["solution_picture"], "a picture"))
+    return None
+
+
 def _route(
     opts: Mapping[str, Any],
     grid: Grid,
@@ -746,16 +792,13 @@ def _route(
 ) -> NDArray[np.int64]:
     """The cells the solution follows (:mod:`mazeart.route`), from the options' route file,
     words or picture."""
-    from mazeart.route import plan_route, read_route, stroke_points, text_picture
+    from mazeart.route import plan_route, read_route, stroke_points
 
-    if opts.get("route"):
+    drawing = _drawing(opts)
+    if drawing is None:
         size = picture.size if picture is not None else grid.size  # pixels (cells: no picture)
         lines = read_route(opts["route"], (float(size[0]), float(size[1])))
         return plan_route(grid, free, places, lines=lines)
-    if opts.get("solution_text"):
-        drawing = text_picture(opts["solution_text"], font=opts.get("font"))
-    else:
-        drawing = open_image(existing_file(opts["solution_picture"], "a picture"))
     return plan_route(grid, free, places, strokes=stroke_points(drawing, figure))
 
 
@@ -961,6 +1004,8 @@ def make(
     for name in ("cells", "algorithm", "braid"):
         if opts[name] is None:
             opts[name] = _DEFAULTS[name]
+    if _routed(opts) and options.get("cells") is None and not opts["fit"]:
+        opts["cells"] = _cells_for_strokes(source, opts)
     if opts["regions"]:
         if options.get("algorithm") not in (None, "flow"):
             raise MazeartError(

@@ -26,7 +26,6 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,6 +40,7 @@ __all__ = [
     "plan_route",
     "read_route",
     "stroke_points",
+    "strokes_box",
     "text_picture",
 ]
 
@@ -48,7 +48,7 @@ DECOYS = 0.15
 """The share of the route's cells where a wrong turn may leave it: about one in seven, so the
 walls along the route stand nearly as densely as elsewhere."""
 
-LETTER_GAP = 0.45
+LETTER_GAP = 0.25
 """Room between the letters of a solution's words, in ems (their font size)."""
 
 JUMP_TO_END = 6
@@ -258,13 +258,7 @@ def stroke_points(
     """
     from skimage.morphology import skeletonize
 
-    from mazeart.image import figure_coverage
-
-    ink = figure_coverage(picture) >= 0.5
-    if not ink.any():
-        raise MazeartError("the solution's picture has no figure to draw")
-    rows, cols = np.nonzero(ink)
-    ink = ink[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+    ink = _ink(picture)
     bone = skeletonize(ink)
     ys, xs = np.nonzero(bone)
     h, w = ink.shape
@@ -274,6 +268,24 @@ def stroke_points(
     fh, fw = figure.shape
     return np.stack([(x0 + (xs + 0.5) / w * (x1 - x0)) / fw,
                      (y0 + (ys + 0.5) / h * (y1 - y0)) / fh], axis=1)  # fmt: skip
+
+
+def _ink(picture: Any) -> NDArray[np.bool_]:
+    """A drawing's figure, cropped to its box."""
+    from mazeart.image import figure_coverage
+
+    ink = figure_coverage(picture) >= 0.5
+    if not ink.any():
+        raise MazeartError("the solution's picture has no figure to draw")
+    rows, cols = np.nonzero(ink)
+    return ink[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1]
+
+
+def strokes_box(picture: Any, figure: NDArray[np.bool_], *, fill: float = 0.9) -> tuple[float, ...]:
+    """Where :func:`stroke_points` lays a drawing into ``figure``: ``(x0, y0, x1, y1)`` in
+    the figure's pixels."""
+    ink = _ink(picture)
+    return _fit_box(figure, ink.shape[1] / ink.shape[0], fill)
 
 
 def _fit_box(figure: NDArray[np.bool_], aspect: float, fill: float) -> tuple[float, ...]:
@@ -403,12 +415,17 @@ def plan_route(
         if not target.any():
             raise MazeartError("the solution's strokes fall outside the figure")
         route = _draw_strokes(nbr, free, edge, target, places, used)
-    last = route[-1]
-    if not edge[last] or len(route) < 2:
-        way = nbr.bfs([last], free & ~used, goal=edge & ~used)
-        if way is None:
+    drawn = len(route)
+    while True:  # out to the maze's edge; a closed stroke (a ring) is left open at its end
+        last = route[-1]
+        way = [last] if edge[last] and len(route) > 1 else None
+        way = way or nbr.bfs([last], free & ~used, goal=edge & ~used)
+        if way is not None:
+            route.extend(way[1:])
+            break
+        if len(route) <= max(2, drawn // 2):
             raise MazeartError("the route cannot reach the maze's edge from its end")
-        route.extend(way[1:])
+        used[route.pop()] = False
     return np.asarray(route, np.int64)
 
 
@@ -470,11 +487,13 @@ def _onward(nbr: _Neighbours, places: NDArray[np.float64], left: NDArray[np.bool
 
 
 class _Neighbours:
-    """A grid's neighbour table, and the shortest way through allowed cells."""
+    """A grid's neighbour table, and the shortest ways through allowed cells (scipy's
+    breadth-first search, over the cells allowed at the time)."""
 
     def __init__(self, grid: Any):
         self.indptr = np.asarray(grid.indptr, np.int64)
         self.indices = np.asarray(grid.indices, np.int64)
+        self.src = np.repeat(np.arange(self.indptr.size - 1), np.diff(self.indptr))
 
     def of(self, c: int) -> NDArray[np.int64]:
         return self.indices[self.indptr[c] : self.indptr[c + 1]]
@@ -484,19 +503,21 @@ class _Neighbours:
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Steps from ``source`` to every cell reached through allowed cells (-1: none), and
         each one's cell before."""
-        dist = np.full(allowed.size, -1, np.int64)
-        prev = np.full(allowed.size, -1, np.int64)
-        dist[source] = 0
-        queue: deque[int] = deque([source])
-        indptr, indices = self.indptr, self.indices
-        while queue:
-            c = queue.popleft()
-            for n in indices[indptr[c] : indptr[c + 1]]:
-                if dist[n] < 0 and allowed[n]:
-                    dist[n] = dist[c] + 1
-                    prev[n] = c
-                    queue.append(int(n))
-        return dist, prev
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import shortest_path
+
+        keep = allowed.copy()
+        keep[source] = True
+        ok = keep[self.src] & keep[self.indices]
+        n = keep.size
+        graph = csr_matrix((np.ones(int(ok.sum()), np.int8), (self.src[ok], self.indices[ok])),
+                           shape=(n, n))  # fmt: skip
+        dist, prev = shortest_path(graph, unweighted=True, indices=source,
+                                   return_predecessors=True)  # fmt: skip
+        reached = np.isfinite(dist)
+        out = np.full(n, -1, np.int64)
+        out[reached] = dist[reached].astype(np.int64)
+        return out, np.where(prev < 0, -1, prev).astype(np.int64)
 
     def bfs(
         self,
@@ -506,30 +527,24 @@ class _Neighbours:
         goal: NDArray[np.bool_] | None = None,
         target_cells: list[int] | None = None,
     ) -> list[int] | None:
-        """The shortest way from a source to the nearest goal cell (a source may be a goal;
-        the goal need not be allowed), stepping only on allowed cells between: its cells,
+        """The shortest way from the source to the nearest goal cell (the source itself
+        when it is one of ``goal``), stepping only on allowed cells between: its cells,
         source first; or None."""
+        (source,) = sources
         goals = np.zeros(allowed.size, bool) if goal is None else goal.copy()
         if target_cells is not None:
             goals[target_cells] = True
-        prev = np.full(allowed.size, -2, np.int64)
-        queue: deque[int] = deque()
-        for s in sources:
-            prev[s] = -1
-            queue.append(s)
-        indptr, indices = self.indptr, self.indices
-        while queue:
-            c = queue.popleft()
-            if goals[c] and (prev[c] != -1 or goal is not None):
-                out = [c]
-                while prev[out[-1]] >= 0:
-                    out.append(int(prev[out[-1]]))
-                return [int(v) for v in out[::-1]]
-            for n in indices[indptr[c] : indptr[c + 1]]:
-                if prev[n] == -2 and (allowed[n] or goals[n]):
-                    prev[n] = c
-                    queue.append(int(n))
-        return None
+        if goal is not None and goals[source]:
+            return [source]
+        goals[source] = False
+        dist, prev = self.distances(source, allowed | goals)
+        reach = np.flatnonzero(goals & (dist >= 0))
+        if not reach.size:
+            return None
+        out = [int(reach[np.argmin(dist[reach])])]
+        while out[-1] != source:
+            out.append(int(prev[out[-1]]))
+        return out[::-1]
 
 
 def _edge_cells(grid: Any, free: NDArray[np.bool_]) -> NDArray[np.bool_]:

@@ -27,7 +27,7 @@ import mazeart
 
 HERE = Path(__file__).resolve().parent
 SKIMAGE_DATA = Path(skimage.data.__file__).parent
-INPUTS = ("horse.png", "logo.png", "word.png", "badge.svg", "rooms.toml")
+INPUTS = ("horse.png", "logo.png", "word.png", "heart-line.png", "badge.svg", "rooms.toml")
 """What the script reads from this folder rather than writes (badge.svg and rooms.toml are
 written by hand)."""
 SOURCE_DATE_EPOCH = "1767225600"
@@ -47,6 +47,15 @@ def inputs(folder: Path = HERE) -> None:
         font = ImageFont.load_default(size=160)
         ImageDraw.Draw(img).text((20, 10), "Maze art", font=font, fill=0)
         img.save(folder / "word.png")
+    if not (folder / "heart-line.png").exists():  # a line drawing for a solution to draw
+        from PIL import Image, ImageDraw
+
+        t = np.linspace(0, 2 * np.pi, 200)
+        x = 200 + 160 * np.sin(t) ** 3
+        y = 190 - 10 * (13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t))
+        img = Image.new("L", (400, 400), 255)
+        ImageDraw.Draw(img).line(list(zip(x, y, strict=True)), fill=0, width=10)
+        img.save(folder / "heart-line.png")
 
 
 def make(
@@ -241,6 +250,19 @@ def designs(out: Path) -> None:
     print(f"horse.design.json: {made.summary()}")
 
 
+def routes(out: Path) -> None:
+    """Solutions that draw: the horse whose solution writes HI (the puzzle and its answer),
+    and the horse on the hex grid whose solution draws a heart."""
+    made = mazeart.make(HERE / "horse.png", rng=5, solution_text="HI")
+    mazeart.save(made, out / "horse-hi.png", cell_size=5)
+    mazeart.save(made, out / "horse-hi-solved.png", cell_size=5, solution=True)
+    print(f"horse-hi.png: {made.summary()}")
+    made = mazeart.make(HERE / "horse.png", rng=3, grid="hex",
+                        solution_picture=HERE / "heart-line.png")  # fmt: skip
+    mazeart.save(made, out / "horse-heart.png", cell_size=5, solution=True)
+    print(f"horse-heart.png: {made.summary()}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -261,6 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     grids(out)
     figures(out)
     designs(out)
+    routes(out)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,189 @@
+"""The solution as part of the art, measured on words and drawings never tuned on. Run from the
+repository root:
+
+    python benchmarks/bench_route.py [--seeds 2]
+
+Each row is a maze whose solution draws a word (in fonts the route was not written with:
+the system's DejaVu Serif and Sans Mono, and the shipped Sans) or a line drawing made here
+(a heart's outline, a star, a spiral), laid into the horse, the scikit-image logo or a
+picture of the holdout set, on the square and hex grids; ``cells`` is what mazeart chose.
+
+- *fidelity*: the share of the drawing's strokes (its skeleton, as laid into the figure)
+  within three quarters of a cell of the solution's cells, and the farthest stroke point,
+  in cells;
+- *decisions*: the share of the solution's cells with a wrong turn off them, and the mean
+  depth of those wrong turns (the most steps into each branch before it ends), beside the
+  plain maze mazeart makes of the same picture and cells (the target: no easier);
+- *hidden*: the share of closed walls along the solution over that in the rest of the maze
+  (the target: within 10 % of 1);
+- *time*: the maze with its route against the plain maze, both made in full, each the best
+  of two runs (target 3x).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw
+from scipy.spatial import cKDTree
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
+
+import mazeart  # noqa: E402
+from mazeart.image import figure_coverage  # noqa: E402
+from mazeart.route import stroke_points, text_picture  # noqa: E402
+
+SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
+
+
+def drawings() -> dict[str, tuple[str, object]]:
+    """Name: (option, value) of the solution's drawings."""
+    out: dict[str, tuple[str, object]] = {}
+    for word, font in (("HI", None), ("LOVE", SYSTEM_FONTS / "DejaVuSerif.ttf"),
+                       ("42", SYSTEM_FONTS / "DejaVuSansMono.ttf")):  # fmt: skip
+        if font is None or font.exists():
+            out[f"'{word}' {font.stem if font else 'shipped'}"] = ("text", (word, font))
+    for name, draw in (("heart", _heart), ("star", _star), ("spiral", _spiral)):
+        img = Image.new("L", (400, 400), 255)
+        draw(ImageDraw.Draw(img))
+        out[name] = ("picture", img)
+    return out
+
+
+def _heart(d: ImageDraw.ImageDraw) -> None:
+    t = np.linspace(0, 2 * np.pi, 200)
+    x = 16 * np.sin(t) ** 3
+    y = 13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t)
+    d.line(list(zip(200 + 10 * x, 190 - 10 * y, strict=True)), fill=0, width=10)
+
+
+def _star(d: ImageDraw.ImageDraw) -> None:
+    a = np.pi / 2 + np.arange(6) * 4 * np.pi / 5
+    d.line(list(zip(200 + 170 * np.cos(a), 210 - 170 * np.sin(a), strict=True)), fill=0, width=10)
+
+
+def _spiral(d: ImageDraw.ImageDraw) -> None:
+    t = np.linspace(0, 5 * np.pi, 400)
+    d.line(list(zip(200 + 11 * t * np.cos(t), 200 + 11 * t * np.sin(t), strict=True)),
+           fill=0, width=10)  # fmt: skip
+
+
+def hosts() -> dict[str, Image.Image]:
+    from holdout import PICTURES
+
+    out = {"horse": Image.open(REPO / "samples" / "horse.png"),
+           "logo": Image.open(REPO / "samples" / "logo.png")}  # fmt: skip
+    name = sorted(PICTURES)[0]
+    out[name] = PICTURES[name]()
+    return out
+
+
+def wrong_turns(maze, path: np.ndarray) -> tuple[float, float]:
+    """The solution's decisions a cell (its cells with a branch off it), and the mean depth
+    of those branches: the most steps into each before it ends."""
+    from collections import deque
+
+    indptr, indices = maze.open_table
+    on = np.zeros(len(indptr) - 1, bool)
+    on[path] = True
+    depth = np.full(on.size, -1, np.int64)
+    root = np.full(on.size, -1, np.int64)
+    queue = deque()
+    for c in path:
+        for n in indices[indptr[c] : indptr[c + 1]]:
+            if not on[n] and depth[n] < 0:
+                depth[n], root[n] = 1, n
+                queue.append(int(n))
+    while queue:
+        c = queue.popleft()
+        for n in indices[indptr[c] : indptr[c + 1]]:
+            if not on[n] and depth[n] < 0:
+                depth[n], root[n] = depth[c] + 1, root[c]
+                queue.append(int(n))
+    roots = np.unique(root[root >= 0])
+    deepest = [depth[root == r].max() for r in roots]
+    branched = {int(c) for c in path
+                if any(not on[n] for n in indices[indptr[c] : indptr[c + 1]])}  # fmt: skip
+    return len(branched) / len(path), float(np.mean(deepest)) if deepest else 0.0
+
+
+def timed(picture, **options):
+    """``mazeart.make``'s best time of two runs (the first also loads what the run needs),
+    and its result."""
+    best, out = float("inf"), None
+    for _ in range(2):
+        started = time.perf_counter()
+        out = mazeart.make(picture, **options)
+        best = min(best, time.perf_counter() - started)
+    return best, out
+
+
+def closed_share(maze) -> tuple[np.ndarray, np.ndarray]:
+    g = maze.grid
+    sides = np.diff(g.indptr) + np.bincount(g.wall_cells[g.wall_cells[:, 1] < 0, 0],
+                                            minlength=g.n_cells)  # fmt: skip
+    return 1 - np.diff(maze.open_table[0]) / sides, maze.mask.reshape(-1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=2)
+    args = parser.parse_args()
+    print(
+        "| host | drawing | grid | cells | fidelity | farthest | decisions (plain) | "
+        "wrong-turn depth (plain) | hidden | time x plain |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for host, picture in hosts().items():
+        figure = figure_coverage(picture) >= 0.5
+        for label, (kind, value) in drawings().items():
+            option = ({"solution_text": value[0], "font": value[1]} if kind == "text"
+                      else {"solution_picture": value})  # fmt: skip
+            drawing = text_picture(value[0], font=value[1]) if kind == "text" else value
+            for grid in ("square", "hex"):
+                rows = []
+                for seed in range(1, args.seeds + 1):
+                    if kind == "picture":  # a picture option is a file
+                        path = Path("/tmp") / f"mazeart-route-{label}.png"
+                        value.save(path)
+                        option = {"solution_picture": path}
+                    try:
+                        t_route, made = timed(picture, rng=seed, grid=grid, **option)
+                    except mazeart.MazeartError as err:
+                        print(f"| {host} | {label} | {grid} | refused: {err} |")
+                        break
+                    maze = made.maze
+                    cells = maze.width if maze.is_square else maze.grid.params["cols"]
+                    t_plain, plain_made = timed(picture, rng=seed, grid=grid, cells=cells)
+                    plain = plain_made.maze
+                    route = np.asarray(maze.meta["route"])
+                    places = made.places()
+                    step = float(np.median(np.hypot(*np.diff(places[route], axis=0).T)))
+                    strokes = stroke_points(drawing, figure)
+                    gap = cKDTree(places[route]).query(strokes)[0] / step
+                    closed, cellmask = closed_share(maze)
+                    on = np.zeros(cellmask.size, bool)
+                    on[route] = True
+                    plain_path = [plain.cell_index(c) for c in mazeart.solve(plain)]
+                    (d_m, w_m), (d_p, w_p) = (
+                        wrong_turns(maze, route),
+                        wrong_turns(plain, plain_path),
+                    )
+                    rows.append((cells, np.mean(gap <= 0.75), gap.max(), d_m, d_p, w_m, w_p,
+                                 closed[on].mean() / closed[cellmask & ~on].mean(),
+                                 t_route / t_plain))  # fmt: skip
+                if rows:
+                    r = np.mean(np.array(rows, float), axis=0)
+                    print(f"| {host} | {label} | {grid} | {r[0]:.0f} | {r[1]:.3f} | {r[2]:.1f} | "
+                          f"{r[3]:.3f} ({r[4]:.3f}) | {r[5]:.2f} ({r[6]:.2f}) | {r[7]:.3f} | "
+                          f"{r[8]:.2f} |", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
