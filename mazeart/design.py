@@ -75,8 +75,8 @@ DESIGN_FORMAT = "mazeart-design"
 
 VERSION = 1
 
-MAX_ROOMS, MAX_TAGS = 256, 1000
-"""The most rooms and tags a design holds."""
+MAX_ROOMS, MAX_TAGS, MAX_ROUTE = 256, 1000, 20_000
+"""The most rooms, tags and route points a design holds."""
 
 MAX_BYTES = 64 * 2**20
 """The largest design file read: an embedded picture and its paint, in base64."""
@@ -84,7 +84,7 @@ MAX_BYTES = 64 * 2**20
 EMBEDDED = "embedded"
 """The ``source`` of a design whose picture is in the file."""
 
-_NOT_OPTIONS = ("paint", "rooms", "entrance", "exit", "room_centre", "colour_rooms")
+_NOT_OPTIONS = ("paint", "rooms", "entrance", "exit", "room_centre", "colour_rooms", "route")
 """Recipe options a design holds in its own fields (or leaves to them), not in ``options``."""
 
 
@@ -117,6 +117,9 @@ class Design:
     options : dict
         :func:`mazeart.make`'s options by their Python names.
     seed : int, optional
+    route : tuple of lines, optional
+        Lines the solution follows, in their order (:mod:`mazeart.route`), each a tuple of
+        ``(x, y)`` points in fractions of the picture.
     """
 
     source: str
@@ -128,6 +131,7 @@ class Design:
     tags: tuple[TagAt, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None
+    route: tuple[tuple[tuple[float, float], ...], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.source, str) or not self.source:
@@ -176,6 +180,7 @@ class Design:
             "tags": [{"kind": t.kind, "x": float(t.at.x), "y": float(t.at.y)} for t in self.tags],
             "options": dict(self.options),
             "seed": self.seed,
+            "route": [[[float(x), float(y)] for x, y in line] for line in self.route],
         }
 
     @classmethod
@@ -189,7 +194,8 @@ class Design:
                 f"({VERSION})"
             )
         unknown = sorted(set(data) - {"format", "version", "source", "picture", "paint", "rooms",
-                                      "entrance", "exit", "tags", "options", "seed"})  # fmt: skip
+                                      "entrance", "exit", "tags", "options", "seed",
+                                      "route"})  # fmt: skip
         if unknown:
             raise FileFormatError(f"a design file has no field {', '.join(unknown)}")
         picture = _blob(data.get("picture"), "data", "picture")
@@ -222,6 +228,7 @@ class Design:
             tags=tuple(_tag(t) for t in tags),
             options=dict(options),
             seed=seed,
+            route=_route_lines(data.get("route")),
         )
 
 
@@ -230,6 +237,30 @@ def _algorithm_options() -> set[str]:
     from mazeart.generators import ALGORITHMS
 
     return {name for algo in ALGORITHMS.values() for name in algo.options}
+
+
+def _route_lines(value: Any) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """A design's route: lines of ``[x, y]`` points in fractions (at most :data:`MAX_ROUTE`
+    points in all)."""
+    if value is None:
+        return ()
+    bad = FileFormatError("a design's route is a list of lines, each a list of [x, y] pairs in 0-1")
+    if not isinstance(value, list) or not all(isinstance(line, list) for line in value):
+        raise bad
+    if sum(len(line) for line in value) > MAX_ROUTE:
+        raise FileFormatError(f"a design's route holds at most {MAX_ROUTE} points")
+    out = []
+    for line in value:
+        points = []
+        for p in line:
+            if not (isinstance(p, list) and len(p) == 2 and all(
+                    isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1
+                    for v in p)):  # fmt: skip
+                raise bad
+            points.append((float(p[0]), float(p[1])))
+        if points:
+            out.append(tuple(points))
+    return tuple(out)
 
 
 def _listed(data: Mapping[str, Any], key: str, what: str, most: int) -> list[Mapping[str, Any]]:

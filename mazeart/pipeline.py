@@ -796,8 +796,12 @@ def _route(
 
     drawing = _drawing(opts)
     if drawing is None:
-        size = picture.size if picture is not None else grid.size  # pixels (cells: no picture)
-        lines = read_route(opts["route"], (float(size[0]), float(size[1])))
+        given = opts["route"]
+        if isinstance(given, str | os.PathLike):
+            size = picture.size if picture is not None else grid.size  # pixels (no picture: cells)
+            lines = read_route(given, (float(size[0]), float(size[1])))
+        else:  # lines of points in fractions of the picture (a design's)
+            lines = [np.asarray(line, np.float64).reshape(-1, 2) for line in given]
         return plan_route(grid, free, places, lines=lines)
     return plan_route(grid, free, places, strokes=stroke_points(drawing, figure))
 
@@ -1439,6 +1443,8 @@ def _weave_plan(
     the source, carved by Kruskal's algorithm with crossings placed first."""
     from mazeart.grids.recipe import SQUARE_ONLY
 
+    if _routed(opts):
+        raise MazeartError("a route is carved on the square and the other grids, not in a weave")
     density = 0.2 if opts["weave"] is True else opts["weave"]
     density = check_number(density, "weave", low=0, high=1)
     if opts["mode"] == "tone":
@@ -1649,6 +1655,8 @@ def make_design(
     for name in ("entrance", "exit"):
         if getattr(design, name) is not None:
             opts[name] = getattr(design, name)
+    if design.route:
+        opts["route"] = [np.asarray(line, np.float64) for line in design.route]
     opts.update(options)
     rng = opts.pop("rng", design.seed)
     if read is not None:

@@ -169,3 +169,33 @@ _LONG_FIRST = ("test_readme.py", "test_drawn.py", "test_hostile.py", "test_cli.p
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(_LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+"""How the browser tests start Chromium (no sandbox as root, nothing fetched in the background)."""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The system's Chromium under Playwright, one a test module (skipped without it, unless
+    ``MAZEART_REQUIRE_TOOLS`` says every tool must be there)."""
+    import shutil
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    exe = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+    exe = exe or shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
+            pytest.fail("chromium is not installed")
+        pytest.skip("chromium is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

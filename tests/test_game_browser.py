@@ -34,14 +34,6 @@ STEP = {(-1, 0): "up", (1, 0): "down", (0, -1): "left", (0, 1): "right"}
 KEYS = {"up": "ArrowUp", "down": "ArrowDown", "left": "a", "right": "d"}
 BITS = {"up": 1, "right": 2, "down": 4, "left": 8}
 OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def directions(path) -> list[str]:
@@ -56,21 +48,6 @@ def tool(name: str) -> str:
             pytest.fail(f"{name} is not installed")
         pytest.skip(f"{name} is not installed")
     return path
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    exe = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
-    exe = exe or shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
-            pytest.fail("chromium is not installed")
-        pytest.skip("chromium is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_game(browser, path, **context):

@@ -24,8 +24,6 @@ import mazeart
 
 HORSE = REPO / "samples" / "horse.png"
 EPOCH = "1767225600"  # the PDFs' date, the same for the studio and the command line
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
 
 
 class Served:
@@ -73,21 +71,6 @@ def served(tmp_path_factory):
     s = Served(tmp / "horse.png", tmp)
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    exe = "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
-    exe = exe or shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
-        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
-            pytest.fail("chromium is not installed")
-        pytest.skip("chromium is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=ARGS)
-        yield b
-        b.close()
 
 
 class Page:
@@ -232,6 +215,21 @@ def test_hex_undo_redo_and_the_command_line_draws_the_same(page, tmp_path):
                                   "SOURCE_DATE_EPOCH": EPOCH})  # fmt: skip
         assert run.returncode == 0, run.stderr
         assert out.read_bytes() == data, fmt
+
+
+def test_a_route_drawn_with_the_mouse_is_the_solution(page, tmp_path):
+    page.tool("route")
+    page.drag((0.25, 0.45), (0.60, 0.45), steps=15)  # along the horse's body
+    page.settled()
+    assert "route" in page.page.inner_text("#summary")
+    maze = saved(page.export("json"), tmp_path)
+    assert maze.meta["algorithm"] == "route"
+    path = [square_place(maze, c) for c in mazeart.solve(maze)]
+    for x in (0.3, 0.4, 0.5, 0.58):  # the solution passes along the line drawn
+        assert min(np.hypot(px - x, py - 0.45) for px, py in path) < 1.5 / maze.width
+    page.page.click("#clear-route")
+    page.settled()
+    assert "route" not in page.page.inner_text("#summary").split(",")[0]
 
 
 def test_a_bad_upload_is_one_line_in_the_page(page, tmp_path):

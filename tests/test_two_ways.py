@@ -87,6 +87,10 @@ def workload(tmp: Path, part: str = "all") -> dict[str, str]:
         out[f"{kind}/paths"] = digest(b"".join(np.asarray(p).tobytes() for p in paths))
         apart = mazeart.make(str(SAMPLES / "word.png"), rng=4, islands="separate", cells=30, **grid)
         keep(f"{kind}/connect", mazeart.connect(apart.maze))
+        try:  # a solution that writes a letter (a weave refuses it: the same both ways)
+            keep(f"{kind}/route", mazeart.make("16x12", rng=5, solution_text="L", **grid).maze)
+        except MazeartError as err:
+            out[f"{kind}/route"] = str(err)
         for suffix in ("svg", "png"):
             path = mazeart.save(first, tmp / f"{kind}.{suffix}")
             out[f"{kind}/{suffix}"] = digest(path.read_bytes())

@@ -211,7 +211,8 @@ class Studio:
                   "options": dict(a.options), "description": a.description}
             for key, a in ALGORITHMS.items()
         }  # fmt: skip
-        shown = {"rooms": [dict(r) for r in design.rooms],
+        shown = {"route": [[list(p) for p in line] for line in design.route],
+                 "rooms": [dict(r) for r in design.rooms],
                  "entrance": _point(design.entrance), "exit": _point(design.exit),
                  "tags": [{"kind": t.kind, "x": t.at.x, "y": t.at.y} for t in design.tags],
                  "options": dict(design.options), "seed": design.seed}  # fmt: skip
@@ -258,12 +259,13 @@ class Studio:
         if not isinstance(options, Mapping):
             raise MazeartError("options are a JSON object")
         options = {k: v for k, v in options.items() if v is not None and v != ""}
-        if "font" in options:
-            raise MazeartError("the studio sets no font: give the word's picture instead")
+        for name in ("font", "solution_picture"):  # paths: the page reads no file
+            if name in options:
+                raise MazeartError(f"the studio takes no {name.replace('_', ' ')} path")
         held = {"format": "mazeart-design", "version": 1, "source": "9x9",
                 "rooms": doc.get("rooms"), "entrance": doc.get("entrance"),
                 "exit": doc.get("exit"), "tags": doc.get("tags"), "options": options,
-                "seed": doc.get("seed")}  # fmt: skip
+                "seed": doc.get("seed"), "route": doc.get("route")}  # fmt: skip
         checked = Design.from_dict(held)  # the page's fields, as a file's would be read
         source = self.design
         return replace(checked, source=source.source, picture=source.picture,
