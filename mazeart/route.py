@@ -460,6 +460,16 @@ def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
         else:  # to the nearest stroke left, at one of its ends where one is about as near
             dist, prev = nbr.distances(cur, free & ~used)
             reach = np.flatnonzero(left & (dist >= 0))
+            back = 1
+            worth = max(10, int(target.sum()) // 5)  # a few cells cut off are let go
+            while not reach.size and int(left.sum()) >= worth and len(route) > back:
+                for c in route[-back:]:  # walled in: step back out, leaving a gap where the
+                    used[c] = False  # pen had drawn (twice as far each turn)
+                del route[-back:]
+                cur = route[-1]
+                dist, prev = nbr.distances(cur, free & ~used)
+                reach = np.flatnonzero(left & (dist >= 0))
+                back *= 2
             if not reach.size:  # what is left is walled off by the route: leave it
                 break
             mid = np.array([sum(left[m] for m in nbr.of(int(c))) > 1 for c in reach])
