@@ -192,14 +192,19 @@ def _studio(command: str, root: Path, env: dict[str, str]) -> None:
 
 
 def _long(command: str, root: Path, env: dict[str, str]) -> None:
+    """A benchmark or the samples' script: it runs for :data:`LONG_BUDGET` seconds without
+    failing; then it is stopped with whatever it started (a studio it serves, a browser)."""
+    import os
+    import signal
     import subprocess
 
     proc = subprocess.Popen(["bash", "-c", command], cwd=root, env=env, text=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)  # fmt: skip
     try:
         _, err = proc.communicate(timeout=LONG_BUDGET)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return
     assert proc.returncode == 0, f"{command}: exit {proc.returncode}\n{err}"
