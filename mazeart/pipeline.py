@@ -719,9 +719,24 @@ def _textures(opts: dict[str, Any]) -> list[str] | None:
     return list(names)
 
 
+def _route_lines(given: Any) -> list[NDArray[np.float64]]:
+    """Route lines given in Python: one line (``[[x, y], ...]``) or several, in fractions."""
+    try:
+        if isinstance(given, np.ndarray) and given.ndim == 2:
+            given = [given]
+        elif isinstance(given, list | tuple) and given and np.ndim(given[0]) == 1:
+            given = [given]
+        lines = [np.asarray(line, np.float64).reshape(-1, 2) for line in given]
+    except (TypeError, ValueError):
+        raise MazeartError("route lines are lists of [x, y] points in fractions (0-1)") from None
+    if not lines or not all(len(a) and np.isfinite(a).all() for a in lines):
+        raise MazeartError("route lines are lists of [x, y] points in fractions (0-1)")
+    return lines
+
+
 def _routed(opts: Mapping[str, Any]) -> bool:
     """Whether the options ask for a route the solution follows."""
-    return any(opts.get(k) for k in ("route", "solution_text", "solution_picture"))
+    return any(opts.get(k) is not None for k in ("route", "solution_text", "solution_picture"))
 
 
 def _figure_mask(picture: Image | None, opts: Mapping[str, Any], plain: NDArray[np.bool_]) -> Any:
@@ -757,6 +772,8 @@ def _cells_for_strokes(source: Source, opts: dict[str, Any]) -> int:
     if isinstance(source, PILImage.Image):
         picture = source
     elif isinstance(source, str | os.PathLike) and _rectangle(source) is None:
+        if isinstance(source, str) and ("\n" in source or not source.strip()):
+            return cells  # a preset in text
         path = existing_file(source, "a picture")
         if is_preset_file(path) or path.suffix.lower() in (".npy", ".txt"):
             return cells
@@ -783,6 +800,7 @@ def _drawing(opts: Mapping[str, Any]) -> Image | None:
 
 
 def _route(
+    source: Source,
     opts: Mapping[str, Any],
     grid: Grid,
     free: NDArray[np.bool_],
@@ -797,11 +815,11 @@ def _route(
     drawing = _drawing(opts)
     if drawing is None:
         given = opts["route"]
-        if isinstance(given, str | os.PathLike):
-            size = picture.size if picture is not None else grid.size  # pixels (no picture: cells)
-            lines = read_route(given, (float(size[0]), float(size[1])))
+        if isinstance(given, str | os.PathLike):  # pixels of the picture as given (no picture:
+            size = grid.size if picture is None else _picture_size(source, picture)
+            lines = read_route(given, (float(size[0]), float(size[1])))  # the grid's cells)
         else:  # lines of points in fractions of the picture (a design's)
-            lines = [np.asarray(line, np.float64).reshape(-1, 2) for line in given]
+            lines = _route_lines(given)
         return plan_route(grid, free, places, lines=lines)
     return plan_route(grid, free, places, strokes=stroke_points(drawing, figure))
 
@@ -1186,10 +1204,11 @@ def _square_plan(
     )
     if _routed(opts):
         from mazeart.grids import square_grid
+        from mazeart.weights import is_free
 
         grid = square_grid(*preset.shape)
-        free = (preset == FREE).reshape(-1)
-        arguments["route"] = _route(opts, grid, free, grid.centres / np.asarray(grid.size),
+        free = is_free(preset).reshape(-1)
+        arguments["route"] = _route(source, opts, grid, free, grid.centres / np.asarray(grid.size),
                                     _figure_mask(picture, opts, free.reshape(preset.shape)),
                                     picture)  # fmt: skip
         arguments["decoys"] = float(opts["decoys"])
@@ -1343,7 +1362,7 @@ def _grid_plan(
         held = weights == FREE
         shape = (round(1000 * grid.size[1] / grid.size[0]), 1000)
         figure = _figure_mask(picture, opts, np.ones(shape, bool))
-        arguments["route"] = _route(opts, grid, held, places, figure, picture)
+        arguments["route"] = _route(source, opts, grid, held, places, figure, picture)
         arguments["decoys"] = float(opts["decoys"])
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
                  threshold=threshold, specks=specks, notes=notes, laid=placed)  # fmt: skip

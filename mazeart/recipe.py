@@ -240,7 +240,12 @@ class Recipe:
             check_int(self.segments, "segments")
         check_int(self.min_island, "min_island", minimum=0)
         check_number(self.decoys, "decoys", low=0, high=1)
-        routes = [k for k in ("route", "solution_text", "solution_picture") if getattr(self, k)]
+        if self.solution_text is not None and (
+            not isinstance(self.solution_text, str) or not self.solution_text.strip()
+        ):
+            raise MazeartError("solution_text is empty: give the words the solution writes")
+        routes = [k for k in ("route", "solution_text", "solution_picture")
+                  if getattr(self, k) is not None]  # fmt: skip
         if len(routes) > 1:
             raise MazeartError(f"{' and '.join(routes)}: the solution follows one route")
         check_count(self.best_of, "best_of")

@@ -44,12 +44,21 @@ __all__ = [
     "text_picture",
 ]
 
+MAX_POINTS, MAX_LINES = 20_000, 200
+"""The most points and lines a route holds."""
+
+FRACTION_SLACK = 0.05
+"""How far past 0-1 a route's numbers may stray and still be fractions of the picture."""
+
 DECOYS = 0.15
 """The share of the route's cells where a wrong turn may leave it: about one in seven, so the
 walls along the route stand nearly as densely as elsewhere."""
 
 LETTER_GAP = 0.25
 """Room between the letters of a solution's words, in ems (their font size)."""
+
+STEPS_BACK = 64
+"""The most steps back a pen takes out of places its strokes walled it into."""
 
 JUMP_TO_END = 6
 """Steps a pen going to the next stroke walks further to start at a stroke's end rather than
@@ -86,18 +95,25 @@ def read_route(
     """
     from mazeart._io import load_json, read_bytes
 
-    data = read_bytes(path, "a route", limit=16 * 2**20)
-    text = data.decode("utf-8", errors="replace")
+    data = read_bytes(path, "a route", limit=4 * 2**20)
+    if data[:2] == b"\x1f\x8b":
+        raise MazeartError(f"{path}: a compressed route: give the SVG or points uncompressed")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise MazeartError(f"{path}: a route is UTF-8 text (SVG, JSON or points)") from None
     lines: list[list[tuple[float, float]]] = []
     frame = None
     if text.lstrip().startswith("<"):
         lines, frame = _svg_lines(text)
     elif text.lstrip().startswith(("[", "{")):
-        doc = load_json(data)
+        doc = load_json(data.decode("utf-8-sig"))
         rows = doc.get("points", doc.get("lines")) if isinstance(doc, dict) else doc
-        if rows and isinstance(rows, list) and rows and _is_point(rows[0]):
+        if isinstance(rows, list) and rows and _is_point(rows[0]):
             rows = [rows]
-        for row in rows or []:
+        if not isinstance(rows, list):
+            raise MazeartError(f"{path}: a route's points are [x, y] pairs of numbers")
+        for row in rows:
             if not isinstance(row, list) or not all(_is_point(p) for p in row):
                 raise MazeartError(f"{path}: a route's points are [x, y] pairs of numbers")
             lines.append([(float(p[0]), float(p[1])) for p in row])
@@ -121,7 +137,11 @@ def read_route(
     out = [np.asarray(line, np.float64).reshape(-1, 2) for line in lines if line]
     if not out or not all(np.isfinite(a).all() for a in out):
         raise MazeartError(f"{path}: the route holds no point")
-    if frame is None and max(float(np.abs(a).max()) for a in out) > 1:  # pixels
+    if sum(len(a) for a in out) > MAX_POINTS or len(out) > MAX_LINES:
+        raise MazeartError(f"{path}: a route holds at most {MAX_POINTS:,} points in "
+                           f"{MAX_LINES} lines")  # fmt: skip
+    spread = max(float(np.abs(a).max()) for a in out)
+    if frame is None and spread > 1 + FRACTION_SLACK:  # pixels
         if size is None:
             raise MazeartError(f"{path}: give the route's points in fractions of the picture (0-1)")
         frame = size
@@ -159,8 +179,15 @@ def _svg_lines(text: str) -> tuple[list[list[tuple[float, float]]], tuple[float,
         if all(dims) and float(dims[0].group()) > 0 and float(dims[1].group()) > 0:  # type: ignore[union-attr]
             frame = (float(dims[0].group()), float(dims[1].group()), 0.0, 0.0)  # type: ignore[union-attr]
     lines: list[list[tuple[float, float]]] = []
+    hidden = {id(x) for el in root.iter() if el.tag.rsplit("}", 1)[-1] in _UNDRAWN
+              for x in el.iter()}  # fmt: skip
     for el in root.iter():
         tag = el.tag.rsplit("}", 1)[-1]
+        if id(el) in hidden:
+            continue
+        if el.get("transform"):
+            raise MazeartError("the route's SVG moves its lines with a transform: flatten it "
+                               "(Inkscape: Path > Object to Path, then ungroup)")  # fmt: skip
         if tag in ("polyline", "polygon"):
             nums = [float(v) for v in _NUMBER.findall(el.get("points", ""))]
             pts = list(zip(nums[0::2], nums[1::2], strict=False))
@@ -168,11 +195,22 @@ def _svg_lines(text: str) -> tuple[list[list[tuple[float, float]]], tuple[float,
                 pts.append(pts[0])
             lines.append(pts)
         elif tag == "line":
-            lines.append([(float(el.get("x1", 0)), float(el.get("y1", 0))),
-                          (float(el.get("x2", 0)), float(el.get("y2", 0)))])  # fmt: skip
+            ends = [_svg_number(el.get(k, "0")) for k in ("x1", "y1", "x2", "y2")]
+            lines.append([(ends[0], ends[1]), (ends[2], ends[3])])
         elif tag == "path":
             lines.extend(_path_lines(el.get("d", "")))
     return [line for line in lines if line], frame
+
+
+_UNDRAWN = ("defs", "clipPath", "mask", "marker", "symbol", "pattern", "metadata")
+"""SVG elements whose content is not drawn where it stands."""
+
+
+def _svg_number(text: str) -> float:
+    found = _NUMBER.match(text.strip())
+    if found is None:
+        raise MazeartError(f"the route's SVG has {text!r} where a number goes")
+    return float(found.group())
 
 
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
@@ -228,7 +266,12 @@ def text_picture(text: str, *, font: str | os.PathLike[str] | None = None) -> An
         data = files("mazeart").joinpath("fonts", "DejaVuSans.ttf").read_bytes()
         face = ImageFont.truetype(__import__("io").BytesIO(data), size=size)
     else:
-        face = ImageFont.truetype(os.fspath(font), size=size)
+        try:
+            face = ImageFont.truetype(os.fspath(font), size=size)
+        except OSError:
+            raise MazeartError(
+                f"{font}: not a font mazeart can read (TrueType, OpenType)"
+            ) from None
     lines = text.splitlines() or [text]
     gap = int(size * LETTER_GAP)  # room between letters: a route draws each apart
     widths = [sum(face.getlength(ch) + gap for ch in line) for line in lines]
@@ -366,20 +409,34 @@ def plan_route(
     if not ids.size:
         raise MazeartError("no cell is free for a route")
     tree = cKDTree(places[ids])
-    spacing = _spacing(places, grid)
+    spacing, reach = _spacing(places, grid)
     nbr = _Neighbours(grid)
     edge = _edge_cells(grid, free)
     used = np.zeros(free.size, bool)
     route: list[int] = []
     if lines is not None:
         chains = []
+        budget = 4 * ids.size  # samples a quarter cell apart over at most the cells, twice
         for line in lines:
-            cells = _cells_along(line, tree, ids, places, spacing)
-            if not cells:
-                continue
-            chains.append(cells)
+            line = np.asarray(line, np.float64).reshape(-1, 2)
+            if not np.isfinite(line).all():
+                raise MazeartError("the route's points are finite numbers")
+            far = np.abs(line - 0.5).max()
+            if far > 0.5 + FRACTION_SLACK:
+                x, y = line[int(np.argmax(np.abs(line - 0.5).max(axis=1)))]
+                raise MazeartError(f"the route leaves the picture at ({x:.2f}, {y:.2f})")
+            length = float(np.hypot(*np.diff(line, axis=0).T).sum()) if len(line) > 1 else 0.0
+            budget -= int(length / (0.25 * spacing))
+            if budget < 0:
+                raise MazeartError("the route is longer than the maze has cells to hold it")
+            cells = _cells_along(line, tree, ids, places, reach)
+            if cells:
+                chains.append(cells)
         if not chains:
             raise MazeartError("the route's lines lie outside the figure")
+        reserved = np.zeros(free.size, bool)  # the lines' own cells: no way between cuts them
+        for chain in chains:
+            reserved[chain] = True
         for chain in chains:
             for cell in chain:
                 if used[cell]:
@@ -387,7 +444,8 @@ def plan_route(
                     raise MazeartError(f"the route crosses itself at ({x:.2f}, {y:.2f}) of the "
                                        "picture: a cell holds the route once")  # fmt: skip
                 if route and cell not in nbr.of(route[-1]):
-                    gap = nbr.bfs([route[-1]], free & ~used, target_cells=[cell])
+                    gap = nbr.bfs([route[-1]], free & ~used & ~reserved, target_cells=[cell])
+                    gap = gap or nbr.bfs([route[-1]], free & ~used, target_cells=[cell])
                     if gap is None:
                         raise MazeartError(
                             "the route's cells cannot be joined without crossing"
@@ -397,7 +455,8 @@ def plan_route(
                         used[c] = True
                         route.append(c)
                 elif not route:  # the first cell: from the maze's edge
-                    way = nbr.bfs([cell], free, goal=edge)
+                    way = nbr.bfs([cell], free & ~reserved, goal=edge & ~reserved)
+                    way = way or nbr.bfs([cell], free, goal=edge)
                     if way is None:
                         raise MazeartError("the route's start cannot reach the maze's edge")
                     for c in way[::-1][:-1]:
@@ -405,16 +464,23 @@ def plan_route(
                         route.append(c)
                 used[cell] = True
                 route.append(cell)
-    else:
-        if strokes is None or not len(strokes):
-            raise MazeartError("a route needs lines or strokes")
-        _, near = tree.query(strokes)
-        target = np.zeros(free.size, bool)
-        hit = np.hypot(*(places[ids[near]] - strokes).T) <= 0.75 * spacing
-        target[ids[near[hit]]] = True
-        if not target.any():
-            raise MazeartError("the solution's strokes fall outside the figure")
-        route = _draw_strokes(nbr, free, edge, target, places, used)
+        last = route[-1]
+        if not (edge[last] and len(route) > 1):
+            way = nbr.bfs([last], free & ~used, goal=edge & ~used)
+            if way is None:
+                raise MazeartError("the route's end is walled in by the route: it cannot reach "
+                                   "the maze's edge")  # fmt: skip
+            route.extend(way[1:])
+        return np.asarray(route, np.int64)
+    if strokes is None or not len(strokes):
+        raise MazeartError("a route needs lines or strokes")
+    _, near = tree.query(strokes)
+    target = np.zeros(free.size, bool)
+    hit = np.hypot(*(places[ids[near]] - strokes).T) <= reach
+    target[ids[near[hit]]] = True
+    if not target.any():
+        raise MazeartError("the solution's strokes fall outside the figure")
+    route = _draw_strokes(nbr, free, edge, target, places, used)
     drawn = len(route)
     while True:  # out to the maze's edge; a closed stroke (a ring) is left open at its end
         last = route[-1]
@@ -447,6 +513,8 @@ def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
         used[c] = True
     left = target.copy()
     left[route] = False
+    erased = np.zeros(target.size, bool)  # stroke cells a step back took away once
+    steps_back = 0
     cur = route[-1]
     heading = np.zeros(2)
     while left.any():
@@ -462,9 +530,13 @@ def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
             reach = np.flatnonzero(left & (dist >= 0))
             back = 1
             worth = max(10, int(target.sum()) // 5)  # a few cells cut off are let go
-            while not reach.size and int(left.sum()) >= worth and len(route) > back:
-                for c in route[-back:]:  # walled in: step back out, leaving a gap where the
-                    used[c] = False  # pen had drawn (twice as far each turn)
+            while (not reach.size and int(left.sum()) >= worth and len(route) > back
+                   and steps_back < STEPS_BACK):  # fmt: skip
+                steps_back += 1
+                for c in route[-back:]:  # walled in: step back out (twice as far each turn);
+                    used[c] = False  # the strokes stepped back over are drawn again later,
+                    left[c] = target[c] and not erased[c]  # once
+                    erased[c] = True
                 del route[-back:]
                 cur = route[-1]
                 dist, prev = nbr.distances(cur, free & ~used)
@@ -558,35 +630,54 @@ class _Neighbours:
 
 
 def _edge_cells(grid: Any, free: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Free cells with a wall on the grid's edge or towards a cell that is not free."""
+    """Free cells with a wall on the grid's edge, or towards ground that reaches it (not a
+    hole in the figure: a door there would open into the maze's middle)."""
     a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
+    ground = _labels(_Neighbours(grid), ~free)
+    rim = a[b < 0]
+    outside = np.zeros(ground.max() + 1, bool)
+    outside[ground[rim[~free[rim]]]] = True
+    outside[0] = False
     out = np.zeros(free.size, bool)
-    out[a[(b < 0) | ~free[np.maximum(b, 0)]]] = True
-    out[b[(b >= 0) & ~free[a]]] = True
+    out[rim] = True
+    bb = np.maximum(b, 0)
+    out[a[(b >= 0) & outside[ground[bb]]]] = True
+    out[b[(b >= 0) & outside[ground[a]]]] = True
     return out & free
 
 
-def _spacing(places: NDArray[np.float64], grid: Any) -> float:
-    """A cell's width in fractions of the picture (the distance between neighbours)."""
+def _spacing(places: NDArray[np.float64], grid: Any) -> tuple[float, float]:
+    """A cell's width in fractions of the picture (the distance between neighbours), and how
+    far a point of a cell may lie from its centre (its farthest corner, a little more)."""
     a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
     inner = np.flatnonzero(b >= 0)[:200]
-    return float(np.median(np.hypot(*(places[a[inner]] - places[b[inner]]).T)))
+    if not inner.size:  # a grid of one cell
+        return 1.0, 1.0
+    width = float(np.median(np.hypot(*(places[a[inner]] - places[b[inner]]).T)))
+    units = float(np.median(np.hypot(*(grid.centres[a[inner]] - grid.centres[b[inner]]).T)))
+    corner = max(float(np.hypot(*(grid.polygon(int(c)) - grid.centres[int(c)]).T).max())
+                 for c in a[inner[:20]])  # fmt: skip
+    return width, 1.05 * width * corner / max(units, 1e-12)
 
 
 def _cells_along(line: NDArray[np.float64], tree: Any, ids: NDArray[np.int64],
-                 places: NDArray[np.float64], spacing: float) -> list[int]:  # fmt: skip
-    """The cells a line passes over, in its order (points a quarter cell apart)."""
+                 places: NDArray[np.float64], reach: float) -> list[int]:  # fmt: skip
+    """The cells a line passes over, in its order (points a quarter cell apart; a closed
+    line ends where it began, once)."""
     pts = [line[:1]]
     for a, b in itertools.pairwise(line):
-        n = max(1, int(np.ceil(np.hypot(*(b - a)) / (0.25 * spacing))))
+        n = max(1, int(np.ceil(np.hypot(*(b - a)) / (0.25 * reach))))
         pts.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
     samples = np.vstack(pts)
     dist, near = tree.query(samples)
-    if (dist > 0.9 * spacing).any():
+    if (dist > reach).any():
         x, y = samples[int(np.argmax(dist))]
         raise MazeartError(f"the route leaves the figure at ({x:.2f}, {y:.2f}) of the picture")
     cells = ids[near].tolist()
-    return [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
+    cells = [c for i, c in enumerate(cells) if i == 0 or c != cells[i - 1]]
+    if len(cells) > 2 and cells[-1] == cells[0]:  # a closed line: its start is drawn once
+        cells.pop()
+    return cells
 
 
 # ----------------------------------------------------------------------------- carving
@@ -623,11 +714,17 @@ def carve_route(
     decoys = check_number(decoys, "decoys", low=0, high=1)
     free = np.asarray(free, bool).reshape(-1)
     route = np.asarray(route, np.int64)
+    nbr = _Neighbours(grid)
+    if route.size < 2 or route.min() < 0 or route.max() >= free.size:
+        raise MazeartError(f"a route is two or more cells of the grid's {free.size}")
+    if np.unique(route).size != route.size:
+        raise MazeartError("a route holds each cell once")
+    if not all(b in nbr.of(int(a)) for a, b in itertools.pairwise(route.tolist())):
+        raise MazeartError("each cell of a route is a neighbour of the one before")
     on = np.zeros(free.size, bool)
     on[route] = True
     if not free[route].all():
         raise MazeartError("the route runs over a cell that holds no maze")
-    nbr = _Neighbours(grid)
     beside = free & ~on
     labels = _labels(nbr, beside)
     touching = [i for i, c in enumerate(route) if (labels[nbr.of(int(c))] > 0).any()]

@@ -196,3 +196,40 @@ def test_a_route_refuses_what_would_open_another_way():
         mazeart.make("20x12", solution_text="A", braid=0.5, rng=1)
     with pytest.raises(mazeart.MazeartError, match="one route"):
         mazeart.make("20x12", solution_text="A", route="x.json", rng=1)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("1 6\n1e8 6\n", "leaves the picture"),
+        ("0.01 0.01\n0.99 0.99\n" * 12_000, "at most 20,000 points"),
+        ('{"points": 5}', "[x, y] pairs"),
+        ("0.22 0\n0.22 0.9\n0.8 0.9\n0.8 0.3\n0.27 0.3\n0.27 0.6\n", "walled in"),
+        ('<svg xmlns="http://www.w3.org/2000/svg"><g transform="translate(0,20)">'
+         '<path d="M 1 1 L 9 9"/></g></svg>', "transform"),
+    ],
+)  # fmt: skip
+def test_a_hostile_route_file_is_one_line_and_quick(tmp_path, content, message):
+    route = tmp_path / "route.txt"
+    route.write_text(content)
+    with pytest.raises(mazeart.MazeartError, match=message.replace("[", r"\[")):
+        mazeart.make("20x12", route=route, rng=1)
+
+
+def test_a_route_leads_in_around_its_own_lines_and_opens_on_the_outer_edge(tmp_path):
+    """The way in from the maze's edge does not take cells a later line needs, and no door
+    opens onto a hole inside the figure."""
+    route = tmp_path / "route.txt"
+    route.write_text("0.2 0.5\n0.02 0.5\n")  # towards the edge it starts from
+    maze = mazeart.make("20x12", route=route, rng=1).maze
+    out = tmp_path / "m.json"
+    mazeart.save(maze, out)
+    assert the_one_path(out) == list(maze.meta["route"])
+    preset = np.zeros((12, 20), np.int32)
+    preset[4:8, 7:13] = mazeart.FORBIDDEN  # a hole in the middle
+    near = tmp_path / "near.txt"
+    near.write_text("0.3 0.3\n0.32 0.5\n")  # beside the hole
+    holed = mazeart.make(preset, route=near, rng=1).maze
+    for end in (holed.entrance, holed.exit):
+        r, c = end
+        assert r in (0, 11) or c in (0, 19)  # on the grid's border, not the hole's rim

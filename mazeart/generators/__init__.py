@@ -772,7 +772,7 @@ def _around_route(
     if geometry != "cells":
         raise MazeartError("a route runs through cells: it takes the cells geometry")
     for what, value in (("rooms", room_list), ("braid", braid), ("prune", prune),
-                        ("colour regions' walls", walls is not None)):  # fmt: skip
+                        ("colour regions or a smooth outline", walls is not None)):  # fmt: skip
         if value:
             raise MazeartError(f"a route is the one way through: it does not take {what}")
     if entrance is not None or exit_ is not None:
