@@ -799,6 +799,10 @@ def _drawing(opts: Mapping[str, Any]) -> Image | None:
     return None
 
 
+ROUTE_DRAWN = 0.9
+"""The share of a solution's words or picture below which the report says what is left out."""
+
+
 def _route(
     source: Source,
     opts: Mapping[str, Any],
@@ -807,6 +811,7 @@ def _route(
     places: NDArray[np.float64],
     figure: NDArray[np.bool_],
     picture: Image | None,
+    warnings: list[str],
 ) -> NDArray[np.int64]:
     """The cells the solution follows (:mod:`mazeart.route`), from the options' route file,
     words or picture."""
@@ -821,7 +826,14 @@ def _route(
         else:  # lines of points in fractions of the picture (a design's)
             lines = _route_lines(given)
         return plan_route(grid, free, places, lines=lines)
-    return plan_route(grid, free, places, strokes=stroke_points(drawing, figure))
+    drawn: dict[str, float] = {}
+    route = plan_route(grid, free, places, strokes=stroke_points(drawing, figure), drawn=drawn)
+    if drawn["share"] < ROUTE_DRAWN:
+        warnings.append(
+            f"the solution draws {drawn['share']:.0%} of the strokes: where they cross or close "
+            "in on each other a route cannot (more --cells draws more)"
+        )
+    return route
 
 
 def _nearest(
@@ -1210,7 +1222,7 @@ def _square_plan(
         free = is_free(preset).reshape(-1)
         arguments["route"] = _route(source, opts, grid, free, grid.centres / np.asarray(grid.size),
                                     _figure_mask(picture, opts, free.reshape(preset.shape)),
-                                    picture)  # fmt: skip
+                                    picture, warnings)  # fmt: skip
         arguments["decoys"] = float(opts["decoys"])
     walls = "edge walls" if opts["edges"] else "outline walls"
     job = _Candidate(preset if guided is None else guided.weights, arguments, walls,
@@ -1357,15 +1369,17 @@ def _grid_plan(
     arguments = dict(algorithm=opts["algorithm"], islands=opts["islands"], prune=opts["prune"],
                      braid=float(opts["braid"]), place=opts["place"], labels=labels,
                      rooms=rooms, **ends, **extra)  # fmt: skip
+    warned: list[str] = []
     if _routed(opts):
         places = grid.centres / np.asarray(grid.size, float) if placed is None else placed()
         held = weights == FREE
         shape = (round(1000 * grid.size[1] / grid.size[0]), 1000)
         figure = _figure_mask(picture, opts, np.ones(shape, bool))
-        arguments["route"] = _route(source, opts, grid, held, places, figure, picture)
+        arguments["route"] = _route(source, opts, grid, held, places, figure, picture, warned)
         arguments["decoys"] = float(opts["decoys"])
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
-                 threshold=threshold, specks=specks, notes=notes, laid=placed)  # fmt: skip
+                 threshold=threshold, specks=specks, notes=notes, laid=placed,
+                 warnings=warned)  # fmt: skip
 
 
 def _placed(grid: Grid, transform: Any, size: tuple[int, int]) -> NDArray[np.float64]:

@@ -375,6 +375,7 @@ def plan_route(
     *,
     lines: Sequence[NDArray[np.float64]] | None = None,
     strokes: NDArray[np.float64] | None = None,
+    drawn: dict[str, float] | None = None,
 ) -> NDArray[np.int64]:
     """The chain of cells the solution follows: from a free cell on the maze's edge (the
     entrance) through the lines in their order, or over the strokes, to another (the exit).
@@ -391,6 +392,9 @@ def plan_route(
     strokes : (k, 2) ndarray, optional
         Points of strokes (a skeleton's pixels) in fractions of the picture, drawn in the
         order a pen finds them.
+    drawn : dict, optional
+        Filled, for strokes, with ``share``: the share of the strokes' cells the route
+        draws (a pen leaves out what it cannot reach without crossing itself).
 
     Returns
     -------
@@ -481,7 +485,9 @@ def plan_route(
     if not target.any():
         raise MazeartError("the solution's strokes fall outside the figure")
     route = _draw_strokes(nbr, free, edge, target, places, used)
-    drawn = len(route)
+    if drawn is not None:
+        drawn["share"] = float(np.count_nonzero(target[route]) / np.count_nonzero(target))
+    pen = len(route)
     while True:  # out to the maze's edge; a closed stroke (a ring) is left open at its end
         last = route[-1]
         way = [last] if edge[last] and len(route) > 1 else None
@@ -489,7 +495,7 @@ def plan_route(
         if way is not None:
             route.extend(way[1:])
             break
-        if len(route) <= max(2, drawn // 2):
+        if len(route) <= max(2, pen // 2):
             raise MazeartError("the route cannot reach the maze's edge from its end")
         used[route.pop()] = False
     return np.asarray(route, np.int64)

@@ -233,3 +233,19 @@ def test_a_route_leads_in_around_its_own_lines_and_opens_on_the_outer_edge(tmp_p
     for end in (holed.entrance, holed.exit):
         r, c = end
         assert r in (0, 11) or c in (0, 19)  # on the grid's border, not the hole's rim
+
+
+def test_what_a_route_cannot_draw_is_reported(tmp_path):
+    """A star's strokes cross: the route steps round, and the report says how much it drew."""
+    from PIL import Image, ImageDraw
+
+    star = Image.new("L", (400, 400), 255)
+    a = np.pi / 2 + np.arange(6) * 4 * np.pi / 5
+    ImageDraw.Draw(star).line(list(zip(200 + 170 * np.cos(a), 210 - 170 * np.sin(a),
+                                       strict=True)), fill=0, width=10)  # fmt: skip
+    star.save(tmp_path / "star.png")
+    made = mazeart.make(HORSE, solution_picture=tmp_path / "star.png", rng=1)
+    (warning,) = [w for w in made.warnings if "of the strokes" in w]
+    share = int(warning.split("draws ")[1].split("%")[0])
+    assert 50 <= share < 90
+    assert not mazeart.make(HORSE, solution_text="HI", rng=1).warnings
