@@ -221,7 +221,7 @@ def _path_lines(d: str) -> list[list[tuple[float, float]]]:
     x = y = 0.0
     start = (0.0, 0.0)
     for cmd, args in re.findall(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)", d):
-        nums = [float(v) for v in _NUMBER.findall(args)]
+        nums = _arc_numbers(args) if cmd in "Aa" else [float(v) for v in _NUMBER.findall(args)]
         k = _ARGS[cmd.upper()]
         rel = cmd.islower()
         if cmd in "Zz":
@@ -248,6 +248,29 @@ def _path_lines(d: str) -> list[list[tuple[float, float]]]:
             else:
                 lines.append([(x, y)])
     return lines
+
+
+def _arc_numbers(args: str) -> list[float]:
+    """An arc command's numbers, whose two flags (the 4th and 5th of each 7) may be written
+    as single digits run together (``a10 10 0 0110 0``)."""
+    out: list[float] = []
+    i = 0
+    while i < len(args):
+        if args[i] in " \t\r\n,":
+            i += 1
+            continue
+        if len(out) % 7 in (3, 4):  # a flag: one digit
+            if args[i] not in "01":
+                raise MazeartError(f"the route's SVG arc has {args[i]!r} where a flag goes")
+            out.append(float(args[i]))
+            i += 1
+            continue
+        found = _NUMBER.match(args, i)
+        if found is None:
+            raise MazeartError(f"the route's SVG path has {args[i : i + 10]!r} where a number goes")
+        out.append(float(found.group()))
+        i = found.end()
+    return out
 
 
 def text_picture(text: str, *, font: str | os.PathLike[str] | None = None) -> Any:

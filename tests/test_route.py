@@ -249,3 +249,10 @@ def test_what_a_route_cannot_draw_is_reported(tmp_path):
     share = int(warning.split("draws ")[1].split("%")[0])
     assert 50 <= share < 90
     assert not mazeart.make(HORSE, solution_text="HI", rng=1).warnings
+
+
+def test_svg_paths_are_read_with_their_relative_steps_and_arcs():
+    from mazeart.route import _path_lines
+
+    (line,) = _path_lines("M 10 10 h 5 v 5 l -2 0 a 1 1 0 0110 0 L 40 40 z")
+    assert line == [(10, 10), (15, 10), (15, 15), (13, 15), (23, 15), (40, 40), (10, 10)]
