@@ -30,7 +30,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 import threading
@@ -705,10 +704,3 @@ def serve(
 def _announce(url: str) -> None:
     sys.stdout.write(f"mazeart studio: {url}\n(Ctrl-C stops it)\n")
     sys.stdout.flush()
-
-
-def free_port() -> int:
-    """A port free on the loopback address now (for tests and benchmarks)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
