@@ -1219,7 +1219,8 @@ def _square_plan(
         from mazeart.weights import is_free
 
         grid = square_grid(*preset.shape)
-        free = is_free(preset).reshape(-1)
+        carved = preset if guided is None else guided.weights  # tone fills the whole picture
+        free = is_free(carved).reshape(-1)
         arguments["route"] = _route(source, opts, grid, free, grid.centres / np.asarray(grid.size),
                                     _figure_mask(picture, opts, free.reshape(preset.shape)),
                                     picture, warnings)  # fmt: skip

@@ -256,3 +256,16 @@ def test_svg_paths_are_read_with_their_relative_steps_and_arcs():
 
     (line,) = _path_lines("M 10 10 h 5 v 5 l -2 0 a 1 1 0 0110 0 L 40 40 z")
     assert line == [(10, 10), (15, 10), (15, 15), (13, 15), (23, 15), (40, 40), (10, 10)]
+
+
+def test_two_pictures_in_one_maze(tmp_path):
+    """With tone the walls draw the horse (thick where it is dark), and the solution writes
+    the words: the one way through is still the route."""
+    made = mazeart.make(HORSE, tone=True, solution_text="HI", cells=60, rng=2)
+    maze = made.maze
+    assert maze.guide.tone is not None and maze.meta["algorithm"] == "route"
+    dark = np.asarray(maze.guide.tone).reshape(-1)
+    assert dark.max() - dark.min() > 0.5  # the horse is in the walls' widths
+    out = tmp_path / "m.json"
+    mazeart.save(maze, out)
+    assert the_one_path(out) == list(maze.meta["route"])
