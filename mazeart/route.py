@@ -759,7 +759,7 @@ def carve_route(
     touching = [i for i, c in enumerate(route) if (labels[nbr.of(int(c))] > 0).any()]
     attach = np.zeros(free.size, bool)
     if touching and decoys > 0:  # every k-th route cell that has maze beside it
-        k = max(1, round(1 / decoys))
+        k = max(1, min(len(touching), round(1 / decoys)))
         phase = int(rng.integers(k))
         attach[route[[i for j, i in enumerate(touching) if (j + phase) % k == 0]]] = True
     reached: set[int] = set()
