@@ -662,7 +662,7 @@ def _edge_cells(grid: Any, free: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """Free cells with a wall on the grid's edge, or towards ground that reaches it (not a
     hole in the figure: a door there would open into the maze's middle)."""
     a, b = grid.wall_cells[:, 0], grid.wall_cells[:, 1]
-    ground = _labels(_Neighbours(grid), ~free)
+    ground = _labels(grid, ~free)
     rim = a[b < 0]
     outside = np.zeros(ground.max() + 1, bool)
     outside[ground[rim[~free[rim]]]] = True
@@ -755,7 +755,7 @@ def carve_route(
     if not free[route].all():
         raise MazeartError("the route runs over a cell that holds no maze")
     beside = free & ~on
-    labels = _labels(nbr, beside)
+    labels = _labels(grid, beside)
     touching = [i for i, c in enumerate(route) if (labels[nbr.of(int(c))] > 0).any()]
     attach = np.zeros(free.size, bool)
     if touching and decoys > 0:  # every k-th route cell that has maze beside it
@@ -787,17 +787,10 @@ def carve_route(
     return links
 
 
-def _labels(nbr: _Neighbours, keep: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """The connected parts of ``keep`` (1, 2, ...; 0 elsewhere)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
+def _labels(grid: Any, keep: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The connected parts of ``keep`` (1, 2, ...; 0 elsewhere): the kernels' labelling on
+    the grid's topology."""
+    from mazeart._kernels.parts import label_cells
+    from mazeart._kernels.topology import grid_topology
 
-    n = keep.size
-    src = np.repeat(np.arange(n), np.diff(nbr.indptr))
-    ok = keep[src] & keep[nbr.indices]
-    graph = csr_matrix((np.ones(int(ok.sum())), (src[ok], nbr.indices[ok])), shape=(n, n))
-    _, comp = connected_components(graph, directed=False)
-    out = np.zeros(n, np.int64)
-    _, out[keep] = np.unique(comp[keep], return_inverse=True)
-    out[keep] += 1
-    return out
+    return label_cells(grid_topology(grid), np.ascontiguousarray(keep))[0].astype(np.int64)
