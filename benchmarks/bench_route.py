@@ -17,12 +17,18 @@ picture of the holdout set, on the square and hex grids; ``cells`` is what mazea
 - *hidden*: the share of closed walls along the solution over that in the rest of the maze
   (the target: within 10 % of 1);
 - *time*: the maze with its route against the plain maze, both made in full, each the best
-  of two runs (target 3x).
+  of two runs with compiled kernels (target 3x); and, last, the whole command's time on a
+  fresh process, route against plain (the first mazes of a process run their kernels as
+  Python, see ``mazeart/_jit.py``).
+
+``--tone`` rows are the two-pictures mode: the host drawn by its tones, over the whole
+picture, while the solution draws the drawing.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,6 +42,7 @@ sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
 import mazeart  # noqa: E402
+from mazeart._jit import jit_mode  # noqa: E402
 from mazeart.image import figure_coverage  # noqa: E402
 from mazeart.route import stroke_points, text_picture  # noqa: E402
 
@@ -74,13 +81,15 @@ def _spiral(d: ImageDraw.ImageDraw) -> None:
            fill=0, width=10)  # fmt: skip
 
 
-def hosts() -> dict[str, Image.Image]:
+def hosts() -> dict[str, Path]:
+    """The pictures the routes are laid into, as files: each run reads its picture as the
+    command line does (nothing read of it is kept from one run to the next)."""
     from holdout import PICTURES
 
-    out = {"horse": Image.open(REPO / "samples" / "horse.png"),
-           "logo": Image.open(REPO / "samples" / "logo.png")}  # fmt: skip
+    out = {"horse": REPO / "samples" / "horse.png", "logo": REPO / "samples" / "logo.png"}
     name = sorted(PICTURES)[0]
-    out[name] = PICTURES[name]()
+    out[name] = Path("/tmp") / f"mazeart-route-host-{name}.png"
+    PICTURES[name]().save(out[name])
     return out
 
 
@@ -134,33 +143,73 @@ def closed_share(maze) -> tuple[np.ndarray, np.ndarray]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=2)
+    parser.add_argument("--only", choices=("figure", "tone", "command"), default=None)
     args = parser.parse_args()
+    with jit_mode("always"):
+        for tone in (False, True):
+            if args.only in (None, "tone" if tone else "figure"):
+                table(args.seeds, tone)
+    if args.only in (None, "command"):
+        command()
+
+
+def command() -> None:
+    """The main job on the command line, a fresh process each run (best of three)."""
+    base = [sys.executable, "-m", "mazeart", str(REPO / "samples" / "horse.png"), "-o"]
+    out = Path("/tmp") / "mazeart-bench-route.svg"
+    runs = {"route": ["--solution-text", "HI", "--seed", "1"]}
+    first = subprocess.run([*base, str(out), *runs["route"]], capture_output=True, text=True,
+                           check=True)  # fmt: skip
+    cells = first.stderr.split(" x ")[0].rsplit(" ", 1)[1]
+    runs["plain"] = ["--cells", cells, "--seed", "1"]
+    best = {}
+    for name, extra in runs.items():
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            subprocess.run([*base, str(out), *extra], capture_output=True, check=True)
+            times.append(time.perf_counter() - started)
+        best[name] = min(times)
+    print(
+        f"\n`mazeart samples/horse.png -o x.svg --solution-text HI`: {best['route']:.2f} s; "
+        f"the plain maze of its {cells} cells: {best['plain']:.2f} s "
+        f"({best['route'] / best['plain']:.2f}x)"
+    )
+
+
+def table(seeds: int, tone: bool) -> None:
+    """The rows of every host, drawing and grid (the host's figure, or with ``tone``
+    the whole host drawn by its tones)."""
     print(
         "| host | drawing | grid | cells | fidelity | farthest | decisions (plain) | "
         "wrong-turn depth (plain) | hidden | time x plain |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for host, picture in hosts().items():
-        figure = figure_coverage(picture) >= 0.5
+        shown = Image.open(picture)
+        figure = (np.ones(shown.size[::-1], bool) if tone
+                  else figure_coverage(shown) >= 0.5)  # fmt: skip
         for label, (kind, value) in drawings().items():
             option = ({"solution_text": value[0], "font": value[1]} if kind == "text"
                       else {"solution_picture": value})  # fmt: skip
             drawing = text_picture(value[0], font=value[1]) if kind == "text" else value
             for grid in ("square", "hex"):
                 rows = []
-                for seed in range(1, args.seeds + 1):
+                for seed in range(1, seeds + 1):
                     if kind == "picture":  # a picture option is a file
                         path = Path("/tmp") / f"mazeart-route-{label}.png"
                         value.save(path)
                         option = {"solution_picture": path}
                     try:
-                        t_route, made = timed(picture, rng=seed, grid=grid, **option)
+                        t_route, made = timed(picture, rng=seed, grid=grid, tone=tone,
+                                              **option)  # fmt: skip
                     except mazeart.MazeartError as err:
-                        print(f"| {host} | {label} | {grid} | refused: {err} |")
+                        print(f"| {host}{' (tone)' * tone} | {label} | {grid} | refused: {err} |")
                         break
                     maze = made.maze
                     cells = maze.width if maze.is_square else maze.grid.params["cols"]
-                    t_plain, plain_made = timed(picture, rng=seed, grid=grid, cells=cells)
+                    t_plain, plain_made = timed(picture, rng=seed, grid=grid, cells=cells,
+                                                tone=tone)  # fmt: skip
                     plain = plain_made.maze
                     route = np.asarray(maze.meta["route"])
                     places = made.places()
@@ -180,7 +229,8 @@ def main() -> None:
                                  t_route / t_plain))  # fmt: skip
                 if rows:
                     r = np.mean(np.array(rows, float), axis=0)
-                    print(f"| {host} | {label} | {grid} | {r[0]:.0f} | {r[1]:.3f} | {r[2]:.1f} | "
+                    name = f"{host}{' (tone)' * tone}"
+                    print(f"| {name} | {label} | {grid} | {r[0]:.0f} | {r[1]:.3f} | {r[2]:.1f} | "
                           f"{r[3]:.3f} ({r[4]:.3f}) | {r[5]:.2f} ({r[6]:.2f}) | {r[7]:.3f} | "
                           f"{r[8]:.2f} |", flush=True)  # fmt: skip
 

@@ -110,7 +110,7 @@ def limits(*, max_cells: int | None = None, max_pixels: int | None = None) -> It
 
 
 GRID_COST: dict[str, int] = {"square": 1, "triangle": 2, "hex": 3, "upsilon": 3, "polar": 3,
-                             "weave": 5}  # fmt: skip
+                             "adaptive": 4, "weave": 5}  # fmt: skip
 """What a cell of each grid costs against ``max_cells``, in the square grid's cells: a grid's
 explicit topology, its drawing and its saved file take two to four times the memory of a
 square cell's (measured end to end, peak resident: a square grid of 2,000,000 cells draws

@@ -736,6 +736,10 @@ def _per_cell(doc: dict[str, Any], key: str, n: int, kind: type, high: int, what
     return np.array(values)
 
 
+_SPLITS = ("splits", "adaptive")
+"""The one parameter that is not an integer: the adaptive grid's tree, in base64."""
+
+
 def grid_loads(doc: dict[str, Any]) -> Maze:
     """A grid maze from its parsed saved-maze document (version 3: see :func:`grid_dumps`).
 
@@ -760,7 +764,8 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
     if not isinstance(kind, str) or kind not in GRIDS:
         raise FileFormatError(f"unknown grid {kind!r} (known: {', '.join(GRIDS)})")
     if not isinstance(params, dict) or not all(
-        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+        isinstance(k, str)
+        and ((isinstance(v, int) and not isinstance(v, bool)) or (k, kind) == _SPLITS)
         for k, v in params.items()
     ):
         raise FileFormatError('"grid" "params" must map names to integers')
@@ -771,6 +776,9 @@ def grid_loads(doc: dict[str, Any]) -> Maze:
         check_cells(1, n, "the saved grid", kind=kind)
     except MazeartError as exc:
         raise FileFormatError(str(exc)) from None
+    splits = params.get("splits", "")
+    if not isinstance(splits, str) or len(splits) > 4 * n:  # base64 of a bit a node
+        raise FileFormatError("the adaptive grid's \"splits\" must be a string of its tree's bits")
     # every list sized by the cell count it belongs to, before anything is built from it
     limits = {"centres": n, "cells": n, "passages": 4 * n, "tags": n, "rooms": n,
               "region": n, "tone": n, "regions": n}  # fmt: skip

@@ -23,6 +23,7 @@ again alone, and a book's page ``i`` or a game's level ``i`` is ``index=i``.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
 import math
@@ -184,7 +185,9 @@ class Made:
         if maze.is_square:
             where = f"{maze.geometry}, seed {seed}, {maze.width} x {maze.height} grid"
         else:  # another grid: its size by its own parameters
-            size = ", ".join(f"{v} {k}" for k, v in maze.grid.params.items())
+            size = ", ".join(
+                f"{v} {k}" for k, v in maze.grid.params.items() if not isinstance(v, str)
+            )  # not the adaptive grid's splits
             where = f"{maze.grid.kind} grid ({size}), seed {seed}"
         return f"{maze.meta.get('algorithm', 'maze')}, {where}, {maze.n_cells} maze cells" + (
             f"; {detail}" if detail else ""
@@ -282,7 +285,7 @@ def _read_source(source: Source, opts: dict[str, Any]) -> tuple[NDArray[np.int32
         if opts["preset"] or is_preset_file(path):
             weights = load_preset(path)
         else:
-            picture = open_image(path, grid=FIT_MAX if fit else cells)
+            picture = _open_picture(path, FIT_MAX if fit else cells)
     elif isinstance(source, np.ndarray):
         from mazeart.weights import validate_weights
 
@@ -777,7 +780,7 @@ def _cells_for_strokes(source: Source, opts: dict[str, Any]) -> int:
         path = existing_file(source, "a picture")
         if is_preset_file(path) or path.suffix.lower() in (".npy", ".txt"):
             return cells
-        picture = open_image(path, grid=cells)
+        picture = _open_picture(path, cells)
     else:
         return cells
     picture = _working_size(picture, ROUTE_MOST_CELLS)
@@ -795,8 +798,17 @@ def _drawing(opts: Mapping[str, Any]) -> Image | None:
     if opts.get("solution_text"):
         return text_picture(opts["solution_text"], font=opts.get("font"))
     if opts.get("solution_picture"):
-        return open_image(existing_file(opts["solution_picture"], "a picture"))
+        path = existing_file(opts["solution_picture"], "a picture")
+        stat = path.stat()
+        return _open_drawing(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     return None
+
+
+@functools.lru_cache(maxsize=4)
+def _open_drawing(path: str, mtime: int, size: int) -> Image:
+    """A solution's picture, opened once while its file is unchanged (what is read of it is
+    kept with the picture)."""
+    return open_image(Path(path))
 
 
 ROUTE_DRAWN = 0.9
@@ -998,6 +1010,48 @@ def make(
     """
     if "seed" in options:
         raise TypeError("make() takes the seed as rng=SEED (an int or a numpy Generator)")
+    token = _OPENED.set({})
+    try:
+        return _make(source, recipe=recipe, rng=rng, index=index, record=record,
+                     progress=progress, args=args, jobs=jobs, executor=executor,
+                     **options)  # fmt: skip
+    finally:
+        _OPENED.reset(token)
+
+
+_OPENED: contextvars.ContextVar[dict[tuple[str, int | None], Image] | None] = (
+    contextvars.ContextVar("mazeart_opened", default=None)
+)
+"""The pictures one :func:`make` has decoded: sizing a route and then reading the picture
+decode it once (nothing is kept after the make)."""
+
+
+def _open_picture(path: Path, grid: int) -> Image:
+    """:func:`open_image`, once a :func:`make` (an SVG drawing once a grid size)."""
+    memo = _OPENED.get()
+    if memo is None:
+        return open_image(path, grid=grid)
+    from mazeart._svg import is_svg
+
+    key = (str(path), grid if is_svg(path) else None)
+    if key not in memo:
+        memo[key] = open_image(path, grid=grid)
+    return memo[key]
+
+
+def _make(
+    source: Source,
+    *,
+    recipe: Recipe | None,
+    rng: RngLike,
+    index: int,
+    record: bool,
+    progress: Callable[[int], None] | None,
+    args: Sequence[str],
+    jobs: int | None,
+    executor: Executor | None,
+    **options: Any,
+) -> Made:
     if recipe is not None:
         if not isinstance(recipe, Recipe):
             raise TypeError(f"recipe must be a Recipe, got {type(recipe).__name__}")
@@ -1307,11 +1361,11 @@ def _grid_plan(
                 raise MazeartError(
                     f"{path}: a preset is a square grid; for the {kind} grid give a picture or WxH"
                 )
-            picture = open_image(path, grid=cells)
+            picture = _open_picture(path, cells)
         else:
             raise MazeartError(f"the {kind} grid is laid over a picture or WxH, not a preset")
         given_width = picture.width
-        picture = _working_size(picture, cells)
+        picture = _working_size(picture, cells << opts["detail"] if kind == "adaptive" else cells)
         centre = _point(opts["centre"], given_width / picture.width)
         notes = _grid_mode(kind, picture, opts, given)
         if opts["tone"] and opts["edges"]:
@@ -1330,7 +1384,7 @@ def _grid_plan(
             kind, picture, cells=cells, threshold=threshold, invert=opts["invert"],
             coverage=coverage, min_island=min_island, centre=centre, tone=opts["tone"],
             edges=bool(opts["edges"]), segments=opts["segments"], regions=opts["regions"],
-            outline=opts["outline"] == "smooth", paint=_paint(opts),
+            outline=opts["outline"] == "smooth", paint=_paint(opts), detail=opts["detail"],
         )  # fmt: skip
         grid, weights, specks, labels = laid.grid, laid.weights, laid.specks, laid.labels
         transform = laid.transform

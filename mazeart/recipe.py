@@ -174,8 +174,14 @@ class Recipe:
     algorithm: str | None = _option("weighted-dfs", "Generator (see: mazeart algorithms).",
                                     _MAZE, cli_type=str, flags=("--algorithm", "-a"))  # fmt: skip
     grid: str = _option(
-        "square", "The cells' shape: square, hex, triangle, polar (rings centred on the "
-        "figure) or upsilon (octagons and squares).", _MAZE, cli_type=str
+        "square", "The cells' shape: square, hex, triangle, polar (rings on the figure), "
+        "upsilon (octagons and squares), adaptive (squares, small where the outline needs).",
+        _MAZE, cli_type=str
+    )  # fmt: skip
+    detail: int = _option(
+        2, "The adaptive grid: how many times a cell may be halved where the outline needs "
+        "it (0-4; cells then as many as a square maze of the same --cells).", _MAZE,
+        cli_type=int
     )  # fmt: skip
     centre: Any = _option(None, "The polar grid's centre X,Y in the picture's pixels "
                           "(default: the figure's centroid).", _MAZE,
@@ -239,6 +245,7 @@ class Recipe:
         if self.segments is not None:
             check_int(self.segments, "segments")
         check_int(self.min_island, "min_island", minimum=0)
+        check_int(self.detail, "detail", minimum=0, maximum=4)
         check_number(self.decoys, "decoys", low=0, high=1)
         if self.solution_text is not None and (
             not isinstance(self.solution_text, str) or not self.solution_text.strip()

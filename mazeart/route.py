@@ -23,6 +23,7 @@ and the walls along it are as dense as anywhere else in the maze.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -275,22 +276,31 @@ def _arc_numbers(args: str) -> list[float]:
 
 def text_picture(text: str, *, font: str | os.PathLike[str] | None = None) -> Any:
     """Words set in the shipped font (DejaVu Sans, not bold: thin strokes make a clean
-    skeleton), black on white, as a picture for :func:`stroke_points`."""
-    from importlib.resources import files
+    skeleton), black on white, as a picture for :func:`stroke_points`.
 
-    from PIL import Image, ImageDraw, ImageFont
-
+    The same words in the same font give the same picture object (the last few are kept),
+    so that what is read of it (its figure, its strokes) is read once.
+    """
     if not isinstance(text, str) or not text.strip():
         raise MazeartError("solution_text is empty: give the words the solution writes")
     if len(text) > 40:
         raise MazeartError(f"solution_text holds {len(text)} characters; a route draws 40 at most")
+    return _set_text(text, None if font is None else os.fspath(font))
+
+
+@functools.lru_cache(maxsize=8)
+def _set_text(text: str, font: str | None) -> Any:
+    from importlib.resources import files
+
+    from PIL import Image, ImageDraw, ImageFont
+
     size = 160
     if font is None:
         data = files("mazeart").joinpath("fonts", "DejaVuSans.ttf").read_bytes()
         face = ImageFont.truetype(__import__("io").BytesIO(data), size=size)
     else:
         try:
-            face = ImageFont.truetype(os.fspath(font), size=size)
+            face = ImageFont.truetype(font, size=size)
         except OSError:
             raise MazeartError(
                 f"{font}: not a font mazeart can read (TrueType, OpenType)"
@@ -337,7 +347,13 @@ def stroke_points(
 
 
 def _ink(picture: Any) -> NDArray[np.bool_]:
-    """A drawing's figure, cropped to its box."""
+    """A drawing's figure, cropped to its box (read once a picture)."""
+    from mazeart.image import _cached
+
+    return _cached(picture, "ink", lambda: _read_ink(picture))  # type: ignore[no-any-return]
+
+
+def _read_ink(picture: Any) -> NDArray[np.bool_]:
     from mazeart.image import figure_coverage
 
     ink = figure_coverage(picture) >= 0.5
@@ -510,18 +526,64 @@ def plan_route(
     route = _draw_strokes(nbr, free, edge, target, places, used)
     if drawn is not None:
         drawn["share"] = float(np.count_nonzero(target[route]) / np.count_nonzero(target))
-    pen = len(route)
-    while True:  # out to the maze's edge; a closed stroke (a ring) is left open at its end
-        last = route[-1]
-        way = [last] if edge[last] and len(route) > 1 else None
-        way = way or nbr.bfs([last], free & ~used, goal=edge & ~used)
-        if way is not None:
-            route.extend(way[1:])
-            break
-        if len(route) <= max(2, pen // 2):
-            raise MazeartError("the route cannot reach the maze's edge from its end")
-        used[route.pop()] = False
+    keep = _way_out_from(nbr, free, edge, used, route)
+    if keep < max(2, len(route) // 2):  # a closed stroke (a ring) is left open at its end
+        raise MazeartError("the route cannot reach the maze's edge from its end")
+    for c in route[keep:]:
+        used[c] = False
+    del route[keep:]
+    last = route[-1]
+    way = [last] if edge[last] and len(route) > 1 else None
+    way = way or nbr.bfs([last], free & ~used, goal=edge & ~used)
+    if way is not None:
+        route.extend(way[1:])
     return np.asarray(route, np.int64)
+
+
+def _way_out_from(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bool_],
+                  used: NDArray[np.bool_], route: list[int]) -> int:  # fmt: skip
+    """How many of the route's cells to keep so that its last can reach the maze's edge
+    (through free cells off the route, those given back included): the cells off the route
+    in connected parts, each part knowing whether it touches the edge, and the route given
+    back a cell at a time from its end, each cell joining the parts beside it (0: none)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    off = free & ~used
+    ok = off[nbr.src] & off[nbr.indices]
+    n = off.size
+    graph = csr_matrix((np.ones(int(ok.sum()), np.int8), (nbr.src[ok], nbr.indices[ok])),
+                       shape=(n, n))  # fmt: skip
+    _, labels = connected_components(graph, directed=False)
+    parent = list(range(int(labels.max()) + 1))
+    out = np.zeros(len(parent), bool)
+    out[labels[off & edge]] = True
+    outside = out.tolist()
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    keep = len(route)
+    while keep > 0:
+        last = route[keep - 1]
+        if edge[last] and keep > 1:
+            return keep
+        if any(off[m] and outside[root(int(labels[m]))] for m in nbr.of(last)):
+            return keep
+        off[last] = True  # given back: it joins the parts beside it
+        r = root(int(labels[last]))
+        outside[r] = outside[r] or bool(edge[last])
+        for m in nbr.of(last):
+            if off[m]:
+                q = root(int(labels[m]))
+                if q != r:
+                    parent[q] = r
+                    outside[r] = outside[r] or outside[q]
+        keep -= 1
+    return 0
 
 
 def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bool_],

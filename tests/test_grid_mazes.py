@@ -36,6 +36,7 @@ SIZES = {
     "triangle": {"rows": 3, "cols": 7},
     "polar": {"rings": 4},
     "upsilon": {"rows": 4, "cols": 5},
+    "adaptive": {"rows": 2, "cols": 2, "levels": 2, "splits": "4EA="},  # 16 squares, 3 sizes
 }
 KINDS = sorted(SIZES)
 

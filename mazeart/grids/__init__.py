@@ -15,6 +15,9 @@ the pipeline (solving, shaping, tags and metrics are one module each for every g
 
 from mazeart.grids import _weavegrid  # noqa: F401  (registers the weave grid)
 from mazeart.grids import shapes as _shapes  # noqa: F401  (registers the other kinds)
+
+# isort: split
+from mazeart.grids import adaptive as _adaptive  # noqa: F401  (registers it, after the others)
 from mazeart.grids.core import GRIDS, Grid, grid_from_pairs, make_grid, square_grid
 
 __all__ = ["GRIDS", "Grid", "grid_from_pairs", "make_grid", "square_grid"]

@@ -54,6 +54,7 @@ __all__ = [
     "LatticeGrid",
     "PolarGrid",
     "SquareGrid",
+    "grid_from_arrays",
     "grid_from_pairs",
     "make_grid",
     "square_grid",
@@ -234,14 +235,60 @@ def grid_from_pairs(
     -------
     Grid
     """
-    n = len(centres)
-    cells = np.array([(min(a, b) if b >= 0 else a, max(a, b) if b >= 0 else -1)
-                      for a, b, _ in walls], dtype=np.int32).reshape(-1, 2)  # fmt: skip
-    order = np.lexsort((cells[:, 1], cells[:, 0]))
-    cells = cells[order]
-    lines = [np.asarray(walls[i][2], np.float64).reshape(-1, 2) for i in order]
+    cells = np.array([(a, b) for a, b, _ in walls], dtype=np.int64).reshape(-1, 2)
+    lines = [np.asarray(w[2], np.float64).reshape(-1, 2) for w in walls]
     wall_ptr = np.zeros(len(lines) + 1, np.int64)
     wall_ptr[1:] = np.cumsum([len(x) for x in lines])
+    cell_ptr = np.zeros(len(polygons) + 1, np.int64)
+    cell_ptr[1:] = np.cumsum([len(p) for p in polygons])
+    return grid_from_arrays(
+        kind, params, centres, cell_ptr,
+        np.concatenate([np.asarray(p, np.float64) for p in polygons]) if polygons
+        else np.zeros((0, 2)),
+        cells[:, 0], cells[:, 1], (wall_ptr, np.concatenate(lines) if lines else np.zeros((0, 2))),
+        size,
+    )  # fmt: skip
+
+
+def grid_from_arrays(
+    kind: str,
+    params: Mapping[str, Any],
+    centres: ArrayLike,
+    cell_ptr: ArrayLike,
+    cell_points: ArrayLike,
+    wall_a: ArrayLike,
+    wall_b: ArrayLike,
+    wall_lines: Any,
+    size: tuple[float, float],
+) -> Grid:
+    """A :class:`Grid` from whole arrays: its cells' centres and outlines (ragged rows of
+    ``cell_points``), and each wall's two cells (``-1`` for the outside, either side) and
+    line, as ``(K, 2, 2)`` segments or ``(wall_ptr, wall_points)`` polylines. The walls
+    are put in the grid's order (by lower cell, then the other, the outside first) and the
+    neighbour table derived.
+
+    Returns
+    -------
+    Grid
+    """
+    n = len(np.asarray(centres).reshape(-1, 2))
+    a, b = np.asarray(wall_a, np.int64).reshape(-1), np.asarray(wall_b, np.int64).reshape(-1)
+    lo = np.where(b >= 0, np.minimum(a, b), np.maximum(a, b))
+    hi = np.where((a >= 0) & (b >= 0), np.maximum(a, b), -1)
+    cells = np.stack([lo, hi], axis=1).astype(np.int32)
+    order = np.lexsort((cells[:, 1], cells[:, 0]))
+    cells = cells[order]
+    if isinstance(wall_lines, tuple):
+        ptr, points = (np.asarray(x) for x in wall_lines)
+        lens = np.diff(ptr)[order]
+        take = np.repeat(ptr[:-1][order] - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+        wall_points = np.asarray(points, np.float64).reshape(-1, 2)[take + np.arange(lens.sum())]
+    else:
+        segs = np.asarray(wall_lines, np.float64).reshape(-1, 2, 2)[order]
+        lens = np.full(len(segs), 2)
+        wall_points = segs.reshape(-1, 2)
+    wall_ptr = np.zeros(len(cells) + 1, np.int64)
+    wall_ptr[1:] = np.cumsum(lens)
     inner = np.flatnonzero(cells[:, 1] >= 0)
     src = np.concatenate([cells[inner, 0], cells[inner, 1]])
     dst = np.concatenate([cells[inner, 1], cells[inner, 0]])
@@ -250,8 +297,6 @@ def grid_from_pairs(
     src, dst, wid = src[by], dst[by], wid[by]
     indptr = np.zeros(n + 1, np.int64)
     indptr[1:] = np.cumsum(np.bincount(src, minlength=n))
-    cell_ptr = np.zeros(n + 1, np.int64)
-    cell_ptr[1:] = np.cumsum([len(p) for p in polygons])
     return Grid(
         kind=kind,
         params=params,
@@ -261,11 +306,9 @@ def grid_from_pairs(
         wall_of=wid,
         wall_cells=cells,
         wall_ptr=wall_ptr,
-        wall_points=np.concatenate(lines) if lines else np.zeros((0, 2)),
-        cell_ptr=cell_ptr,
-        cell_points=np.concatenate([np.asarray(p, np.float64) for p in polygons])
-        if polygons
-        else np.zeros((0, 2)),
+        wall_points=wall_points,
+        cell_ptr=np.asarray(cell_ptr, np.int64),
+        cell_points=np.asarray(cell_points, np.float64).reshape(-1, 2),
         size=(float(size[0]), float(size[1])),
     )
 

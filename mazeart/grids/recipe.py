@@ -82,6 +82,7 @@ def grid_over_picture(
     regions: bool = False,
     outline: bool = False,
     paint: NDArray[np.uint8] | None = None,
+    detail: int = 2,
 ) -> Laid:
     """The grid of ``kind`` laid over a picture, and a weight per cell.
 
@@ -114,6 +115,8 @@ def grid_over_picture(
     paint : (H, W) ndarray of uint8, optional
         A paint layer over the picture (:func:`mazeart.image.paint_layer`): where it says
         no maze or maze, it wins over the picture.
+    detail : int, default 2
+        How far the adaptive grid refines (:func:`~mazeart.grids.sample.fit_grid`).
 
     Returns
     -------
@@ -137,7 +140,7 @@ def grid_over_picture(
     if tone:
         from mazeart.tone import grid_darkness
 
-        grid, transform = fit_grid(kind, picture.size, cells, centre=centre)
+        grid, transform = fit_grid(kind, picture.size, cells, centre=centre, detail=detail)
         whole = paint_over(np.ones(picture.size[::-1], np.float32), paint)
         share = cell_coverage(grid, transform, whole)
         free = share >= 0.5  # the cells the picture lies under
@@ -145,7 +148,8 @@ def grid_over_picture(
         weights = np.where(free, FREE, FORBIDDEN).astype(np.int32)
         return Laid(grid, weights, (0, 0), dark, transform=transform)
     cover = paint_over(figure_coverage(picture, threshold=threshold, invert=invert), paint)
-    grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre)
+    grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre,
+                               detail=detail)  # fmt: skip
     if edges:  # a thin line of ground inside the figure is a border between its regions:
         from mazeart.guide import close_gaps  # figure, walled along it (as on squares)
 

@@ -95,6 +95,7 @@ def fit_grid(
     *,
     figure: NDArray[np.bool_] | None = None,
     centre: tuple[float, float] | None = None,
+    detail: int = 2,
 ) -> tuple[Grid, Transform]:
     """A grid of ``kind`` over a picture, ``cells`` grid units across it.
 
@@ -123,6 +124,11 @@ def fit_grid(
         than its own width (across) and height (down): the rings of a centre
         far away would be many, and only a sliver of them on the picture. The
         other grids ignore it.
+    detail : int, default 2
+        The adaptive grid's: its cells are as many as the square grid's of ``cells``
+        columns over ``figure``, from twice that size (inside) to ``2 ** -detail`` of it
+        (where the outline needs them: :func:`mazeart.grids.adaptive.refine`); a grid unit
+        is the smallest square. Without a figure its cells are that square grid's.
 
     Returns
     -------
@@ -161,6 +167,9 @@ def fit_grid(
             )
     if kind == "polar":
         return _fit_polar(scale, width, height, figure, centre)
+    if kind == "adaptive":
+        return _fit_adaptive(width, height, cells, figure, check_int(detail, "detail", minimum=0,
+                                                                     maximum=4))  # fmt: skip
     if kind == "hex":
         grid = make_grid(kind, rows=max(1, round(down / (math.sqrt(3.0) / 2.0))), cols=across)
     elif kind == "triangle":
@@ -195,6 +204,54 @@ def _fit_polar(
     rings = max(1, math.ceil(far / scale + CHORD_ERROR))
     grid = make_grid("polar", rings=rings)
     return grid, Transform(scale, (cx - rings * scale, cy - rings * scale))
+
+
+def _fit_adaptive(
+    width: float, height: float, cells: int, figure: NDArray[np.bool_] | None, detail: int
+) -> tuple[Grid, Transform]:
+    """The adaptive grid over a picture (see :func:`fit_grid`): roots twice the square
+    grid's cells, refined over ``figure`` to the square grid's count of maze cells."""
+    from mazeart.grids.adaptive import encode_splits, refine
+
+    levels = detail + 1
+    unit = width / (cells << detail)  # the smallest square, in pixels
+    side = 1 << levels
+    cols = max(1, math.ceil(cells / 2))
+    rows = max(1, math.ceil(height / unit / side - 0.25))
+    probe = make_grid("adaptive", rows=rows, cols=cols, levels=levels)
+    transform = _centred(probe, unit, width, height)
+    if figure is None or not figure.any():  # the square grid's cells, uniform
+        splits = [np.ones((rows, cols), bool)] + [
+            np.zeros((rows << d, cols << d), bool) for d in range(1, levels)
+        ]
+        return make_grid("adaptive", rows=rows, cols=cols, levels=levels,
+                         splits=encode_splits(splits)), transform  # fmt: skip
+    cover = _squares_cover(figure, transform, rows << levels, cols << levels)
+    block = 1 << detail  # the square grid's cell, in smallest squares
+    target = int((cover.reshape(cover.shape[0] // block, block, cover.shape[1] // block, block)
+                  .mean(axis=(1, 3)) >= 0.5).sum())  # fmt: skip
+    splits = refine(cover, rows, cols, levels, max(1, target))
+    grid = make_grid("adaptive", rows=rows, cols=cols, levels=levels, splits=encode_splits(splits))
+    return grid, transform
+
+
+def _squares_cover(
+    figure: NDArray[np.bool_], transform: Transform, rows: int, cols: int
+) -> NDArray[np.float64]:
+    """The figure's share of each unit square of a grid of ``rows`` by ``cols`` unit squares
+    laid by ``transform``: the picture box-averaged (outside it counts as ground)."""
+    from PIL import Image
+
+    h, w = figure.shape
+    x0, y0 = transform.offset
+    x1, y1 = x0 + cols * transform.scale, y0 + rows * transform.scale
+    left, top = max(0, math.ceil(-x0)), max(0, math.ceil(-y0))
+    pad = np.zeros((h + top + max(0, math.ceil(y1 - h)), w + left + max(0, math.ceil(x1 - w))),
+                   np.float32)  # fmt: skip
+    pad[top : top + h, left : left + w] = figure
+    img = Image.fromarray(pad, mode="F")
+    box = (x0 + left, y0 + top, x1 + left, y1 + top)
+    return np.asarray(img.resize((cols, rows), Image.Resampling.BOX, box=box), np.float64)
 
 
 def _spans(
