@@ -206,6 +206,10 @@ def grids(out: Path) -> None:
     )  # a level in hexagons
     mazeart.save(made, out / "level-hex.png", cell_size=10)
     print(f"level-hex.png: {made.summary()}")
+    for kind in ("square", "adaptive"):  # a child's puzzle: 20 cells across, smooth outline
+        made = mazeart.make(HERE / "horse.png", grid=kind, cells=20, rng=3, outline="smooth")
+        mazeart.save(made, out / f"horse-kids-{kind}.png", cell_size=24 if kind == "square" else 6)
+        print(f"horse-kids-{kind}.png: {made.summary()}")
     made = mazeart.make(HERE / "horse.png", weave=0.3, cells=40, rng=5)
     mazeart.save(made, out / "horse-weave.png", cell_size=12, solution=True)
     print(f"horse-weave.png: {made.summary()}")

@@ -65,11 +65,12 @@ def encode_splits(splits: list[NDArray[np.bool_]]) -> str:
         left out; ``""`` for no split).
     """
     bits = []
-    exists = np.ones_like(splits[0], dtype=bool) if splits else None
-    for d, split in enumerate(splits):
-        if d:
-            exists = np.repeat(np.repeat(splits[d - 1] & exists, 2, 0), 2, 1)
-        bits.append(split[exists])
+    if splits:
+        exists = np.ones_like(splits[0], dtype=bool)
+        for d, split in enumerate(splits):
+            if d:
+                exists = np.repeat(np.repeat(splits[d - 1] & exists, 2, 0), 2, 1)
+            bits.append(split[exists])
     flat = np.concatenate(bits) if bits else np.zeros(0, bool)
     data = np.packbits(flat).tobytes().rstrip(b"\0")
     return base64.b64encode(data).decode("ascii")
@@ -276,11 +277,11 @@ def refine(
     list of ndarray of bool
         The split rasters (:func:`encode_splits`), balanced.
     """
-    cover = np.clip(np.asarray(cover, np.float64), 0.0, 1.0)
+    share: NDArray[np.float64] = np.clip(np.asarray(cover, np.float64), 0.0, 1.0)
     if levels == 0:
         return []
-    wrong = np.minimum(cover, 1.0 - cover)  # what the smallest square itself cannot set right
-    sat = _table(cover)
+    wrong = np.minimum(share, 1.0 - share)  # what the smallest square itself cannot set right
+    sat = _table(share)
     sat_wrong = _table(wrong)
 
     def stats(d: int, i: int, j: int) -> tuple[float, float, bool]:
@@ -325,14 +326,14 @@ def refine(
     # than the target (the splits came greedily, so any first part of them is a tree)
     lo, hi = 0, len(order)
     best = balance(splits)
-    if _free(best, cover, levels) <= target or not order:
+    if _free(best, share, levels) <= target or not order:
         return best
     while lo < hi:
         mid = (lo + hi + 1) // 2
         trial = [np.zeros_like(s) for s in splits]
         for d, i, j in order[:mid]:
             trial[d][i, j] = True
-        if _free(balance(trial), cover, levels) <= target:
+        if _free(balance(trial), share, levels) <= target:
             lo = mid
         else:
             hi = mid - 1

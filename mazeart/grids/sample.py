@@ -227,16 +227,17 @@ def _fit_adaptive(
         return make_grid("adaptive", rows=rows, cols=cols, levels=levels,
                          splits=encode_splits(splits)), transform  # fmt: skip
     cover = _squares_cover(figure, transform, rows << levels, cols << levels)
-    block = 1 << detail  # the square grid's cell, in smallest squares
-    target = int((cover.reshape(cover.shape[0] // block, block, cover.shape[1] // block, block)
-                  .mean(axis=(1, 3)) >= 0.5).sum())  # fmt: skip
+    down = max(1, round(height / (width / cells)))
+    square = make_grid("square", rows=down, cols=cells)
+    laid = _centred(square, width / cells, width, height)  # as fit_grid lays the square grid
+    target = int((_squares_cover(figure, laid, down, cells) >= 0.5).sum())
     splits = refine(cover, rows, cols, levels, max(1, target))
     grid = make_grid("adaptive", rows=rows, cols=cols, levels=levels, splits=encode_splits(splits))
     return grid, transform
 
 
 def _squares_cover(
-    figure: NDArray[np.bool_], transform: Transform, rows: int, cols: int
+    figure: NDArray[np.floating] | NDArray[np.bool_], transform: Transform, rows: int, cols: int
 ) -> NDArray[np.float64]:
     """The figure's share of each unit square of a grid of ``rows`` by ``cols`` unit squares
     laid by ``transform``: the picture box-averaged (outside it counts as ground)."""
@@ -252,6 +253,21 @@ def _squares_cover(
     img = Image.fromarray(pad, mode="F")
     box = (x0 + left, y0 + top, x1 + left, y1 + top)
     return np.asarray(img.resize((cols, rows), Image.Resampling.BOX, box=box), np.float64)
+
+
+def _adaptive_coverage(grid: Grid, transform: Transform, cov: NDArray[np.float64]) -> NDArray:
+    """:func:`cell_coverage` of an adaptive grid: the picture box-averaged over its smallest
+    squares, summed over each square."""
+    levels = int(grid.params["levels"])
+    rows, cols = int(grid.params["rows"]) << levels, int(grid.params["cols"]) << levels
+    fine = _squares_cover(cov, transform, rows, cols)
+    table = np.zeros((rows + 1, cols + 1))
+    table[1:, 1:] = fine.cumsum(0).cumsum(1)
+    corner = np.rint(grid.cell_points[grid.cell_ptr[:-1]]).astype(np.int64)  # top left
+    side = np.rint(np.sqrt(np.abs(grid.centres - corner).prod(axis=1)) * 2).astype(np.int64)
+    x, y = corner[:, 0], corner[:, 1]
+    held = table[y + side, x + side] - table[y, x + side] - table[y + side, x] + table[y, x]
+    return (held / (side * side)).astype(np.float32)
 
 
 def _spans(
@@ -324,6 +340,8 @@ def cell_coverage(grid: Grid, transform: Transform, coverage: ArrayLike) -> NDAr
     cov = np.asarray(coverage, dtype=np.float64)
     if cov.ndim != 2 or cov.size == 0:
         raise MazeartError(f"coverage must be a non-empty 2-D array, got shape {cov.shape}")
+    if grid.kind == "adaptive":  # squares on a lattice: averaged over their exact areas, as
+        return _adaptive_coverage(grid, transform, cov)  # its refinement measured them
     height, width = cov.shape
     n = grid.n_cells
     cell, row, start, stop = _spans(transform.to_pixels(grid.cell_points), grid.cell_ptr)
