@@ -35,14 +35,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
+from test_grid_outline import footprint_iou  # noqa: E402  (the tests' own measure)
+
 import mazeart  # noqa: E402
 from mazeart._jit import jit_mode  # noqa: E402
 from mazeart.analyze import measure  # noqa: E402
-from mazeart.export.png import to_png_image  # noqa: E402
 from mazeart.grids.sample import cell_coverage, fit_grid  # noqa: E402
 from mazeart.image import figure_coverage  # noqa: E402
 
-PX = 8
 SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
 
@@ -67,24 +67,6 @@ def pictures() -> dict[str, Path]:
         out[name] = tmp / f"mazeart-adaptive-{name}.png"
         PICTURES[name]().save(out[name])
     return out
-
-
-def footprint(maze, picture: Image.Image, grid: str, cells: int, figure) -> float:
-    """IoU of the rendered floor, carried onto the picture by the grid's placement, and the
-    figure."""
-    img = to_png_image(maze, cell_size=PX, margin=0, floor="#ffffff", background="#00ff00",
-                       wall="#000000", tags=False, markers=False, solution=False)  # fmt: skip
-    a = np.asarray(img.convert("RGB")).astype(int)
-    floor = ~((a[..., 0] < 60) & (a[..., 1] > 200) & (a[..., 2] < 60))
-    _, transform = fit_grid(grid, picture.size, cells, figure=figure)
-    h, w = floor.shape
-    yy, xx = np.mgrid[0:h, 0:w]
-    at = transform.to_pixels(np.stack([(xx + 0.5) / PX, (yy + 0.5) / PX], axis=-1))
-    px, py = at[..., 0].astype(int), at[..., 1].astype(int)
-    ok = (px >= 0) & (py >= 0) & (px < figure.shape[1]) & (py < figure.shape[0])
-    under = np.zeros_like(floor)
-    under[ok] = figure[py[ok], px[ok]]
-    return float((floor & under).sum() / (floor | under).sum())
 
 
 def cells_for(picture: Image.Image, cover, n: int) -> int:
@@ -121,7 +103,6 @@ def main() -> None:
         for name, path in pictures().items():
             picture = Image.open(path)
             cover = figure_coverage(picture)
-            figure = cover >= 0.5
             for n in (60, 150, 400):
                 cells = cells_for(picture, cover, n)
                 rows = []
@@ -134,11 +115,11 @@ def main() -> None:
                     big = mazeart.make(path, **{**how, "cells": 2 * cells}).maze
                     m_sq, m_ad = measure(sq), measure(ad)
                     rows.append((sq.n_cells, ad.n_cells,
-                                 footprint(sq, picture, "square", cells, figure),
-                                 footprint(sq_s, picture, "square", cells, figure),
-                                 footprint(ad, picture, "adaptive", cells, figure),
-                                 footprint(ad_s, picture, "adaptive", cells, figure),
-                                 footprint(big, picture, "square", 2 * cells, figure),
+                                 footprint_iou(sq, picture, "square", cells),
+                                 footprint_iou(sq_s, picture, "square", cells),
+                                 footprint_iou(ad, picture, "adaptive", cells),
+                                 footprint_iou(ad_s, picture, "adaptive", cells),
+                                 footprint_iou(big, picture, "square", 2 * cells),
                                  m_sq.solution_share, m_ad.solution_share,
                                  m_sq.decisions, m_ad.decisions, t_ad / t_sq))  # fmt: skip
                 r = np.mean(np.array(rows, float), axis=0)
