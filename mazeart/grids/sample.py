@@ -218,8 +218,8 @@ def _fit_adaptive(
     side = 1 << levels
     cols = max(1, math.ceil(cells / 2))
     rows = max(1, math.ceil(height / unit / side - 0.25))
-    probe = make_grid("adaptive", rows=rows, cols=cols, levels=levels)
-    transform = _centred(probe, unit, width, height)
+    gw, gh = cols * side * unit, rows * side * unit  # the grid, centred on the picture
+    transform = Transform(unit, ((width - gw) / 2.0, (height - gh) / 2.0))
     if figure is None or not figure.any():  # the square grid's cells, uniform
         splits = [np.ones((rows, cols), bool)] + [
             np.zeros((rows << d, cols << d), bool) for d in range(1, levels)
@@ -227,9 +227,8 @@ def _fit_adaptive(
         return make_grid("adaptive", rows=rows, cols=cols, levels=levels,
                          splits=encode_splits(splits)), transform  # fmt: skip
     cover = _squares_cover(figure, transform, rows << levels, cols << levels)
-    down = max(1, round(height / (width / cells)))
-    square = make_grid("square", rows=down, cols=cells)
-    laid = _centred(square, width / cells, width, height)  # as fit_grid lays the square grid
+    down = max(1, round(height / (width / cells)))  # the square grid, as fit_grid lays it
+    laid = Transform(width / cells, (0.0, (height - down * width / cells) / 2.0))
     target = int((_squares_cover(figure, laid, down, cells) >= 0.5).sum())
     splits = refine(cover, rows, cols, levels, max(1, target))
     grid = make_grid("adaptive", rows=rows, cols=cols, levels=levels, splits=encode_splits(splits))
@@ -250,7 +249,7 @@ def _squares_cover(
     pad = np.zeros((h + top + max(0, math.ceil(y1 - h)), w + left + max(0, math.ceil(x1 - w))),
                    np.float32)  # fmt: skip
     pad[top : top + h, left : left + w] = figure
-    img = Image.fromarray(pad, mode="F")
+    img = Image.fromarray(pad)  # 32-bit floats: mode F
     box = (x0 + left, y0 + top, x1 + left, y1 + top)
     return np.asarray(img.resize((cols, rows), Image.Resampling.BOX, box=box), np.float64)
 
