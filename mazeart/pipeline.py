@@ -798,17 +798,8 @@ def _drawing(opts: Mapping[str, Any]) -> Image | None:
     if opts.get("solution_text"):
         return text_picture(opts["solution_text"], font=opts.get("font"))
     if opts.get("solution_picture"):
-        path = existing_file(opts["solution_picture"], "a picture")
-        stat = path.stat()
-        return _open_drawing(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+        return _open_picture(existing_file(opts["solution_picture"], "a picture"), None)
     return None
-
-
-@functools.lru_cache(maxsize=4)
-def _open_drawing(path: str, mtime: int, size: int) -> Image:
-    """A solution's picture, opened once while its file is unchanged (what is read of it is
-    kept with the picture)."""
-    return open_image(Path(path))
 
 
 ROUTE_DRAWN = 0.9
@@ -1026,7 +1017,7 @@ _OPENED: contextvars.ContextVar[dict[tuple[str, int | None], Image] | None] = (
 decode it once (nothing is kept after the make)."""
 
 
-def _open_picture(path: Path, grid: int) -> Image:
+def _open_picture(path: Path, grid: int | None) -> Image:
     """:func:`open_image`, once a :func:`make` (an SVG drawing once a grid size)."""
     memo = _OPENED.get()
     if memo is None:

@@ -546,15 +546,10 @@ def _way_out_from(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
     (through free cells off the route, those given back included): the cells off the route
     in connected parts, each part knowing whether it touches the edge, and the route given
     back a cell at a time from its end, each cell joining the parts beside it (0: none)."""
-    from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
     off = free & ~used
-    ok = off[nbr.src] & off[nbr.indices]
-    n = off.size
-    graph = csr_matrix((np.ones(int(ok.sum()), np.int8), (nbr.src[ok], nbr.indices[ok])),
-                       shape=(n, n))  # fmt: skip
-    _, labels = connected_components(graph, directed=False)
+    _, labels = connected_components(nbr.graph(off), directed=False)
     parent = list(range(int(labels.max()) + 1))
     out = np.zeros(len(parent), bool)
     out[labels[off & edge]] = True
@@ -671,21 +666,26 @@ class _Neighbours:
     def of(self, c: int) -> NDArray[np.int64]:
         return self.indices[self.indptr[c] : self.indptr[c + 1]]
 
+    def graph(self, allowed: NDArray[np.bool_]) -> Any:
+        """The neighbour table between ``allowed`` cells, as a scipy sparse matrix."""
+        from scipy.sparse import csr_matrix
+
+        ok = allowed[self.src] & allowed[self.indices]
+        n = allowed.size
+        return csr_matrix((np.ones(int(ok.sum()), np.int8), (self.src[ok], self.indices[ok])),
+                          shape=(n, n))  # fmt: skip
+
     def distances(
         self, source: int, allowed: NDArray[np.bool_]
     ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """Steps from ``source`` to every cell reached through allowed cells (-1: none), and
         each one's cell before."""
-        from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import shortest_path
 
         keep = allowed.copy()
         keep[source] = True
-        ok = keep[self.src] & keep[self.indices]
         n = keep.size
-        graph = csr_matrix((np.ones(int(ok.sum()), np.int8), (self.src[ok], self.indices[ok])),
-                           shape=(n, n))  # fmt: skip
-        dist, prev = shortest_path(graph, unweighted=True, indices=source,
+        dist, prev = shortest_path(self.graph(keep), unweighted=True, indices=source,
                                    return_predecessors=True)  # fmt: skip
         reached = np.isfinite(dist)
         out = np.full(n, -1, np.int64)

@@ -40,7 +40,16 @@ from mazeart._limits import check_cells
 from mazeart.errors import MazeartError, check_int
 from mazeart.grids.core import GRIDS, Grid, grid_from_arrays
 
-__all__ = ["MAX_LEVELS", "adaptive_grid", "balance", "decode_splits", "encode_splits", "refine"]
+__all__ = [
+    "MAX_LEVELS",
+    "adaptive_grid",
+    "balance",
+    "decode_splits",
+    "encode_splits",
+    "grid_squares",
+    "refine",
+    "square_shares",
+]
 
 MAX_LEVELS = 5
 """The most times a root square may be halved (a root is then 32 units a side)."""
@@ -176,9 +185,10 @@ def adaptive_grid(rows: int, cols: int, levels: int = 0, splits: str = "") -> Gr
     p1 = np.concatenate([w[3] for w in walls])
     # each cell's outline: its corners and every wall end on its sides, round it clockwise
     corner = np.array([[0, 0], [1, 0], [1, 1], [0, 1]])
-    ids = np.concatenate([np.repeat(np.arange(n), 4), a, a, b[b >= 0], b[b >= 0]])
+    ia, ib = a >= 0, b >= 0
+    ids = np.concatenate([np.repeat(np.arange(n), 4), a[ia], a[ia], b[ib], b[ib]])
     pts = np.concatenate([(sq[:, None, :2] + corner[None] * sq[:, None, 2:]).reshape(-1, 2),
-                          p0, p1, p0[b >= 0], p1[b >= 0]])  # fmt: skip
+                          p0[ia], p1[ia], p0[ib], p1[ib]])  # fmt: skip
     x0, y0, s = sq[ids, 0], sq[ids, 1], sq[ids, 2]
     px, py = pts[:, 0], pts[:, 1]
     left_side = np.where(py == y0 + s, 2 * s + x0 + s - px, 3 * s + y0 + s - py)
@@ -205,7 +215,7 @@ def adaptive_grid(rows: int, cols: int, levels: int = 0, splits: str = "") -> Gr
 def _runs(left: NDArray[np.int32], right: NDArray[np.int32], *, vertical: bool) -> tuple:
     """Walls between the unit squares ``left`` and ``right`` of each other (rows of a
     raster, one line of unit walls a column): runs of one pair of cells along a line are
-    one wall. Returns the two cells (``-1`` for outside second) and the walls' ends."""
+    one wall. Returns the cells on either side (``-1`` for outside) and the walls' ends."""
     differ = left != right
     line, step = np.nonzero(differ.T)  # by line, then along it
     la, rb = left[step, line], right[step, line]
@@ -218,11 +228,7 @@ def _runs(left: NDArray[np.int32], right: NDArray[np.int32], *, vertical: bool) 
     )
     start = np.flatnonzero(new)
     stop = np.append(start[1:], line.size) - 1
-    lo_cell, hi_cell = la[start], rb[start]
-    inside = (lo_cell >= 0) & (hi_cell >= 0)
-    a = np.where(lo_cell >= 0, lo_cell, hi_cell)
-    b = np.where(inside, np.maximum(lo_cell, hi_cell), -1)
-    a = np.where(inside, np.minimum(lo_cell, hi_cell), a)
+    a, b = la[start], rb[start]  # either may be -1 (outside): grid_from_arrays orders them
     pos = line[start]  # the unit line (x of a vertical wall, y of a horizontal one)
     s0, s1 = step[start], step[stop] + 1
     if vertical:
@@ -309,7 +315,6 @@ def refine(
                 heap.append((-worth(0, i, j, gain, full), 0, i, j))
     heapq.heapify(heap)
     order: list[tuple[int, int, int]] = []
-    counts: list[int] = []
     while heap and free < target:
         _, d, i, j = heapq.heappop(heap)
         splits[d][i, j] = True
@@ -321,7 +326,6 @@ def refine(
                 free += full
                 if d + 1 < levels and gain >= GAIN:
                     heapq.heappush(heap, (-worth(d + 1, ci, cj, gain, full), d + 1, ci, cj))
-        counts.append(free)
     # balancing adds cells: the longest run of splits whose balanced tree holds no more
     # than the target (the splits came greedily, so any first part of them is a tree)
     lo, hi = 0, len(order)
@@ -346,11 +350,23 @@ def refine(
 def _free(splits: list[NDArray[np.bool_]], cover: NDArray[np.float64], levels: int) -> int:
     """How many leaves of the tree are half covered or more."""
     rows, cols = splits[0].shape
-    sq = _leaves(rows, cols, levels, splits)
+    return int(np.sum(square_shares(cover, _leaves(rows, cols, levels, splits)) >= 0.5))
+
+
+def square_shares(cover: NDArray[np.float64], squares: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The mean of ``cover`` (a value a smallest square) over each of ``squares`` (``x, y,
+    side`` rows, in smallest squares)."""
     t = _table(cover)
-    x, y, s = sq[:, 0], sq[:, 1], sq[:, 2]
+    x, y, s = squares[:, 0], squares[:, 1], squares[:, 2]
     held = t[y + s, x + s] - t[y, x + s] - t[y + s, x] + t[y, x]
-    return int(np.sum(held >= 0.5 * s.astype(np.float64) ** 2))
+    return np.asarray(held / (s * s).astype(np.float64), np.float64)
+
+
+def grid_squares(grid: Grid) -> NDArray[np.int64]:
+    """An adaptive grid's squares as ``x, y, side`` rows, in its cell ids."""
+    p = grid.params
+    rows, cols, levels = int(p["rows"]), int(p["cols"]), int(p["levels"])
+    return _leaves(rows, cols, levels, decode_splits(rows, cols, levels, str(p["splits"])))
 
 
 def _table(values: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -273,8 +273,9 @@ def grid_from_arrays(
     """
     n = len(np.asarray(centres).reshape(-1, 2))
     a, b = np.asarray(wall_a, np.int64).reshape(-1), np.asarray(wall_b, np.int64).reshape(-1)
-    lo = np.where(b >= 0, np.minimum(a, b), np.maximum(a, b))
-    hi = np.where((a >= 0) & (b >= 0), np.maximum(a, b), -1)
+    both = (a >= 0) & (b >= 0)
+    lo = np.where(both, np.minimum(a, b), np.maximum(a, b))  # the outside (-1) second
+    hi = np.where(both, np.maximum(a, b), -1)
     cells = np.stack([lo, hi], axis=1).astype(np.int32)
     order = np.lexsort((cells[:, 1], cells[:, 0]))
     cells = cells[order]

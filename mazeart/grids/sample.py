@@ -256,17 +256,13 @@ def _squares_cover(
 
 def _adaptive_coverage(grid: Grid, transform: Transform, cov: NDArray[np.float64]) -> NDArray:
     """:func:`cell_coverage` of an adaptive grid: the picture box-averaged over its smallest
-    squares, summed over each square."""
+    squares, then over each square."""
+    from mazeart.grids.adaptive import grid_squares, square_shares
+
     levels = int(grid.params["levels"])
     rows, cols = int(grid.params["rows"]) << levels, int(grid.params["cols"]) << levels
     fine = _squares_cover(cov, transform, rows, cols)
-    table = np.zeros((rows + 1, cols + 1))
-    table[1:, 1:] = fine.cumsum(0).cumsum(1)
-    corner = np.rint(grid.cell_points[grid.cell_ptr[:-1]]).astype(np.int64)  # top left
-    side = np.rint(np.sqrt(np.abs(grid.centres - corner).prod(axis=1)) * 2).astype(np.int64)
-    x, y = corner[:, 0], corner[:, 1]
-    held = table[y + side, x + side] - table[y, x + side] - table[y + side, x] + table[y, x]
-    return (held / (side * side)).astype(np.float32)
+    return square_shares(fine, grid_squares(grid)).astype(np.float32)
 
 
 def _spans(
