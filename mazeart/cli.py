@@ -31,7 +31,7 @@ from mazeart._limits import check_count, limits
 from mazeart._signals import guarded, stopped
 from mazeart.batch import BATCH_FORMATS, run_batch
 from mazeart.errors import MazeartError, check_int, printable
-from mazeart.export import EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
+from mazeart.export import _DRAWN, EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generators import ALGORITHMS
 from mazeart.grids.recipe import GRID_KINDS
 from mazeart.pipeline import (
@@ -167,8 +167,9 @@ def _metavar(param: str, kind: Any) -> str:
     return _METAVARS.get(bare[0], "VALUE")
 
 
-_IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF = (
-    "Input", "Maze", "Connect and shape", "Drawing", "Solution", "Image-guided", "PDF"
+_IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF, _MAKE = (
+    "Input", "Maze", "Connect and shape", "Drawing", "Solution", "Image-guided", "PDF",
+    "Cut and print",
 )  # fmt: skip
 _CHOICES = {
     "mode": MODES,
@@ -203,13 +204,26 @@ _DRAWING: list[tuple[str, str, Any, Any, str, str, tuple[str, ...]]] = [
     ("plotter", "plotter", bool, False, "Strokes of one pen only (--line-width wide): tone as "
      "parallel lines, blocks and rooms hatched, nothing filled (SVG, PDF, PNG).", _DRAW,
      ("--plotter",)),
+    ("one_stroke", "one_stroke", bool, False, "Each connected group of walls as one "
+     "continuous line, retracing the least it can: one pen lift per group (SVG, PDF).", _DRAW,
+     ("--one-stroke",)),
     ("cell_size", "cell_size", float, 10.0, "Cell size: pixels (PNG) or SVG user units.", _DRAW,
      ()),
     ("line_width", "line_width", float, 0.15, "Wall thickness as a fraction of a cell.", _DRAW,
      ()),
     ("margin", "margin", float, 1.0, "Blank border, in cells.", _DRAW, ()),
-    ("size", "size", str | None, None, "SVG physical width, e.g. 180mm, 7in, 800px (default: "
-     "fitted in 180 x 257 mm).", _DRAW, ()),
+    ("size", "size", str | None, None, "Physical width, e.g. 180mm, 7in, 800px: an SVG's "
+     "(default: fitted in 180 x 257 mm), an STL/3MF model's (default 100mm).", _DRAW, ()),
+    ("cut", "cut", bool, False, "SVG for a laser cutter: the outlines of walls and rim "
+     "in mm, corridors cut out of one sheet (with --kerf).", _MAKE, ("--cut",)),
+    ("engrave", "engrave", bool, False, "SVG for a laser cutter: walls engraved, only the "
+     "outline cut.", _MAKE, ("--engrave",)),
+    ("kerf", "kerf", float, 0.0, "The width a laser's cut burns (mm); the outlines keep the "
+     "walls and corridors their size.", _MAKE, ()),
+    ("wall_height", "wall_height", float, 4.0, "STL/3MF: the walls' height above the floor "
+     "(mm).", _MAKE, ()),
+    ("base", "base", float, 2.0, "STL/3MF: the plate's thickness (mm); --solution grooves "
+     "the path in its floor.", _MAKE, ()),
     ("page", "page", str, "A4", "PDF page: A3, A4, A5, letter, legal or WxH[mm|cm|in].", _PDF,
      ()),
     ("landscape", "landscape", bool, False, "Turn the PDF page sideways.", _PDF, ()),
@@ -468,9 +482,6 @@ _EPILOG = (
 )
 
 
-_DRAWN = (".svg", ".png", ".pdf")
-
-
 def _warn(message: str, quiet: bool) -> None:
     """A warning line on stderr; ``--quiet`` keeps it (it is about the result, not progress)."""
     text = f"mazeart: warning: {printable(message)}"
@@ -692,6 +703,8 @@ def make_command(
     """
     started = time.perf_counter()
     dest = _make_destination(source, output, animate, format_, ascii_, levels, gen)
+    if dest is not None and (dest.suffix in _MODELS or draw.get("cut") or draw.get("engrave")):
+        _model_cells(source, dest.suffix, gen, draw)
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
     opts = {"args": _extras(ctx), "record": animate is not None, "progress": progress, **gen}
     best_of = gen.get("best_of", 1) > 1  # (--best-of draws its own bar)
@@ -712,6 +725,27 @@ def make_command(
     names = [dest.name if dest is not None else None, None if animate is None else str(animate)]
     wrote = ", ".join(n for n in names if n is not None) or "nothing"
     _report(f"wrote {wrote} ({made.summary()}, {elapsed:.2f} s)", quiet)
+
+
+_MODELS = (".stl", ".3mf")
+
+
+def _model_cells(source: Path, suffix: str, gen: dict[str, Any], draw: dict[str, Any]) -> None:
+    """A picture made to print or cut, with no --cells: cells a printer or a laser can make
+    at the piece's size (:func:`mazeart.pipeline.model_cells`)."""
+    from mazeart.export.mesh import MODEL_SIZE
+    from mazeart.export.solid import length_mm
+    from mazeart.pipeline import model_cells
+
+    if suffix in _MODELS:
+        size = length_mm(draw.get("size") or MODEL_SIZE, "--size")
+    else:
+        from mazeart.export.cut import FIT_MM
+
+        size = length_mm(draw["size"], "--size") if draw.get("size") else FIT_MM[0]
+    cells = model_cells(source, size, gen)
+    if cells is not None:
+        gen["cells"] = cells
 
 
 def _make_destination(

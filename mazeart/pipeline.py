@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 from numpy.typing import NDArray
@@ -2069,6 +2069,39 @@ def _page(
     return dumps(make(sources[k], rng=seed, index=i, **sized).maze)
 
 
+def _picture_file(source: Source, options: Mapping[str, Any]) -> TypeGuard[str | os.PathLike[str]]:
+    """Whether ``source`` names a picture to read (not a size, a figure, a preset)."""
+    return (
+        isinstance(source, str | os.PathLike)
+        and _rectangle(source) is None
+        and not is_figure(source)
+        and not options.get("preset")
+        and not is_preset_file(Path(source))
+    )
+
+
+MODEL_CELL_MM = 3.0
+"""A printed or cut maze's cell (mm) when the cells across are not given: walls of
+:data:`mazeart.export.solid.MIN_WALL_MM` and corridors wider than them."""
+
+
+def model_cells(source: Source, size_mm: float, options: Mapping[str, Any]) -> int | None:
+    """The cells across a picture's model or sheet ``size_mm`` wide is made with when
+    none are given: :data:`MODEL_CELL_MM` a cell (at least 8); None for other sources,
+    whose size is their own.
+
+    Examples
+    --------
+    >>> model_cells("samples/logo.png", 90.0, {}), model_cells("20x10", 90.0, {})
+    (30, None)
+    """
+    if options.get("cells") is not None or options.get("difficulty") is not None:
+        return None
+    if not _picture_file(source, options):
+        return None
+    return max(8, int(size_mm // MODEL_CELL_MM))
+
+
 def _book_cells(source: Source, options: Mapping[str, Any], pages: Mapping[str, Any]) -> int | None:
     """A book's cells across for a picture (None for other sources): :func:`fit_cells` at
     the book's difficulty, bounded by what the page prints at :data:`PRINT_CELL_MM` a cell;
@@ -2081,13 +2114,7 @@ def _book_cells(source: Source, options: Mapping[str, Any], pages: Mapping[str, 
 
     if isinstance(source, PILImage.Image):
         picture, name = source, "a picture"
-    elif (
-        isinstance(source, str | os.PathLike)
-        and _rectangle(source) is None
-        and not is_figure(source)
-        and not options.get("preset")
-        and not is_preset_file(Path(source))
-    ):
+    elif _picture_file(source, options):
         picture, name = open_image(source, grid=FIT_MAX), os.fspath(source)
     else:
         return None

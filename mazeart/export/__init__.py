@@ -77,27 +77,36 @@ EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
              "Tiled map, JSON (tileset image written beside it)"),
     ".tmx": (_Writer("mazeart.export.tiled", "write_tiled"),
              "Tiled map, XML (tileset image written beside it)"),
+    ".stl": (_Writer("mazeart.export.mesh", "write_stl"),
+             "3-D print: walls on a plate, millimetres (binary STL)"),
+    ".3mf": (_Writer("mazeart.export.mesh", "write_3mf"),
+             "3-D print: walls on a plate, millimetres (3MF package)"),
 }  # fmt: skip
 """Output suffix → (writer, description)."""
 
 _STYLE = frozenset(f.name for f in fields(Style))
+_CUT = frozenset({"cut", "engrave", "kerf"})  # mazeart.export.svg.CUT_OPTIONS
+_SOLID = frozenset({"size", "line_width", "margin", "wall_height", "base", "title"})
 _PAGE = frozenset({"page", "landscape", "page_margin", "title", "footer", "answer"})
 FORMAT_OPTIONS: dict[str, frozenset[str]] = {
-    ".svg": _STYLE,
-    ".png": _STYLE - {"size"},
+    ".svg": _STYLE | _CUT,
+    ".png": _STYLE - {"size", "one_stroke"},
     ".pdf": (_STYLE - {"cell_size", "size", "background"}) | _PAGE,
     ".json": frozenset(),
     ".txt": frozenset({"wall", "floor"}),
     ".html": frozenset({"title", "levels"}),
     ".tmj": frozenset({"tile_size"}),
     ".tmx": frozenset({"tile_size"}),
+    ".stl": _SOLID,
+    ".3mf": _SOLID,
 }
 """The options each format takes (:class:`Style` fields for the drawings)."""
 
-_DRAWN = (".svg", ".png", ".pdf")
+_DRAWN = (".svg", ".png", ".pdf", ".stl", ".3mf")
 _ANY_GRID = (*_DRAWN, ".json", ".html")
 """The formats that take a maze on any grid (maze on another grid): the
-drawings, the saved maze and the browser game."""
+drawings and models (whose floor a solution is grooved in), the saved maze and the
+browser game."""
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:

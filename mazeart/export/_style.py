@@ -149,6 +149,10 @@ class Style:
     plotter : bool
         Everything as strokes of one pen (``line_width`` wide): tone as
         parallel lines, blocks and rooms hatched, dots as circles; nothing filled.
+    one_stroke : bool
+        Each connected group of lines drawn as one continuous path (the walls
+        with the outline they meet, retracing the least it can), so a plotter
+        lifts its pen once per group (:mod:`mazeart.export.stroke`).
     """
 
     cell_size: float = 10.0
@@ -168,6 +172,7 @@ class Style:
     room_fill: str = "#f4e2b0"
     tags: bool = True
     plotter: bool = False
+    one_stroke: bool = False
 
 
 _FIELD_NAMES = {f.name for f in fields(Style)}

@@ -225,7 +225,7 @@ class Scene:
         """The scene without the named layers (e.g. the solution on a puzzle page)."""
         return replace(self, layers=tuple(x for x in self.layers if x.name not in names))
 
-    def for_plotter(self, pen: float) -> Scene:
+    def for_plotter(self, pen: float, *, one_stroke: bool = False) -> Scene:
         """Everything as strokes of one pen ``pen`` wide (maze units): nothing filled.
 
         A stroke wider than the pen becomes parallel pen lines across its width
@@ -233,30 +233,93 @@ class Scene:
         spacing (rooms at four times it: a tint), a dot a filled circle of
         rings. Each colour stays its own stroke (a pen per colour); the floor,
         which is the paper, and the legend, which is text, are left out.
+
+        With ``one_stroke``, each connected group of a pen's lines is one path
+        (:func:`mazeart.export.stroke.one_stroke`), and the walls, the outline and
+        the design's edges, drawn by one pen, are one layer ``walls``.
         """
-        out = []
+        out: list[Layer] = []
+        pooled: dict[str, list[Lines]] = {}  # the ink layers' lines by colour (one_stroke)
         for lay in self.layers:
             if lay.name in ("floor", "legend"):
                 continue
             by_colour: dict[str, list[Lines]] = {}
+            if one_stroke and lay.name in _INK:
+                by_colour = pooled
             for fill in lay.fills:
                 gap = pen * (4 if lay.name == "rooms" else 1)
                 by_colour.setdefault(fill.colour, []).append(hatch(fill, gap))
             for stroke in lay.strokes:
-                wide = widen(stroke.lines, stroke.width, pen, square=stroke.cap == "square")
+                wide = widen(
+                    stroke.lines,
+                    stroke.width,
+                    pen,
+                    square=stroke.cap == "square",
+                    closed=one_stroke,
+                )
                 by_colour.setdefault(stroke.colour, []).append(wide)
             for dot in lay.dots:
                 t = np.linspace(0, 2 * np.pi, 25)
                 rings = [np.stack([dot.x + r * np.cos(t), dot.y + r * np.sin(t)], axis=1)
                          for r in np.arange(dot.radius, 0, -pen)]  # fmt: skip
                 by_colour.setdefault(dot.colour, []).append(Lines.from_list(rings))
+            if by_colour is pooled:
+                if not any(x.name == "walls" for x in out):
+                    out.append(Layer("walls"))  # filled in below, in the first ink layer's place
+                continue
             strokes = tuple(
-                Stroke(order_lines(chain_lines(concat(parts))), pen, colour, "round")
+                Stroke(_pen_order(concat(parts), one_stroke), pen, colour, "round")
                 for colour, parts in by_colour.items()
             )
             if strokes:
                 out.append(Layer(lay.name, strokes=strokes))
-        return replace(self, layers=tuple(out), background=None, below=0.0)
+        if pooled:
+            ink = tuple(Stroke(_pen_order(concat(parts), True), pen, colour, "round")
+                        for colour, parts in pooled.items())  # fmt: skip
+            out = [Layer("walls", strokes=ink) if x.name == "walls" else x for x in out]
+        return replace(self, layers=tuple(x for x in out if x), background=None, below=0.0)
+
+    def one_stroke(self) -> Scene:
+        """Every stroke as one path per connected group of its lines
+        (:func:`mazeart.export.stroke.one_stroke`); the outline and the design's edges
+        join the walls where they are drawn with the same width and colour."""
+        from mazeart.export.stroke import one_stroke
+
+        pens: dict[tuple[str, float], list[Stroke]] = {}  # the ink layers' strokes by pen
+        home: dict[tuple[str, float], str] = {}  # the layer of a pen's first stroke
+        for lay in self.layers:
+            for st in lay.strokes if lay.name in _INK else ():
+                pens.setdefault((st.colour, st.width), []).append(st)
+                home.setdefault((st.colour, st.width), lay.name)
+
+        def joined(group: list[Stroke]) -> Stroke:
+            square = any(g.cap == "square" for g in group)
+            lines = one_stroke(concat([g.lines for g in group]),
+                               tips=group[0].width / 2 if square else 0.0)  # fmt: skip
+            return replace(group[0], lines=lines, cap="square" if square else group[0].cap)
+
+        out = []
+        for lay in self.layers:
+            if lay.name in _INK:
+                strokes = tuple(joined(pens[k]) for k in pens if home[k] == lay.name)
+            else:
+                strokes = tuple(joined([st]) for st in lay.strokes)
+            out.append(replace(lay, strokes=strokes))
+        return replace(self, layers=tuple(x for x in out if x))
+
+
+_INK = ("walls", "outline", "edges")
+"""The layers that draw the maze's lines (its walls, the picture's outline, the design)."""
+
+
+def _pen_order(lines: Lines, one_stroke: bool) -> Lines:
+    """Lines as a plotter draws them: each connected group as one path with ``one_stroke``,
+    else runs chained, and in pen order either way."""
+    if one_stroke:
+        from mazeart.export.stroke import one_stroke as strokes
+
+        return strokes(lines)
+    return order_lines(chain_lines(lines))
 
 
 def concat(parts: Sequence[Lines]) -> Lines:
@@ -548,11 +611,15 @@ def pen_up_travel(lines: Lines, *, start: tuple[float, float] = (0.0, 0.0)) -> f
 # ----------------------------------------------------------------------------- plotter helpers
 
 
-def widen(lines: Lines, width: float, pen: float, *, square: bool = False) -> Lines:
+def widen(
+    lines: Lines, width: float, pen: float, *, square: bool = False, closed: bool = False
+) -> Lines:
     """A stroke ``width`` wide as parallel lines a pen apart (``lines`` when it is one pen).
 
     With ``square`` ends, each line runs on past its segment's ends by half the
-    width, as a square-capped stroke does, so corners and junctions close.
+    width, as a square-capped stroke does, so corners and junctions close. With
+    ``closed``, a line across each end joins the parallel lines, so that every
+    piece of the wide stroke is one connected drawing (for one stroke of the pen).
     """
     n = max(1, round(width / pen))
     if n == 1 or not len(lines):
@@ -565,8 +632,12 @@ def widen(lines: Lines, width: float, pen: float, *, square: bool = False) -> Li
         reach = unit * (width - pen) / 2
         segs = np.hstack([segs[:, :2] - reach, segs[:, 2:] + reach])
     out = []
-    for off in (np.arange(n) - (n - 1) / 2) * (width - pen) / max(n - 1, 1):
+    offsets = (np.arange(n) - (n - 1) / 2) * (width - pen) / max(n - 1, 1)
+    for off in offsets:
         out.append(segs + np.hstack([normal, normal]) * off)
+    if closed:
+        for end in (segs[:, :2], segs[:, 2:]):
+            out.append(np.hstack([end + normal * offsets[0], end + normal * offsets[-1]]))
     return Lines.from_segments(np.vstack(out))
 
 
@@ -1119,7 +1190,7 @@ def build_scene(
     if not maze.is_square:
         scene = _grid_scene(maze, style, solutions=solutions, arrows=arrows, ordered=ordered,
                             chained=chain)  # fmt: skip
-        return scene.for_plotter(style.line_width) if style.plotter else scene
+        return _finished(scene, style)
     from mazeart.outline import edge_paths, outline_paths
 
     layers = []
@@ -1172,4 +1243,12 @@ def build_scene(
         layers.append(legend)
     shown = tuple(x for x in layers if x)
     scene = Scene(float(maze.width), float(maze.height), shown, style.background, below)
-    return scene.for_plotter(style.line_width) if style.plotter else scene
+    return _finished(scene, style)
+
+
+def _finished(scene: Scene, style: Style) -> Scene:
+    """The scene for a plotter (:meth:`Scene.for_plotter`) or in one stroke per group of
+    lines (:meth:`Scene.one_stroke`), as the style asks."""
+    if style.plotter:
+        return scene.for_plotter(style.line_width, one_stroke=style.one_stroke)
+    return scene.one_stroke() if style.one_stroke else scene
