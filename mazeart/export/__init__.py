@@ -85,7 +85,8 @@ EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
 """Output suffix → (writer, description)."""
 
 _STYLE = frozenset(f.name for f in fields(Style))
-_CUT = frozenset({"cut", "engrave", "kerf"})  # mazeart.export.svg.CUT_OPTIONS
+_CUT = frozenset({"cut", "engrave", "kerf"})
+"""A sheet to cut's options, which an SVG takes (:mod:`mazeart.export.cut`)."""
 _SOLID = frozenset({"size", "line_width", "margin", "wall_height", "base", "title"})
 _PAGE = frozenset({"page", "landscape", "page_margin", "title", "footer", "answer"})
 FORMAT_OPTIONS: dict[str, frozenset[str]] = {
@@ -206,6 +207,12 @@ def write(
         options["solutions"] = solutions
     if suffix in (".tmj", ".tmx"):  # it writes its tileset image beside the map
         options = {"path": p, **options}
+    cutting = {k: options.pop(k) for k in _CUT if k in options}
+    if cutting.pop("cut", False) or cutting.get("engrave"):  # a sheet to cut, not a drawing
+        writer = _Writer("mazeart.export.cut", "write_cut")
+        options.update(cutting)
+    elif cutting.get("kerf"):
+        raise MazeartError("kerf is a cut sheet's: give it with cut (--cut)")
     with atomic_write(p) as fh:
         writer(maze, fh, **options)
     return p

@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike
 
 from mazeart.errors import check_number
 from mazeart.export._numbers import svg_path
-from mazeart.export.scene import Lines, order_lines
+from mazeart.export.lines import Lines, order_lines
 from mazeart.export.solid import length_mm, plan
 from mazeart.maze import Maze
 

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
-from mazeart.export.scene import Lines, _point_ids, order_lines, pen_up_travel
+from mazeart.export.lines import Lines, _point_ids, order_lines, pen_up_travel
 
 __all__ = ["ROUNDS", "OneStroke", "node_segments", "one_stroke", "plan_strokes"]
 

@@ -209,22 +209,8 @@ def _svg_parts(
     yield b"\n</svg>\n"
 
 
-CUT_OPTIONS = frozenset({"cut", "engrave", "kerf"})
-"""The options of a sheet to cut (:mod:`mazeart.export.cut`), which the SVG takes too."""
-
-
 def write_svg(maze: Maze, fh: Any, **options: Any) -> None:
-    """Write :func:`to_svg` output to a binary file object, a piece at a time; with
-    ``cut`` (or ``engrave``), the outlines a laser cutter follows instead
-    (:func:`mazeart.export.cut.write_cut`, with ``kerf``)."""
-    cutting = {k: options.pop(k) for k in CUT_OPTIONS if k in options}
-    if cutting.pop("cut", False) or cutting.get("engrave"):
-        from mazeart.export.cut import write_cut
-
-        write_cut(maze, fh, **cutting, **options)
-        return
-    if cutting.get("kerf"):
-        raise MazeartError("kerf is the cut's: give it with cut (--cut)")
+    """Write :func:`to_svg` output to a binary file object, a piece at a time."""
     style = options.pop("style", None)
     solutions = options.pop("solutions", None)
     for part in _svg_parts(maze, style, solutions, options):
