@@ -3,6 +3,7 @@ matchings, and the file as vpype reads it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 
@@ -34,7 +35,7 @@ def reference_graph(segs: np.ndarray, grid: float | None = None) -> nx.Graph:
     noded = shapely.node(lines) if grid is None else shapely.union_all(lines, grid_size=grid)
     for piece in getattr(noded, "geoms", [noded]):
         c = np.asarray(piece.coords)
-        for p, q in zip(c[:-1], c[1:], strict=True):
+        for p, q in itertools.pairwise(c):
             a, b = tuple(np.round(p, 5)), tuple(np.round(q, 5))
             if a != b:
                 graph.add_edge(a, b, weight=float(np.hypot(*(q - p))))

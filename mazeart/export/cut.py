@@ -97,7 +97,7 @@ def cut_outlines(
     engraved : Lines or None
         With ``engrave``, the walls' rings (fill them even-odd).
     width, height : float
-        The sheet (mm).
+        The sheet (mm): the piece, and half the kerf around it.
     pieces : int
         How many pieces the cut makes.
     """
@@ -112,15 +112,18 @@ def cut_outlines(
         across = length_mm(size, "size")
     mat = plan(maze, size=across, line_width=line_width, margin=margin, what="a cut maze")
     piece = mat.plate if engrave else mat.plate - mat.corridors()
-    if kerf > 0:
-        piece = piece.offset(kerf / 2, JoinType.Miter)
-    holes, outer = _contours(piece, mat.height)
+    walls = mat.walls
+    if kerf > 0:  # the outline moves out by half the kerf: the sheet grows to hold it
+        piece = piece.offset(kerf / 2, JoinType.Miter).translate((kerf / 2, kerf / 2))
+        walls = walls.translate((kerf / 2, kerf / 2))
+    width, height = mat.width + kerf, mat.height + kerf
+    holes, outer = _contours(piece, height)
     cut = Lines.from_list([*holes, *outer])
     engraved = None
     if engrave:
-        rings = [np.asarray(r, np.float64) for r in mat.walls.to_polygons()]
-        engraved = Lines.from_list([np.stack([r[:, 0], mat.height - r[:, 1]], 1) for r in rings])
-    return cut, engraved, mat.width, mat.height, len(piece.decompose())
+        rings = [np.asarray(r, np.float64) for r in walls.to_polygons()]
+        engraved = Lines.from_list([np.stack([r[:, 0], height - r[:, 1]], 1) for r in rings])
+    return cut, engraved, width, height, len(piece.decompose())
 
 
 def write_cut(

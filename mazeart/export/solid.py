@@ -86,6 +86,15 @@ class Plan:
     """Millimetres per cell."""
     wall: float
     """The walls' thickness (mm)."""
+    transform: NDArray[np.float64]
+    """``a, b, c, d``: a point ``x, y`` of the drawing (cells, ``y`` down) is at
+    ``a x + b, c y + d`` (mm, ``y`` up)."""
+
+    def to_mm(self, points: ArrayLike) -> NDArray[np.float64]:
+        """Points of the drawing (cells, ``y`` down) in the plan's millimetres (``y`` up)."""
+        p = np.asarray(points, np.float64).reshape(-1, 2)
+        a, b, c, d = self.transform
+        return np.stack([a * p[:, 0] + b, c * p[:, 1] + d], axis=1)
 
     def corridors(self) -> Any:
         """The floor the walls leave free: where a ball rolls, where a laser cuts out."""
@@ -212,7 +221,8 @@ def plan(
     maze : Maze
         On any grid.
     size : float
-        The piece's width (mm), margin included.
+        The piece's width (mm): the plate's, rim included (a picture that does not
+        fill its grid's width is made larger to fill it).
     line_width : float, optional
         The walls' thickness as a share of a cell (default: the drawing's, but at
         least :data:`MIN_WALL_MM`).
@@ -258,8 +268,11 @@ def plan(
             rects = np.stack([(x0 + margin) * k, (top - y1) * k, (x1 + margin) * k,
                               (top - y0) * k], axis=1)  # fmt: skip
         floor = floor + _rects(rects) + _even_odd(flip(fill.rings))
-    # a rim of at least RIM_MM, so that no side of a wall lies on the plate's side
-    plate = floor.offset(max(margin * k, RIM_MM), JoinType.Round, circular_segments=48)
+    # a rim of at least RIM_MM, so that no side of a wall lies on the plate's side; gaps
+    # in it narrower than two walls closed (no slit or pinch a cutter or printer breaks)
+    rim = max(margin * k, RIM_MM)
+    plate = floor.offset(rim + wall, JoinType.Round, circular_segments=48)
+    plate = plate.offset(-wall, JoinType.Round, circular_segments=48)
     # areas that touch at a point only (walls meeting corner to corner, a rim that closes
     # on itself) are joined by a neck: a solid with a pinch is manifold to manifold3d
     # but not in an STL, which keeps no topology
@@ -272,5 +285,12 @@ def plan(
         # clear of the walls by a tenth of a millimetre: no face of the groove on a wall's
         clear = (plate - walls.offset(0.1, JoinType.Miter)).offset(-1e-3, JoinType.Miter)
         path = _joined(stroke_area(flip(sol.strokes[0].lines), width, square=False) ^ clear, 1e-3)
-    return Plan(walls, floor, plate, path, (scene.width + 2 * margin) * k,
-                (scene.height + 2 * margin) * k, k, wall)  # fmt: skip
+    # the plate (the picture's shape and rim) made exactly ``size`` wide, its corner at 0
+    x0, y0, x1, y1 = plate.bounds()
+    grow = size / (x1 - x0)
+    walls, floor, plate, path = (x.translate((-x0, -y0)).scale((grow, grow))
+                                 for x in (walls, floor, plate, path))  # fmt: skip
+    top = scene.height + margin
+    to_mm = np.array([k * grow, margin * k * grow - x0 * grow, -k * grow,
+                      top * k * grow - y0 * grow])  # fmt: skip
+    return Plan(walls, floor, plate, path, size, (y1 - y0) * grow, k * grow, wall * grow, to_mm)
