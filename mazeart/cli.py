@@ -699,7 +699,8 @@ def make_command(
     """Make a maze from a picture or preset (or redraw a saved one) and write it to OUTPUT.
 
     The format follows OUTPUT's suffix: .svg, .png, .pdf (with an answer key),
-    .json (a saved maze, which every command reads back), .txt, .html, .tmj, .tmx.
+    .json (a saved maze, which every command reads back), .txt, .html, .tmj, .tmx,
+    .stl and .3mf (a model to print).
     """
     started = time.perf_counter()
     dest = _make_destination(source, output, animate, format_, ascii_, levels, gen)

@@ -267,6 +267,52 @@ def routes(out: Path) -> None:
     print(f"horse-heart.png: {made.summary()}")
 
 
+def by_hand(out: Path) -> None:
+    """Mazes made by hand: the horse in one pen stroke (its colour running along the stroke),
+    the horse as a sheet to cut, and the logo as a printed coaster, seen from above."""
+    import colorsys
+    import itertools
+
+    from PIL import Image, ImageDraw
+
+    from mazeart.export._style import Style
+    from mazeart.export.cut import cut_outlines
+    from mazeart.export.mesh import render_model, solid_model
+    from mazeart.export.scene import build_scene
+
+    maze = mazeart.make(HERE / "horse.png", cells=80, rng=1).maze
+    scene = build_scene(maze, Style(plotter=True, one_stroke=True, markers=False))
+    px = 9.0
+    image = Image.new("RGB", (int((maze.width + 2) * px), int((maze.height + 2) * px)), "white")
+    draw = ImageDraw.Draw(image)
+    for line in scene.layer("walls").strokes[0].lines:
+        pts = (line + 1) * px
+        for i, (a, b) in enumerate(itertools.pairwise(pts)):
+            rgb = colorsys.hsv_to_rgb(0.8 * i / len(pts), 0.85, 0.8)
+            draw.line([tuple(a), tuple(b)], fill=tuple(int(255 * c) for c in rgb), width=2)
+    image.save(out / "horse-one-stroke.png", optimize=True)
+    print(f"horse-one-stroke.png: {len(scene.layer('walls').strokes[0].lines)} strokes")
+    cut, _, width, height, pieces = cut_outlines(maze, size=200.0)
+    scale = 4.0  # pixels a millimetre
+    sheet = Image.new("RGB", (int(width * scale) + 1, int(height * scale) + 1), "white")
+    draw = ImageDraw.Draw(sheet)
+
+    def area(ring):
+        x, y = ring[:, 0], ring[:, 1]
+        return abs(float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
+
+    rings = sorted(cut, key=area, reverse=True)
+    for k, ring in enumerate(rings):  # the outline first (the largest), then its holes
+        draw.polygon([tuple(p) for p in ring * scale], fill="#c9a36b" if k == 0 else "white",
+                     outline="#d62728")  # fmt: skip
+    sheet.save(out / "horse-cut.png", optimize=True)
+    print(f"horse-cut.png: {width:.0f} x {height:.0f} mm, {pieces} piece")
+    logo = mazeart.make(HERE / "logo.png", cells=30, rng=1).maze
+    model = solid_model(logo, size="90mm", solutions=[mazeart.solve(logo)])
+    render_model(model, width=700).save(out / "coaster.png", optimize=True)
+    print(f"coaster.png: {len(model.triangles)} triangles, {model.volume / 1000:.1f} cm3")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -288,6 +334,7 @@ def main(argv: list[str] | None = None) -> None:
     figures(out)
     designs(out)
     routes(out)
+    by_hand(out)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,17 @@ loops, such as tone's parallel lines; a maze's walls are done in one)."""
 # ----------------------------------------------------------------------------- noding
 
 
+def _segment_work(segs: NDArray[np.float64], *rest: object) -> int:
+    """A noding's work as Python: some forty steps a segment (its buckets, the pairs in
+    them), so that a drawing of a few thousand lines is noded compiled."""
+    return 40 * int(segs.shape[0])
+
+
+def _edge_work(a: NDArray[np.int64], *rest: object) -> int:
+    """A pairing's or a tour's work as Python: some twenty steps an edge."""
+    return 20 * int(a.size)
+
+
 @njit(cache=True)
 def _bucket_range(x0, x1, lo, cell, n):
     """The buckets ``[first, last]`` an interval ``[x0, x1]`` covers on an axis."""
@@ -54,7 +65,7 @@ def _bucket_range(x0, x1, lo, cell, n):
     return first, last
 
 
-@njit(cache=True)
+@njit(cache=True, work=_segment_work)
 def _split_points(segs, lo_x, lo_y, cell, nx, ny, tol):
     """Every place a segment of ``segs`` is met inside (not at its ends) by another: the
     segment, its parameter there and the point. Segments are bucketed on a grid of
@@ -328,7 +339,7 @@ def _flip_loops(a, b, length, parent, depth, tree, retrace):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, work=_edge_work)
 def _pairing(a, b, length, n, rounds):
     """The edges to retrace so that each connected group can be drawn in one stroke, and
     where each group's stroke starts: ``(retrace, starts)``, ``starts[k]`` a vertex of
@@ -431,7 +442,7 @@ def _pairing(a, b, length, n, rounds):
     return retrace, starts
 
 
-@njit(cache=True)
+@njit(cache=True, work=_edge_work)
 def _tour(a, b, xy, n, starts):
     """Hierholzer's walk of every edge of the multigraph ``a, b`` once from each start,
     straight on at a junction where it can: the vertices of each walk, one after another,
