@@ -94,9 +94,17 @@ def workload(tmp: Path, part: str = "all") -> dict[str, str]:
         for suffix in ("svg", "png"):
             path = mazeart.save(first, tmp / f"{kind}.{suffix}")
             out[f"{kind}/{suffix}"] = digest(path.read_bytes())
+        # one pen stroke per group of walls, a sheet to cut, a model to print
+        for name, how in (("one.svg", {"plotter": True, "one_stroke": True}),
+                          ("cut.svg", {"cut": True}), ("stl", {"solution": True})):  # fmt: skip
+            path = mazeart.save(first, tmp / f"{kind}.{name}", **how)
+            out[f"{kind}/{name}"] = digest(path.read_bytes())
     if part == "grids":
         return out
     square = mazeart.make("12x9", rng=3).maze
+    from mazeart.export.mesh import render_model, solid_model
+
+    out["model/render"] = digest(render_model(solid_model(square), width=120).tobytes())
     for method in ("bfs", "astar", "dead-end-filling", "wall-follower"):
         out[f"solve/{method}"] = digest(np.asarray(mazeart.solve(square, method=method)))
     for name, options in {

@@ -88,7 +88,7 @@ def solid_model(
     --------
     >>> import mazeart
     >>> model = solid_model(mazeart.make("6x4", rng=1).maze, size="60mm")
-    >>> round(model.vertices[:, 0].max() - model.vertices[:, 0].min(), 6)
+    >>> float(round(model.vertices[:, 0].max() - model.vertices[:, 0].min(), 6))
     60.0
     """
     from manifold3d import Manifold
