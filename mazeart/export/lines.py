@@ -94,11 +94,11 @@ def concat(parts: Sequence[Lines]) -> Lines:
 
 
 @njit(cache=True)
-def _walk_trails(a, b, xy, n_vertices):
-    """Euler-style trails over an edge list: each walk goes on through every vertex it
-    can, straight on where it can; walks start at odd-degree vertices first."""
+def incidence(a, b, n):
+    """Each vertex's edges of the edge list ``a, b`` over ``n`` vertices:
+    ``inc[ptr[v]:ptr[v + 1]]``."""
     m = a.size
-    deg = np.zeros(n_vertices + 1, np.int64)
+    deg = np.zeros(n + 1, np.int64)
     for e in range(m):
         deg[a[e] + 1] += 1
         deg[b[e] + 1] += 1
@@ -110,7 +110,38 @@ def _walk_trails(a, b, xy, n_vertices):
         fill[a[e]] += 1
         inc[fill[b[e]]] = e
         fill[b[e]] += 1
-    left = deg[1:].copy()
+    return ptr, inc
+
+
+@njit(cache=True)
+def straightest(v, dx, dy, a, b, xy, ptr, inc, used):
+    """The unused edge out of ``v`` that goes on most nearly in the direction ``dx, dy``
+    (a unit vector, or zero for any), and how nearly (the cosine): ``(-1, -3.0)`` when
+    every edge of ``v`` is used."""
+    best = -1
+    best_dot = -3.0
+    for k in range(ptr[v], ptr[v + 1]):
+        e = inc[k]
+        if used[e]:
+            continue
+        w = b[e] if a[e] == v else a[e]
+        ex = xy[w, 0] - xy[v, 0]
+        ey = xy[w, 1] - xy[v, 1]
+        norm = np.sqrt(ex * ex + ey * ey)
+        dot = (ex * dx + ey * dy) / norm if norm > 0 else 0.0
+        if dot > best_dot:
+            best_dot = dot
+            best = e
+    return best, best_dot
+
+
+@njit(cache=True)
+def _walk_trails(a, b, xy, n_vertices):
+    """Euler-style trails over an edge list: each walk goes on through every vertex it
+    can, straight on where it can; walks start at odd-degree vertices first."""
+    m = a.size
+    ptr, inc = incidence(a, b, n_vertices)
+    left = np.diff(ptr)
     used = np.zeros(m, np.bool_)
     out = np.empty(2 * m, np.int64)  # vertex ids, lines one after another
     starts = np.empty(m + 1, np.int64)
@@ -127,20 +158,7 @@ def _walk_trails(a, b, xy, n_vertices):
                 dx = 0.0
                 dy = 0.0
                 while True:
-                    best = -1
-                    best_dot = -2.0
-                    for k in range(ptr[v], ptr[v + 1]):
-                        e = inc[k]
-                        if used[e]:
-                            continue
-                        w = b[e] if a[e] == v else a[e]
-                        ex = xy[w, 0] - xy[v, 0]
-                        ey = xy[w, 1] - xy[v, 1]
-                        norm = np.sqrt(ex * ex + ey * ey)
-                        dot = (ex * dx + ey * dy) / norm if norm > 0 else 0.0
-                        if dot > best_dot:
-                            best_dot = dot
-                            best = e
+                    best, best_dot = straightest(v, dx, dy, a, b, xy, ptr, inc, used)
                     if best < 0:
                         break
                     used[best] = True

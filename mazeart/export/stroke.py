@@ -34,7 +34,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import njit
-from mazeart.export.lines import Lines, _point_ids, order_lines, pen_up_travel
+from mazeart.export.lines import (
+    Lines,
+    _point_ids,
+    incidence,
+    order_lines,
+    pen_up_travel,
+    straightest,
+)
 
 __all__ = ["ROUNDS", "OneStroke", "node_segments", "one_stroke", "plan_strokes"]
 
@@ -65,6 +72,18 @@ def _bucket_range(x0, x1, lo, cell, n):
     return first, last
 
 
+@njit(cache=True)
+def _room(rec_seg, rec_t, rec_xy, n):
+    """The records' arrays, twice as long when the ``n`` held fill them."""
+    if n < rec_seg.size:
+        return rec_seg, rec_t, rec_xy
+    seg = np.empty(2 * n, np.int64)
+    t = np.empty(2 * n, np.float64)
+    xy = np.empty((2 * n, 2), np.float64)
+    seg[:n], t[:n], xy[:n] = rec_seg[:n], rec_t[:n], rec_xy[:n]
+    return seg, t, xy
+
+
 @njit(cache=True, work=_segment_work)
 def _split_points(segs, lo_x, lo_y, cell, nx, ny, tol):
     """Every place a segment of ``segs`` is met inside (not at its ends) by another: the
@@ -72,36 +91,30 @@ def _split_points(segs, lo_x, lo_y, cell, nx, ny, tol):
     ``cell``-wide squares; a pair is tested in each bucket it shares and a meeting
     recorded only in the bucket its point lies in, so once."""
     m = segs.shape[0]
+    box = np.empty((m, 4), np.int64)  # the buckets each segment covers: x0, x1, y0, y1
     count = np.zeros(nx * ny + 1, np.int64)
     for i in range(m):
-        ax, bx = _bucket_range(
+        box[i, 0], box[i, 1] = _bucket_range(
             min(segs[i, 0], segs[i, 2]) - tol, max(segs[i, 0], segs[i, 2]) + tol, lo_x, cell, nx
         )
-        ay, by = _bucket_range(
+        box[i, 2], box[i, 3] = _bucket_range(
             min(segs[i, 1], segs[i, 3]) - tol, max(segs[i, 1], segs[i, 3]) + tol, lo_y, cell, ny
         )
-        for gy in range(ay, by + 1):
-            for gx in range(ax, bx + 1):
+        for gy in range(box[i, 2], box[i, 3] + 1):
+            for gx in range(box[i, 0], box[i, 1] + 1):
                 count[gy * nx + gx + 1] += 1
     ptr = np.cumsum(count)
     items = np.empty(ptr[-1], np.int64)
     fill = ptr[:-1].copy()
     for i in range(m):
-        ax, bx = _bucket_range(
-            min(segs[i, 0], segs[i, 2]) - tol, max(segs[i, 0], segs[i, 2]) + tol, lo_x, cell, nx
-        )
-        ay, by = _bucket_range(
-            min(segs[i, 1], segs[i, 3]) - tol, max(segs[i, 1], segs[i, 3]) + tol, lo_y, cell, ny
-        )
-        for gy in range(ay, by + 1):
-            for gx in range(ax, bx + 1):
+        for gy in range(box[i, 2], box[i, 3] + 1):
+            for gx in range(box[i, 0], box[i, 1] + 1):
                 g = gy * nx + gx
                 items[fill[g]] = i
                 fill[g] += 1
-    cap = 16 + m
-    rec_seg = np.empty(cap, np.int64)
-    rec_t = np.empty(cap, np.float64)
-    rec_xy = np.empty((cap, 2), np.float64)
+    rec_seg = np.empty(16 + m, np.int64)
+    rec_t = np.empty(16 + m, np.float64)
+    rec_xy = np.empty((16 + m, 2), np.float64)
     n_rec = 0
     for g in range(nx * ny):
         for p in range(ptr[g], ptr[g + 1]):
@@ -131,19 +144,9 @@ def _split_points(segs, lo_x, lo_y, cell, nx, ny, tol):
                             gy = min(max(int((qy - lo_y) / cell), 0), ny - 1)
                             if gy * nx + gx != g:
                                 continue
-                            if n_rec == cap:
-                                cap *= 2
-                                rec_seg2 = np.empty(cap, np.int64)
-                                rec_t2 = np.empty(cap, np.float64)
-                                rec_xy2 = np.empty((cap, 2), np.float64)
-                                rec_seg2[:n_rec] = rec_seg[:n_rec]
-                                rec_t2[:n_rec] = rec_t[:n_rec]
-                                rec_xy2[:n_rec] = rec_xy[:n_rec]
-                                rec_seg, rec_t, rec_xy = rec_seg2, rec_t2, rec_xy2
-                            rec_seg[n_rec] = s
-                            rec_t[n_rec] = along / ll
-                            rec_xy[n_rec, 0] = qx
-                            rec_xy[n_rec, 1] = qy
+                            rec_seg, rec_t, rec_xy = _room(rec_seg, rec_t, rec_xy, n_rec)
+                            rec_seg[n_rec], rec_t[n_rec] = s, along / ll
+                            rec_xy[n_rec, 0], rec_xy[n_rec, 1] = qx, qy
                             n_rec += 1
                     else:
                         ex, ey = segs[o, 2] - segs[o, 0], segs[o, 3] - segs[o, 1]
@@ -166,15 +169,7 @@ def _split_points(segs, lo_x, lo_y, cell, nx, ny, tol):
                         if gy * nx + gx != g:
                             continue
                         for k in range(2):
-                            if n_rec == cap:
-                                cap *= 2
-                                rec_seg2 = np.empty(cap, np.int64)
-                                rec_t2 = np.empty(cap, np.float64)
-                                rec_xy2 = np.empty((cap, 2), np.float64)
-                                rec_seg2[:n_rec] = rec_seg[:n_rec]
-                                rec_t2[:n_rec] = rec_t[:n_rec]
-                                rec_xy2[:n_rec] = rec_xy[:n_rec]
-                                rec_seg, rec_t, rec_xy = rec_seg2, rec_t2, rec_xy2
+                            rec_seg, rec_t, rec_xy = _room(rec_seg, rec_t, rec_xy, n_rec)
                             rec_seg[n_rec] = s if k == 0 else o
                             rec_t[n_rec] = t if k == 0 else u
                             rec_xy[n_rec, 0] = cx
@@ -249,25 +244,6 @@ def node_segments(segs: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 @njit(cache=True)
-def _csr(a, b, n):
-    """Each vertex's edges: ``inc[ptr[v]:ptr[v + 1]]``."""
-    m = a.size
-    deg = np.zeros(n + 1, np.int64)
-    for e in range(m):
-        deg[a[e] + 1] += 1
-        deg[b[e] + 1] += 1
-    ptr = np.cumsum(deg)
-    inc = np.empty(2 * m, np.int64)
-    fill = ptr[:-1].copy()
-    for e in range(m):
-        inc[fill[a[e]]] = e
-        fill[a[e]] += 1
-        inc[fill[b[e]]] = e
-        fill[b[e]] += 1
-    return ptr, inc
-
-
-@njit(cache=True)
 def _forest(a, b, n, ptr, inc, usable):
     """A spanning forest through the ``usable`` edges, breadth first: each vertex's group,
     the edge to its parent (-1 at a root), its depth, the vertices in visiting order, and
@@ -304,38 +280,41 @@ def _forest(a, b, n, ptr, inc, usable):
 
 
 @njit(cache=True)
-def _flip_loops(a, b, length, parent, depth, tree, retrace):
+def _tree_path(u, v, a, b, parent, depth, path):
+    """The edges of the tree path between ``u`` and ``v``, written into ``path``; how many."""
+    n = 0
+    while u != v:
+        if depth[u] >= depth[v]:
+            f = parent[u]
+            u = b[f] if a[f] == u else a[f]
+        else:
+            f = parent[v]
+            v = b[f] if a[f] == v else a[f]
+        path[n] = f
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _flip_loops(a, b, length, parent, depth, tree, retrace, path):
     """Flip the retracing around each loop a non-tree edge closes where more than half of
     the loop is retraced (keeping every vertex's parity); whether any was flipped."""
     changed = False
     for e in range(a.size):
         if tree[e]:
             continue
+        n = _tree_path(a[e], b[e], a, b, parent, depth, path)
         total = length[e]
         more = length[e] if retrace[e] else 0.0
-        u, v = a[e], b[e]
-        while u != v:
-            if depth[u] >= depth[v]:
-                f = parent[u]
-                u = b[f] if a[f] == u else a[f]
-            else:
-                f = parent[v]
-                v = b[f] if a[f] == v else a[f]
-            total += length[f]
-            if retrace[f]:
-                more += length[f]
+        for i in range(n):
+            total += length[path[i]]
+            if retrace[path[i]]:
+                more += length[path[i]]
         if 2.0 * more > total * (1.0 + 1e-9):
             changed = True
             retrace[e] = not retrace[e]
-            u, v = a[e], b[e]
-            while u != v:
-                if depth[u] >= depth[v]:
-                    f = parent[u]
-                    u = b[f] if a[f] == u else a[f]
-                else:
-                    f = parent[v]
-                    v = b[f] if a[f] == v else a[f]
-                retrace[f] = not retrace[f]
+            for i in range(n):
+                retrace[path[i]] = not retrace[path[i]]
     return changed
 
 
@@ -345,7 +324,7 @@ def _pairing(a, b, length, n, rounds):
     where each group's stroke starts: ``(retrace, starts)``, ``starts[k]`` a vertex of
     group ``k`` (an odd one when the stroke is left open)."""
     m = a.size
-    ptr, inc = _csr(a, b, n)
+    ptr, inc = incidence(a, b, n)
     everything = np.ones(m, np.bool_)
     comp, parent, depth, order, roots = _forest(a, b, n, ptr, inc, everything)
     k = order.size
@@ -368,13 +347,14 @@ def _pairing(a, b, length, n, rounds):
             need[u] = not need[u]
     # loops: each round flips the loops of one spanning tree, then takes another that
     # holds the retraced edges (so other loops are tried), until none flips
+    path = np.empty(n, np.int64)  # a tree path's edges
     state = np.uint64(0x9E3779B97F4A7C15)
     key = np.empty(m, np.float64)
     root_of = np.empty(n, np.int64)
     for r in range(rounds):
         flipped = False
         for _ in range(4):
-            if not _flip_loops(a, b, length, parent, depth, tree, retrace):
+            if not _flip_loops(a, b, length, parent, depth, tree, retrace, path):
                 break
             flipped = True
         if not flipped and r > 0:
@@ -430,15 +410,8 @@ def _pairing(a, b, length, n, rounds):
         if best_s[c] < 0:
             continue
         starts[c] = best_s[c]
-        u, v = best_s[c], best_t[c]
-        while u != v:
-            if depth[u] >= depth[v]:
-                f = parent[u]
-                u = b[f] if a[f] == u else a[f]
-            else:
-                f = parent[v]
-                v = b[f] if a[f] == v else a[f]
-            retrace[f] = not retrace[f]
+        for i in range(_tree_path(best_s[c], best_t[c], a, b, parent, depth, path)):
+            retrace[path[i]] = not retrace[path[i]]
     return retrace, starts
 
 
@@ -448,7 +421,7 @@ def _tour(a, b, xy, n, starts):
     straight on at a junction where it can: the vertices of each walk, one after another,
     with points where it goes straight on left out."""
     m = a.size
-    ptr, inc = _csr(a, b, n)
+    ptr, inc = incidence(a, b, n)
     used = np.zeros(m, np.bool_)
     stack = np.empty(m + 1, np.int64)
     out = np.empty(m + starts.size, np.int64)
@@ -470,20 +443,7 @@ def _tour(a, b, xy, n, starts):
                 if norm > 0:
                     dx /= norm
                     dy /= norm
-            best = -1
-            best_dot = -3.0
-            for t in range(ptr[v], ptr[v + 1]):
-                e = inc[t]
-                if used[e]:
-                    continue
-                w = b[e] if a[e] == v else a[e]
-                ex = xy[w, 0] - xy[v, 0]
-                ey = xy[w, 1] - xy[v, 1]
-                norm = np.sqrt(ex * ex + ey * ey)
-                dot = (ex * dx + ey * dy) / norm if norm > 0 else 0.0
-                if dot > best_dot:
-                    best_dot = dot
-                    best = e
+            best, _ = straightest(v, dx, dy, a, b, xy, ptr, inc, used)
             if best >= 0:
                 used[best] = True
                 top += 1
