@@ -30,8 +30,8 @@ from mazeart._io import all_or_nothing, check_writable, dump_json
 from mazeart._limits import check_count, limits
 from mazeart._signals import guarded, stopped
 from mazeart.batch import BATCH_FORMATS, run_batch
-from mazeart.errors import MazeartError, check_int, printable
-from mazeart.export import _DRAWN, EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
+from mazeart.errors import MazeartError, check_int, check_number, printable
+from mazeart.export import _CUT, _DRAWN, EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
 from mazeart.generators import ALGORITHMS
 from mazeart.grids.recipe import GRID_KINDS
 from mazeart.pipeline import (
@@ -513,8 +513,8 @@ def _warnings_said(quiet: bool) -> Iterator[None]:
         yield
 
 
-_STYLE_FIELDS = frozenset(FORMAT_OPTIONS[".svg"])
-"""Every drawing option (the SVG takes them all)."""
+_STYLE_FIELDS = frozenset(FORMAT_OPTIONS[".svg"]) - _CUT
+"""Every drawing option (the SVG takes them all, and a cut sheet's too)."""
 
 
 class _Destination:
@@ -567,6 +567,9 @@ class _Destination:
             from mazeart.export._style import style_from
 
             style_from({k: draw[k] for k in ignored if k in _STYLE_FIELDS})
+            for k in set(ignored) & {"kerf", "wall_height", "base"}:  # millimetres
+                check_number(draw[k], _FLAGS.get(k, "--" + k.replace("_", "-")), low=0,
+                             high=10_000, low_open=k != "kerf")  # fmt: skip
             flags = ", ".join(_FLAGS.get(k, "--" + k.replace("_", "-")) for k in ignored)
             verb = "does" if len(ignored) == 1 else "do"
             _warn(f"{flags} {verb} not apply to {self.suffix} output (ignored)", quiet)

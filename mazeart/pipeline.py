@@ -2070,10 +2070,12 @@ def _page(
 
 
 def _picture_file(source: Source, options: Mapping[str, Any]) -> TypeGuard[str | os.PathLike[str]]:
-    """Whether ``source`` names a picture to read (not a size, a figure, a preset)."""
+    """Whether ``source`` names a picture to read (not a size, a figure, a preset, a saved
+    maze)."""
     return (
         isinstance(source, str | os.PathLike)
         and _rectangle(source) is None
+        and not is_maze_file(source)
         and not is_figure(source)
         and not options.get("preset")
         and not is_preset_file(Path(source))

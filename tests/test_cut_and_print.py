@@ -311,3 +311,16 @@ def test_bad_model_options_are_clear_errors(tmp_path):
         assert done.returncode == 2, done.stderr
         assert message in done.stderr and "Traceback" not in done.stderr
         assert not out.exists()
+
+
+def test_a_saved_maze_prints_and_cut_options_elsewhere_are_said(tmp_path):
+    saved = tmp_path / "maze.json"
+    assert run_cli("10x8", "-o", saved, "--seed", "1").returncode == 0
+    done = run_cli(saved, "-o", tmp_path / "maze.stl")
+    assert done.returncode == 0, done.stderr
+    done = run_cli(saved, "-o", tmp_path / "maze.png", "--cut")
+    assert done.returncode == 0
+    assert "--cut does not apply to .png output (ignored)" in done.stderr
+    done = run_cli(saved, "-o", tmp_path / "other.png", "--kerf", "-1")
+    assert done.returncode == 2 and "--kerf must be" in done.stderr
+    assert not (tmp_path / "other.png").exists()
