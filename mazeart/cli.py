@@ -796,7 +796,7 @@ def _write_made(
     """Write the made maze (and an HTML game's other levels, the carve's GIF): every file
     moves into place only when all are written."""
     made = made_all[0]
-    with all_or_nothing():
+    with all_or_nothing(), _warnings_said(quiet):  # what writing found (a cut in pieces)
         if dest is not None:
             todo = dest.applicable(draw, quiet)
             if dest.suffix == ".html":
@@ -848,7 +848,8 @@ def solve_command(
     how = {k: draw.pop(k) for k in _SOLUTION_KEYS if k in draw}
     how.pop("solution", None)
     found = solutions(made.maze, **how)
-    save(made, dest.path, solution=True, **how, **dest.applicable(draw, quiet))
+    with _warnings_said(quiet):
+        save(made, dest.path, solution=True, **how, **dest.applicable(draw, quiet))
     dest.deliver()
     paths = how.get("paths", 1)
     lengths = ", ".join(str(len(p)) for p in found)

@@ -324,3 +324,11 @@ def test_a_saved_maze_prints_and_cut_options_elsewhere_are_said(tmp_path):
     done = run_cli(saved, "-o", tmp_path / "other.png", "--kerf", "-1")
     assert done.returncode == 2 and "--kerf must be" in done.stderr
     assert not (tmp_path / "other.png").exists()
+
+
+def test_cells_too_small_to_make_are_one_warning_line(tmp_path):
+    done = run_cli("12x9", "-o", tmp_path / "tiny.svg", "--cut", "--size", "20mm")
+    assert done.returncode == 0
+    lines = done.stderr.strip().splitlines()
+    assert lines[0].startswith("mazeart: warning: cells of 1.4 mm are too small for a cut maze")
+    assert len(lines) == 2 and "Traceback" not in done.stderr

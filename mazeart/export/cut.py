@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.typing import ArrayLike
 
-from mazeart.errors import check_number
+from mazeart.errors import MazeartWarning, check_number
 from mazeart.export._numbers import svg_path
 from mazeart.export.lines import Lines, order_lines
 from mazeart.export.solid import length_mm, plan
@@ -152,6 +152,7 @@ def write_cut(
         warnings.warn(
             f"the cut sheet falls in {pieces} pieces: walls that loops free from the rest "
             "cannot be held by it (glue them on a backing board)",
+            MazeartWarning,
             stacklevel=2,
         )
     w, h = _num(width), _num(height)

@@ -197,6 +197,7 @@ class Scene:
         """
         out: list[Layer] = []
         pooled: dict[str, list[Lines]] = {}  # the ink layers' lines by colour (one_stroke)
+        ink_at: int | None = None  # where the pooled layer goes
         for lay in self.layers:
             if lay.name in ("floor", "legend"):
                 continue
@@ -221,8 +222,9 @@ class Scene:
                          for r in np.arange(dot.radius, 0, -pen)]  # fmt: skip
                 by_colour.setdefault(dot.colour, []).append(Lines.from_list(rings))
             if by_colour is pooled:
-                if not any(x.name == "walls" for x in out):
-                    out.append(Layer("walls"))  # filled in below, in the first ink layer's place
+                if ink_at is None:  # filled in below, in the first ink layer's place
+                    ink_at = len(out)
+                    out.append(Layer("walls"))
                 continue
             strokes = tuple(
                 Stroke(_pen_order(concat(parts), one_stroke), pen, colour, "round")
@@ -230,10 +232,10 @@ class Scene:
             )
             if strokes:
                 out.append(Layer(lay.name, strokes=strokes))
-        if pooled:
-            ink = tuple(Stroke(_pen_order(concat(parts), True), pen, colour, "round")
-                        for colour, parts in pooled.items())  # fmt: skip
-            out = [Layer("walls", strokes=ink) if x.name == "walls" else x for x in out]
+        if ink_at is not None:
+            out[ink_at] = Layer("walls", strokes=tuple(
+                Stroke(_pen_order(concat(parts), True), pen, colour, "round")
+                for colour, parts in pooled.items()))  # fmt: skip
         return replace(self, layers=tuple(x for x in out if x), background=None, below=0.0)
 
     def one_stroke(self) -> Scene:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart.errors import MazeartError, check_number
+from mazeart.errors import MazeartError, MazeartWarning, check_number
 from mazeart.export._style import Style
 from mazeart.export.scene import Lines, Scene, build_scene
 from mazeart.maze import Maze
@@ -198,6 +198,7 @@ def wall_width(style_width: float | None, unit: float, *, what: str) -> float:
         warnings.warn(
             f"cells of {unit:.2g} mm are too small for {what}: walls of {unit / 2:.2g} mm; "
             "give a larger --size or fewer --cells",
+            MazeartWarning,
             stacklevel=3,
         )
         return unit / 2
@@ -242,6 +243,8 @@ def plan(
     from manifold3d import CrossSection, JoinType
 
     check_number(margin, "margin", low=0, high=10_000)
+    if line_width is not None:
+        check_number(line_width, "line_width", low=0, high=1, low_open=True)
     across = float(maze.width if maze.is_square else maze.grid.size[0])
     k = size / (across + 2 * margin)
     wall = wall_width(line_width, k, what=what)

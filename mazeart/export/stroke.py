@@ -218,9 +218,15 @@ def node_segments(segs: NDArray[np.float64]) -> NDArray[np.float64]:
 
     Examples
     --------
-    >>> node_segments(np.array([[0.0, 0, 2, 0], [1, 0, 1, 1], [0, -1, 2, 1]])).tolist()
-    [[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 2.0, 0.0], [1.0, 0.0, 1.0, 1.0], [0.0, -1.0, 1.0, 0.0], \
-[1.0, 0.0, 2.0, 1.0]]
+    A line, one ending on its middle, one crossing it there: five pieces.
+
+    >>> for piece in node_segments(np.array([[0.0, 0, 2, 0], [1, 0, 1, 1], [0, -1, 2, 1]])):
+    ...     print(piece.tolist())
+    [0.0, 0.0, 1.0, 0.0]
+    [1.0, 0.0, 2.0, 0.0]
+    [1.0, 0.0, 1.0, 1.0]
+    [0.0, -1.0, 1.0, 0.0]
+    [1.0, 0.0, 2.0, 1.0]
     """
     s = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
     s = s[np.any(s[:, :2] != s[:, 2:], axis=1)]
@@ -327,7 +333,6 @@ def _pairing(a, b, length, n, rounds):
     ptr, inc = incidence(a, b, n)
     everything = np.ones(m, np.bool_)
     comp, parent, depth, order, roots = _forest(a, b, n, ptr, inc, everything)
-    k = order.size
     n_comp = roots.size
     tree = np.zeros(m, np.bool_)
     odd = np.zeros(n, np.bool_)
@@ -338,7 +343,7 @@ def _pairing(a, b, length, n, rounds):
     # the forest's pairing: retrace the edge above every subtree holding an odd count
     retrace = np.zeros(m, np.bool_)
     need = odd.copy()
-    for idx in range(k - 1, -1, -1):
+    for idx in range(order.size - 1, -1, -1):
         v = order[idx]
         e = parent[v]
         if e >= 0 and need[v]:
@@ -390,7 +395,7 @@ def _pairing(a, b, length, n, rounds):
     best = np.zeros(n_comp)
     best_s = np.full(n_comp, -1, np.int64)
     best_t = np.full(n_comp, -1, np.int64)
-    for idx in range(k - 1, 0, -1):
+    for idx in range(order.size - 1, 0, -1):
         v = order[idx]
         e = parent[v]
         if e < 0 or down_end[v] < 0:
