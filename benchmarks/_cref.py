@@ -34,8 +34,14 @@ import numpy as np
 
 SOURCE = Path(__file__).resolve().with_name("c_reference.c")
 
-FAMILIES = ("backtracker", "prim", "kruskal", "wilson", "eller", "sidewinder", "binary_tree")
+FAMILIES = (
+    "backtracker", "prim", "kruskal", "wilson", "eller", "sidewinder", "binary_tree", "digging"
+)  # fmt: skip
 """C names of the families, in table order."""
+
+BLOCKS = ("digging",)
+"""Families carved on blocks (the package's ``geometry="blocks"``): their passages are a tree
+over the road blocks, which leaves the other blocks as wall."""
 
 PACKAGE_NAME = {f: f.replace("_", "-") for f in FAMILIES}
 """The registered name of each family in ``mazeart.ALGORITHMS``."""
@@ -83,10 +89,23 @@ def dump(binary: Path, algo: str, h: int, w: int, seed: int = 1) -> np.ndarray:
     return np.frombuffer(res.stdout, dtype=np.uint8).reshape(h, w).copy()
 
 
-def tree_problems(p: np.ndarray) -> list[str]:
-    """Why passages ``p`` are not a spanning tree of their grid (empty when they are)."""
+def tree_problems(p: np.ndarray, *, blocks: bool = False) -> list[str]:
+    """Why passages ``p`` are not a spanning tree of their grid (empty when they are); with
+    ``blocks``, why they are not a road: a tree over the blocks it touches (the road), with
+    no two road blocks side by side unless joined (an induced tree) and no 2 x 2 of road."""
     h, w = p.shape
     problems = []
+    road = (p != 0) if blocks else np.ones((h, w), bool)
+    if blocks and h * w > 1:
+        if not road.any():
+            problems.append("no road")
+        side = (road[:, :-1] & road[:, 1:] & ((p[:, :-1] & E) == 0)).any() or (
+            road[:-1] & road[1:] & ((p[:-1] & S) == 0)
+        ).any()
+        if side:
+            problems.append("road blocks side by side, not joined")
+        if (road[:-1, :-1] & road[1:, :-1] & road[:-1, 1:] & road[1:, 1:]).any():
+            problems.append("a 2 x 2 square of road")
     if np.any(p > 15):
         problems.append("bits above W")
     if np.any(p[0] & N) or np.any(p[-1] & S) or np.any(p[:, 0] & W) or np.any(p[:, -1] & E):
@@ -96,11 +115,13 @@ def tree_problems(p: np.ndarray) -> list[str]:
     if not np.array_equal((p[:-1] & S) != 0, (p[1:] & N) != 0):
         problems.append("S/N bits not symmetric")
     edges = int(np.count_nonzero(p & E) + np.count_nonzero(p & S))
-    if edges != h * w - 1:
-        problems.append(f"{edges} passages, expected {h * w - 1}")
-    seen = np.zeros((h, w), dtype=bool)
-    seen[0, 0] = True
-    queue = deque([(0, 0)])
+    cells = int(road.sum()) if h * w > 1 else 1
+    if edges != cells - 1:
+        problems.append(f"{edges} passages, expected {cells - 1}")
+    first = tuple(int(i) for i in np.argwhere(road)[0]) if road.any() else (0, 0)
+    seen = ~road if blocks else np.zeros((h, w), dtype=bool)
+    seen[first] = True
+    queue = deque([first])
     while queue:
         r, c = queue.popleft()
         bits = p[r, c]
@@ -202,6 +223,7 @@ def time_package(algo: str, n: int, repeat: int) -> float:
 _KERNELS = {
     **{k: v[:2] for k, v in _SAME_STREAM.items()},
     "eller": ("mazeart.generators.eller", "_eller"),
+    "digging": ("mazeart.generators.digging", "_dig"),
 }
 
 
@@ -267,11 +289,13 @@ def main(argv: list[str] | None = None) -> int:
             notes = []
             for h, w in ((n, n), (n, 2 * n + 3), (1, n), (n, 1), (1, 1)):
                 for seed in (args.seed, args.seed + 1):
-                    problems = tree_problems(dump(binary, algo, h, w, seed))
+                    problems = tree_problems(dump(binary, algo, h, w, seed),
+                                             blocks=algo in BLOCKS)  # fmt: skip
                     if problems:
                         failed = True
                         notes.append(f"{h}x{w} seed {seed}: {'; '.join(problems)}")
-            line = "spanning tree ok" if not notes else "FAILED " + " | ".join(notes)
+            what = "road tree ok" if algo in BLOCKS else "spanning tree ok"
+            line = what if not notes else "FAILED " + " | ".join(notes)
             if have_package:
                 same = package_same_stream(algo, n, 2 * n + 3, args.seed)
                 if same is not None:
@@ -291,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             for algo in FAMILIES:
                 res = run(binary, algo, size, size, args.seed, args.repeat)
                 t = res["best_s"]
-                ok = res["edges"] == size * size - 1
+                ok = algo in BLOCKS or res["edges"] == size * size - 1
                 failed |= not ok
                 line = f"  {algo:<12} {t * 1e3:9.1f} {size * size / t / 1e6:7.1f} {ok!s:>8}"
                 if args.compare:

@@ -138,7 +138,9 @@ def bench_pipeline(n: int, repeat: int, names: list[str] | None = None) -> None:
                 c_family = C_NAME.get(name, name)
                 c = (
                     _cref.run(binary, c_family, n, n, repeat=repeat)["best_s"]
-                    if binary is not None and c_family in _cref.FAMILIES and geometry == "cells"
+                    if binary is not None
+                    and c_family in _cref.FAMILIES
+                    and geometry == ("blocks" if c_family in _cref.BLOCKS else "cells")
                     else None
                 )
                 c_text = f"{1000 * c:7.1f}" if c else f"{'':>7}"

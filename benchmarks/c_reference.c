@@ -15,9 +15,10 @@
  * Build:  cc -O2 -std=c11 -o c_reference c_reference.c
  * Usage:  ./c_reference ALGO H W SEED REPEAT [DUMP]
  *   ALGO is one of backtracker, prim, kruskal, wilson, eller, sidewinder,
- *   binary_tree. Prints one line of JSON. best_s is the best wall time over
- *   REPEAT runs, each run including the allocation and zeroing of the passages
- *   array and of every work array. With DUMP (a path, or "-" for stdout) the
+ *   binary_tree, digging (on blocks: its passages are the road's tree, which
+ *   spans the road, not the grid). Prints one line of JSON. best_s is the best
+ *   wall time over REPEAT runs, each run including the allocation and zeroing
+ *   of the passages array and of every work array. With DUMP (a path, or "-" for stdout) the
  *   H * W passage bytes of the last run are written there and the JSON goes to
  *   stderr when DUMP is "-".
  */
@@ -450,6 +451,68 @@ static void gen_binary_tree(uint8_t *passages, uint32_t h, uint32_t w, uint64_t 
     }
 }
 
+/* ----------------------------------------------------------------- digging */
+
+/* Digging (road extension) on H x W blocks: from a random block, extend the road
+ * into a random neighbouring block whose other three sides are not road (so no
+ * loop forms), until it cannot; then restart from a random road block, dropping
+ * a block from the list when it cannot grow. The ground outside is wall. The
+ * passages join each road block to the block it was dug from, so they form a
+ * tree over the road (not a spanning tree of the grid). */
+static void gen_digging(uint8_t *passages, uint32_t h, uint32_t w, uint64_t seed)
+{
+    uint64_t rng = seed;
+    uint32_t n = h * w, stride = w + 2;
+    size_t framed = (size_t)(h + 2) * stride;
+    uint8_t *ground = xcalloc(framed, 1); /* 0 free, 1 road, 2 outside */
+    uint32_t *active = xcalloc(n, sizeof *active);
+    const int32_t step[4] = {-(int32_t)stride, 1, (int32_t)stride, -1};
+
+    for (uint32_t col = 0; col < stride; col++)
+        ground[col] = ground[(size_t)(h + 1) * stride + col] = 2;
+    for (uint32_t row = 0; row < h + 2; row++)
+        ground[(size_t)row * stride] = ground[(size_t)row * stride + w + 1] = 2;
+
+    uint32_t start = below(&rng, n);
+    uint32_t s = (start / w + 1) * stride + start % w + 1;
+    ground[s] = 1;
+    active[0] = s;
+    uint32_t m = 1;
+    while (m > 0) {
+        uint32_t i = below(&rng, m);
+        uint32_t cur = active[i];
+        int extended = 0;
+        for (;;) {
+            int dirs[4], k = 0;
+            for (int d = 0; d < 4; d++) {
+                uint32_t t = cur + step[d];
+                if (ground[t] != 0)
+                    continue;
+                int back = (d + 2) & 3, ok = 1;
+                for (int e = 0; e < 4 && ok; e++)
+                    if (e != back && ground[t + step[e]] == 1)
+                        ok = 0;
+                if (ok)
+                    dirs[k++] = d;
+            }
+            if (k == 0)
+                break;
+            int d = k == 1 ? dirs[0] : dirs[below(&rng, (uint32_t)k)];
+            uint32_t next = cur + step[d];
+            ground[next] = 1;
+            carve(passages, (cur / stride - 1) * w + cur % stride - 1, d,
+                  (next / stride - 1) * w + next % stride - 1);
+            active[m++] = next;
+            cur = next;
+            extended = 1;
+        }
+        if (!extended)
+            active[i] = active[--m];
+    }
+    free(active);
+    free(ground);
+}
+
 /* -------------------------------------------------------------------- main */
 
 typedef void (*generator)(uint8_t *, uint32_t, uint32_t, uint64_t);
@@ -465,6 +528,7 @@ static const struct {
     {"eller", gen_eller},
     {"sidewinder", gen_sidewinder},
     {"binary_tree", gen_binary_tree},
+    {"digging", gen_digging},
 };
 
 static double now(void)
