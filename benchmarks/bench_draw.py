@@ -149,46 +149,51 @@ print(json.dumps({"cpu": cpu, "bytes_per_cell": (peak - base) * 1024 / (n * n)})
 """
 
 
-def bench_vector(side: int) -> None:
+def bench_vector(side: int) -> dict[str, dict[str, float]]:
+    """Print the table; return each format's ``cpu`` and ``bytes_per_cell``."""
     print(f"{side} x {side} with its solution: SVG and PDF against PNG (2 px cells), "
           "each in a fresh process")  # fmt: skip
     print(f"  {'format':<8}{'CPU s':>8}{'x PNG':>8}{'B/cell':>9}{'MB':>9}")
-    png = None
+    measured: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for suffix in ("png", "svg", "pdf"):
             out = Path(tmp) / f"m.{suffix}"
             res = subprocess.run([sys.executable, "-c", _VECTOR_PROBE, str(side), suffix, str(out)],
                                  capture_output=True, text=True, check=True)  # fmt: skip
-            got = json.loads(res.stdout)
-            png = got["cpu"] if png is None else png
+            got = measured[suffix] = json.loads(res.stdout)
+            png = measured["png"]["cpu"]
             mark = "" if suffix == "png" else "  (target <= 5x, < 150 B)"
             print(f"  {suffix:<8}{got['cpu']:>8.1f}{got['cpu'] / png:>8.2f}"
                   f"{got['bytes_per_cell']:>9.0f}{out.stat().st_size / 1e6:>9.0f}{mark}",
                   flush=True)  # fmt: skip
+    return measured
 
 
-def bench_grids(repeat: int) -> None:
+def bench_grids(repeat: int) -> dict[str, dict[str, float]]:
+    """Print the table; return each grid's ``cells`` and its seconds (``png``, ``svg``)."""
     import mazeart
     from mazeart.export import write
 
     folder = Path(tempfile.mkdtemp())
     print("500 x 500 mazes written as PNG and SVG: seconds per million cells, and x square")
     print(f"{'grid':<10}{'cells':>9}{'PNG':>8}{'x sq':>7}{'SVG':>8}{'x sq':>7}")
-    base: dict[str, float] = {}
+    measured: dict[str, dict[str, float]] = {}
     for kind in ("square", "hex", "triangle", "polar", "upsilon"):
         maze = mazeart.make("500x500", grid=kind, rng=1).maze
         cells = int(np.count_nonzero(maze.mask))
-        per = {}
+        got = measured[kind] = {"cells": cells}
         for fmt in ("png", "svg"):
             out = folder / f"maze.{fmt}"
-            per[fmt] = best_of(lambda m=maze, o=out: write(m, o), repeat) / cells * 1e6
-        base = base or per
-        marks = [per[f] / base[f] for f in ("png", "svg")]
+            got[fmt] = best_of(lambda m=maze, o=out: write(m, o), repeat)
+        base = measured["square"]
+        per = {f: got[f] / cells * 1e6 for f in ("png", "svg")}
+        marks = [per[f] / (base[f] / base["cells"] * 1e6) for f in ("png", "svg")]
         flags = "".join(f"  ({f} target {t}x missed)" for f, t, r in
                         (("PNG", 2.0, marks[0]), ("SVG", 1.5, marks[1])) if r > t)  # fmt: skip
         print(f"{kind:<10}{cells:>9,}{per['png']:>8.2f}{marks[0]:>7.2f}{per['svg']:>8.2f}"
               f"{marks[1]:>7.2f}{flags}", flush=True)  # fmt: skip
     shutil.rmtree(folder)
+    return measured
 
 
 def bench_memory() -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import resource
 import subprocess
@@ -38,9 +37,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _cref
-from bench_draw import _VECTOR_PROBE
-from bench_generate import best_of
+import _cref  # the C reference's builder, beside this file
+import bench_draw  # the drawing tables, measured there
+from bench_generate import best_of  # best of the runs after one warm-up
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS: list[tuple[str, float, float]] = []  # (what, ratio, target: at most)
@@ -51,23 +50,12 @@ def row(what: str, ratio: float, target: float) -> None:
 
 
 def bench_vector(side: int) -> None:
-    print(f"{side} x {side} with its solution, each format in a fresh process")
-    print(f"  {'format':<8}{'CPU s':>8}{'x PNG':>8}{'B/cell':>9}{'MB':>7}")
-    cpu: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for suffix in ("png", "svg", "pdf"):
-            out = Path(tmp) / f"m.{suffix}"
-            res = subprocess.run([sys.executable, "-c", _VECTOR_PROBE, str(side), suffix, str(out)],
-                                 capture_output=True, text=True, check=True)  # fmt: skip
-            got = json.loads(res.stdout)
-            cpu[suffix] = got["cpu"]
-            ratio = got["cpu"] / cpu["png"]
-            print(f"  {suffix:<8}{got['cpu']:>8.1f}{ratio:>8.2f}{got['bytes_per_cell']:>9.0f}"
-                  f"{out.stat().st_size / 1e6:>7.0f}", flush=True)  # fmt: skip
-            if suffix != "png":
-                row(f"{side}² + solution, {suffix.upper()} / PNG (CPU)", ratio, 5.0)
-                peak = got["bytes_per_cell"] / 150
-                row(f"{side}² {suffix.upper()}, peak bytes a cell / 150", peak, 1.0)
+    measured = bench_draw.bench_vector(side)
+    for suffix in ("svg", "pdf"):
+        got = measured[suffix]
+        row(f"{side}² + solution, {suffix.upper()} / PNG (CPU)",
+            got["cpu"] / measured["png"]["cpu"], 5.0)  # fmt: skip
+        row(f"{side}² {suffix.upper()}, peak bytes a cell / 150", got["bytes_per_cell"] / 150, 1.0)
 
 
 def bench_png(repeat: int) -> None:
@@ -92,34 +80,17 @@ def bench_png(repeat: int) -> None:
 
 
 def bench_grids(repeat: int) -> None:
-    import mazeart
-    from mazeart.export import write
-
-    print("500 x 500 mazes: seconds per million cells, and the ratio to the square maze")
-    print(f"  {'grid':<10}{'cells':>9}{'PNG':>8}{'x sq':>7}{'SVG':>8}{'x sq':>7}")
-    base: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for kind in ("square", "hex", "triangle", "polar", "upsilon"):
-            maze = mazeart.make("500x500", grid=kind, rng=1).maze
-            cells = int(np.count_nonzero(maze.mask))
-            per, whole = {}, {}
-            for fmt in ("png", "svg"):
-                out = Path(tmp) / f"maze.{fmt}"
-                whole[fmt] = best_of(lambda m=maze, o=out: write(m, o), repeat)
-                per[fmt] = whole[fmt] / cells * 1e6
-            if not base:
-                base = {**per, **{f"{k} whole": v for k, v in whole.items()}}
-            r_png, r_svg = per["png"] / base["png"], per["svg"] / base["svg"]
-            print(f"  {kind:<10}{cells:>9,}{per['png']:>8.2f}{r_png:>7.2f}{per['svg']:>8.2f}"
-                  f"{r_svg:>7.2f}", flush=True)  # fmt: skip
-            if kind == "square":
-                continue
-            row(f"{kind} PNG / square, per cell", r_png, 2.0)
-            row(f"{kind} SVG / square, per cell", r_svg, 1.5)
-            if kind == "polar":
-                print(f"  (polar per picture, the same pixels: PNG "
-                      f"{whole['png'] / base['png whole']:.2f}x, SVG "
-                      f"{whole['svg'] / base['svg whole']:.2f}x)")  # fmt: skip
+    measured = bench_draw.bench_grids(repeat)
+    square = measured["square"]
+    for kind, got in measured.items():
+        if kind == "square":
+            continue
+        cells = got["cells"] / square["cells"]
+        row(f"{kind} PNG / square, per cell", got["png"] / square["png"] / cells, 2.0)
+        row(f"{kind} SVG / square, per cell", got["svg"] / square["svg"] / cells, 1.5)
+    polar = measured["polar"]  # 250 rings: fewer cells than the square in the same picture
+    print(f"(polar per picture, the same pixels: PNG {polar['png'] / square['png']:.2f}x, "
+          f"SVG {polar['svg'] / square['svg']:.2f}x)")  # fmt: skip
 
 
 def _cpu(cmd: list[str], repeat: int, **env: str) -> float:
