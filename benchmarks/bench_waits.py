@@ -7,7 +7,8 @@
              each in a fresh process with the maze made: CPU seconds, and the rise of
              peak memory above the made maze in bytes a cell (bench_draw.py --only vector).
 ``png``      write_png against Pillow encoding the same picture from a ready array with
-             the same palette and zlib level: 4000 x 4000 at 2 px cells, 2000 x 2000 at 5.
+             the same palette and zlib level: 4000 x 4000 at 2 px cells, 2000 x 2000 at 5
+             (bench_draw.py --only png, at 2000 x 2000 and 5 px).
 ``grids``    a 500 x 500 maze on each other grid as PNG and as SVG, per cell against the
              square maze (bench_draw.py --only grids); the polar grid's 250 rings hold
              fewer cells in the same picture, so its ratio per picture is shown too.
@@ -25,7 +26,6 @@ by side in this one run. The last table lists every target with its ratio.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import resource
 import subprocess
@@ -33,13 +33,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _cref  # the C reference's builder, beside this file
 import bench_draw  # the drawing tables, measured there
-from bench_generate import best_of  # best of the runs after one warm-up
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS: list[tuple[str, float, float]] = []  # (what, ratio, target: at most)
@@ -59,24 +56,9 @@ def bench_vector(side: int) -> None:
 
 
 def bench_png(repeat: int) -> None:
-    from PIL import Image
-
-    from mazeart import generate
-    from mazeart.export.png import to_png_image, write_png
-
-    print("write_png against Pillow's encoding of the same picture (same palette, same level)")
-    for n, cs in ((4000, 2), (2000, 5)):
-        maze = generate(np.zeros((n, n), np.int32), algorithm="backtracker", rng=1)
-        img = to_png_image(maze, cell_size=cs)
-        ready = Image.fromarray(np.asarray(img))
-        ready.putpalette(img.getpalette())
-        level = 6 if img.width * img.height < 4_000_000 else 1  # as write_png chooses
-        t_png = best_of(lambda m=maze, c=cs: write_png(m, io.BytesIO(), cell_size=c), repeat)
-        t_enc = best_of(lambda r=ready, lv=level: r.save(io.BytesIO(), format="PNG",
-                                                         compress_level=lv), repeat)  # fmt: skip
-        print(f"  {n} x {n} at {cs} px ({img.width} px square, zlib level {level}): write_png "
-              f"{t_png:.2f} s, Pillow {t_enc:.2f} s, {t_png / t_enc:.2f}x", flush=True)  # fmt: skip
-        row(f"PNG {n}² at {cs} px / Pillow encode", t_png / t_enc, 3.0)
+    for n, cell_size in ((4000, 2), (2000, 5)):
+        ratio = bench_draw.bench_png(repeat, n, cell_size)
+        row(f"PNG {n}² at {cell_size} px / Pillow encode", ratio, 3.0)
 
 
 def bench_grids(repeat: int) -> None:
