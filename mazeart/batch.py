@@ -26,6 +26,7 @@ from typing import Any
 
 from mazeart._io import dump_json, existing_file
 from mazeart._limits import check_count
+from mazeart._names import BATCH_FORMATS
 from mazeart._pool import WorkerDied, check_jobs, ordered_map
 from mazeart._rng import RngLike, check_seed
 from mazeart._signals import stopped
@@ -33,9 +34,6 @@ from mazeart.errors import MazeartError
 from mazeart.export import FORMAT_OPTIONS
 from mazeart.figures import is_figure
 from mazeart.pipeline import _rectangle, _seed, make, save
-
-BATCH_FORMATS = ("svg", "png", "pdf", "json", "txt", "html")
-"""The formats a batch writes, one file per maze each."""
 
 METRICS = "metrics.json"
 """The batch's table: one row per maze, its index, seed, files and metrics."""

@@ -28,23 +28,13 @@ from typer.core import TyperCommand, TyperGroup
 import mazeart
 from mazeart._io import all_or_nothing, check_writable, dump_json
 from mazeart._limits import check_count, limits
+from mazeart._names import BATCH_FORMATS, FORMATS, GRID_KINDS, MODES, PRESET_SUFFIXES
 from mazeart._signals import guarded, stopped
-from mazeart.batch import BATCH_FORMATS, run_batch
 from mazeart.errors import MazeartError, check_int, check_number, printable
-from mazeart.export import _CUT, _DRAWN, EXPORT_FORMATS, FORMAT_OPTIONS, check_output_path
-from mazeart.generators import ALGORITHMS
-from mazeart.grids.recipe import GRID_KINDS
-from mazeart.pipeline import (
-    make,
-    make_book,
-    make_many,
-    make_preset,
-    play_levels,
-    save,
-    square_only,
-)
-from mazeart.recipe import MODES, option_table
-from mazeart.weights import FREE, PRESET_SUFFIXES, save_preset
+from mazeart.recipe import Recipe, option_table
+
+# The command line answers --help and a mistyped option from the names above, without
+# numpy or numba; each command imports the library when it runs.
 
 _DEFAULT_COMMAND = "make"
 _GROUP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
@@ -61,24 +51,66 @@ def _plain_help(params: list[Any]) -> list[Any]:
 
 class _Command(TyperCommand):
     """A command whose help reads ``mazeart make [OPTIONS] SOURCE``: no braces, no types
-    after flags."""
+    after flags, the options in sections (Input, Maze, Drawing, ...)."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_help(super().get_params(ctx))
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        sections: dict[str, list[tuple[str, str]]] = {}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is not None:
+                name = "Arguments" if param.param_type_name == "argument" else (
+                    getattr(param, "rich_help_panel", None) or "Options")  # fmt: skip
+                sections.setdefault(name, []).append(record)
+        # one column for the flags in every section, the sections in the pipeline's order
+        width = min(max(len(term) for records in sections.values() for term, _ in records), 30)
+        order = [*_SECTIONS, *sections]
+        for name in sorted(sections, key=order.index):
+            with formatter.section(name):
+                formatter.write_dl([(term.ljust(width), text) for term, text in sections[name]])
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         return [re.sub(r"^\{(.*)\}", r"\1", p) for p in super().collect_usage_pieces(ctx)]
 
 
 class _DefaultCommandGroup(TyperGroup):
-    """Route ``mazeart IMAGE ...`` to ``mazeart make IMAGE ...``."""
+    """Route ``mazeart IMAGE ...`` to ``mazeart make IMAGE ...``.
+
+    Each command is built from its function (:data:`_commands`) when first named: building
+    them all, a hundred options each, would cost more than the help takes to print.
+    """
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_help(super().get_params(ctx))
 
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [info.name for info in _commands.registered_commands if info.name]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in self.commands:
+            info = next((c for c in _commands.registered_commands if c.name == name), None)
+            if info is None:
+                return None
+            self.commands[name] = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=True, rich_markup_mode=None
+            )
+        return self.commands[name]
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """Each command with its first sentence whole (click would cut it to a line)."""
+        from typer._click.utils import make_default_short_help
+
+        rows = [(info.name, make_default_short_help(inspect.getdoc(info.callback) or "", 1000))
+                for info in _commands.registered_commands if info.name]  # fmt: skip
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def parse_args(self, ctx, args: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
-        if args and args[0] not in self.commands and args[0] not in _GROUP_OPTIONS:
-            _mistyped_command(args[0], list(self.commands))
+        names = self.list_commands(ctx)
+        if args and args[0] not in names and args[0] not in _GROUP_OPTIONS:
+            _mistyped_command(args[0], names)
             args = [_DEFAULT_COMMAND, *args]
         return super().parse_args(ctx, args)
 
@@ -96,11 +128,15 @@ def _mistyped_command(word: str, commands: list[str]) -> None:
                            f"'mazeart {near[0]}'?")  # fmt: skip
 
 
+_commands = typer.Typer()
+"""The commands, each built into the group when it is named (:class:`_DefaultCommandGroup`)."""
+
 app = typer.Typer(
     cls=_DefaultCommandGroup,
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rich and its markdown cost more than numba to load
     context_settings={"help_option_names": ["-h", "--help"]},
     help="Turn pictures into mazes that trace them.\n\n"
     "mazeart IMAGE -o maze.svg is short for mazeart make IMAGE -o maze.svg.",
@@ -136,6 +172,10 @@ def _option(
     choices: tuple[str, ...] | None = None,
 ) -> Any:
     def complete(incomplete: str) -> list[str]:
+        if choices == ("ALGORITHMS",):  # the registry's names, loaded when completing
+            from mazeart.generators import ALGORITHMS
+
+            return [c for c in ALGORITHMS if c.startswith(incomplete)]
         return [c for c in choices or () if c.startswith(incomplete)]
 
     return typer.Option(
@@ -171,6 +211,9 @@ _IN, _MAZE, _SHAPE, _DRAW, _SOLVE, _ART, _PDF, _MAKE = (
     "Input", "Maze", "Connect and shape", "Drawing", "Solution", "Image-guided", "PDF",
     "Cut and print",
 )  # fmt: skip
+_SECTIONS = ("Arguments", "Options", _IN, _MAZE, _SHAPE, _ART, "Solution route", _DRAW, _SOLVE,
+             _MAKE, _PDF, "Batch", "Limits")  # fmt: skip
+"""The help's sections in the order of the pipeline (a section named elsewhere comes last)."""
 _CHOICES = {
     "mode": MODES,
     "outline": ("cells", "smooth"),
@@ -271,6 +314,8 @@ def _with_options(name: str, group: list) -> Any:
         def wrapper(**kwargs: Any) -> Any:
             values = {param: kwargs.pop(param) for param, *_ in group}
             kwargs[name] = _given(kwargs["ctx"], group, values)
+            if name == "gen":  # the recipe's values, checked before the library loads
+                Recipe.split(kwargs[name])
             return func(**kwargs)
 
         params = [p for p in sig.parameters.values() if p.name != name]
@@ -281,7 +326,7 @@ def _with_options(name: str, group: list) -> Any:
                     kind,
                     _option(
                         help_, panel, *decls, metavar=_metavar(param, kind),
-                        choices=tuple(ALGORITHMS) if param == "algorithm" else _CHOICES.get(param),
+                        choices=("ALGORITHMS",) if param == "algorithm" else _CHOICES.get(param),
                     ),
                 ],
             )
@@ -412,6 +457,8 @@ def _extras(ctx: typer.Context) -> list[str]:
     command's own: ``--cels 20`` is answered with "did you mean --cells?"."""
     import difflib
 
+    from mazeart.generators import ALGORITHMS
+
     known = {
         name.replace("_", "-")
         for algo in ALGORITHMS.values()
@@ -468,7 +515,7 @@ Output = Annotated[
     typer.Option(
         "--output",
         "-o",
-        help=f"Output file: {', '.join(EXPORT_FORMATS)}; - for standard output (see --format).",
+        help=f"Output file: {', '.join(FORMATS)}; - for standard output (see --format).",
         show_default=False,
         metavar="FILE",
     ),
@@ -513,10 +560,6 @@ def _warnings_said(quiet: bool) -> Iterator[None]:
         yield
 
 
-_STYLE_FIELDS = frozenset(FORMAT_OPTIONS[".svg"]) - _CUT
-"""Every drawing option (the SVG takes them all, and a cut sheet's too)."""
-
-
 class _Destination:
     """Where a command's output goes: a file, or standard output for ``-o -``.
 
@@ -551,12 +594,16 @@ class _Destination:
             self._folder = tempfile.TemporaryDirectory(prefix="mazeart-")
             self.path = Path(self._folder.name) / f"maze.{fmt}"
         else:
+            from mazeart.export import check_output_path
+
             self.path = check_output_path(output)
         self.suffix = self.path.suffix.lower()
         self.name = "standard output" if self.stream else str(output)
 
     def applicable(self, draw: dict[str, Any], quiet: bool) -> dict[str, Any]:
         """The drawing options this format takes; a warning names the others."""
+        from mazeart.export import _CUT, _DRAWN, FORMAT_OPTIONS
+
         takes = set(FORMAT_OPTIONS[self.suffix])
         if self.suffix == ".html":
             takes.add("levels")
@@ -566,7 +613,8 @@ class _Destination:
         if ignored:  # ignored, but not when wrong: a bad value is an error whatever the format
             from mazeart.export._style import style_from
 
-            style_from({k: draw[k] for k in ignored if k in _STYLE_FIELDS})
+            every = FORMAT_OPTIONS[".svg"] - _CUT  # every drawing option
+            style_from({k: draw[k] for k in ignored if k in every})
             for k in set(ignored) & {"kerf", "wall_height", "base"}:  # millimetres
                 check_number(draw[k], _FLAGS.get(k, "--" + k.replace("_", "-")), low=0,
                              high=10_000, low_open=k != "kerf")  # fmt: skip
@@ -598,7 +646,7 @@ Jobs = Annotated[
 Scheduler = Annotated[
     str | None,
     _option(
-        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart\\[dask]).",
+        "Run on a Dask cluster: its scheduler's ADDRESS (needs mazeart[dask]).",
         "Batch",
         metavar="ADDRESS",
     ),
@@ -667,7 +715,7 @@ def _connect(client_class: Any, scheduler: str) -> Any:
 # ----------------------------------------------------------------------------- commands
 
 
-@app.command(_DEFAULT_COMMAND, cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
+@_commands.command(_DEFAULT_COMMAND, cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("draw", _DRAWING)
 @_with_options("gen", _GENERATION)
@@ -707,10 +755,13 @@ def make_command(
     """
     started = time.perf_counter()
     dest = _make_destination(source, output, animate, format_, ascii_, levels, gen)
+    args = _extras(ctx)
+    from mazeart.pipeline import make, make_many, square_only  # the arguments hold: to work
+
     if dest is not None and (dest.suffix in _MODELS or draw.get("cut") or draw.get("engrave")):
         _model_cells(source, dest.suffix, gen, draw)
     progress = _Progress(f"best of {gen.get('best_of', 1)}", gen.get("best_of", 1), quiet=quiet)
-    opts = {"args": _extras(ctx), "record": animate is not None, "progress": progress, **gen}
+    opts = {"args": args, "record": animate is not None, "progress": progress, **gen}
     best_of = gen.get("best_of", 1) > 1  # (--best-of draws its own bar)
     with _Ticker(quiet=quiet or best_of):
         with _workers(jobs, scheduler) as workers:  # --best-of's candidates, --levels' mazes
@@ -795,6 +846,9 @@ def _write_made(
 ) -> None:
     """Write the made maze (and an HTML game's other levels, the carve's GIF): every file
     moves into place only when all are written."""
+    from mazeart.export import FORMAT_OPTIONS
+    from mazeart.pipeline import save
+
     made = made_all[0]
     with all_or_nothing(), _warnings_said(quiet):  # what writing found (a cut in pieces)
         if dest is not None:
@@ -809,7 +863,7 @@ def _write_made(
         dest.deliver()
 
 
-@app.command("solve", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
+@_commands.command("solve", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("draw", _DRAWING)
 @_with_options("gen", _GENERATION)
@@ -836,7 +890,8 @@ def solve_command(
     --hand); --paths K draws up to K different paths by random backtracking.
     A wall follower that cannot reach the exit says so and writes nothing.
     """
-    from mazeart.pipeline import solutions
+    from mazeart.export import _DRAWN
+    from mazeart.pipeline import make, save, solutions
 
     dest = _Destination(output, format_)
     if dest.suffix not in _DRAWN:
@@ -900,7 +955,7 @@ def _end(cell: Any) -> Any:
     return None if cell is None else list(cell) if isinstance(cell, tuple) else cell
 
 
-@app.command("info", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
+@_commands.command("info", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("gen", _GENERATION)
 def info_command(
@@ -912,6 +967,8 @@ def info_command(
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Measure a saved maze (or one made from a picture): size, solution, dead ends, loops."""
+    from mazeart.pipeline import make
+
     made = make(source, args=_extras(ctx), **gen)
     maze = made.maze
     metrics = made.metrics()
@@ -940,7 +997,7 @@ def info_command(
 # ----------------------------------------------------------------------------- batches
 
 
-@app.command("batch", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
+@_commands.command("batch", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("gen", _GENERATION)
 def batch_command(
@@ -978,6 +1035,8 @@ def batch_command(
     for any --jobs, and each row of metrics.json records the seed that makes
     its maze again. Nothing is written unless every maze succeeds.
     """
+    from mazeart.batch import run_batch
+
     started = time.perf_counter()
     _not_an_input(output, source, gen.get("rooms"))
     options = {**gen, **({"args": _extras(ctx)} if ctx.args else {})}
@@ -991,7 +1050,7 @@ def batch_command(
     _report(f"wrote {count} mazes to {output} (seed {seed}, {elapsed:.1f} s)", quiet)
 
 
-@app.command("book", cls=_Command)
+@_commands.command("book", cls=_Command)
 @_limited
 @_with_options("gen", _GENERATION)
 def book_command(
@@ -1043,6 +1102,8 @@ def book_command(
     page prints its maze's algorithm, seed and size, so any page can be made again
     with mazeart SOURCE --seed SEED --cells WIDTH.
     """
+    from mazeart.pipeline import make_book
+
     started = time.perf_counter()
     _not_an_input(output, *sources, gen.get("rooms"))
     with _workers(jobs, scheduler) as workers, _warnings_said(quiet):
@@ -1056,7 +1117,7 @@ def book_command(
     _report(f"wrote {output} ({count} mazes, {elapsed:.1f} s)", quiet)
 
 
-@app.command("play", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
+@_commands.command("play", cls=_Command, context_settings=_EXTRA, epilog=_EPILOG)
 @_limited
 @_with_options("gen", _GENERATION)
 def play_command(
@@ -1079,6 +1140,8 @@ def play_command(
     The five best times of each maze are kept in the user's data directory
     ($MAZEART_DATA_DIR overrides it). Mazes larger than the terminal scroll.
     """
+    from mazeart.pipeline import play_levels
+
     levels = check_int(levels, "--levels", minimum=0)
     try:
         import curses  # noqa: F401
@@ -1121,7 +1184,7 @@ def play_command(
         typer.echo("mazeart: quit before solving a maze")
 
 
-@app.command("studio", cls=_Command)
+@_commands.command("studio", cls=_Command)
 def studio_command(
     source: Annotated[
         str | None,
@@ -1161,7 +1224,7 @@ def studio_command(
 _PRESET_KEYS = ("cells", "threshold", "invert", "coverage", "preset", "colour_rooms", "rooms")
 
 
-@app.command("weights", cls=_Command)
+@_commands.command("weights", cls=_Command)
 @_limited
 @_with_options("gen", [g for g in _GENERATION if g[0] in _PRESET_KEYS])
 def weights_command(
@@ -1181,6 +1244,9 @@ def weights_command(
     gen: _Given = None,  # type: ignore[assignment]
 ) -> None:
     """Write the preset weight matrix of a picture, to edit and feed back to mazeart."""
+    from mazeart.pipeline import make_preset
+    from mazeart.weights import FREE, save_preset
+
     suffix = output.suffix.lower()
     if suffix not in PRESET_SUFFIXES:
         raise MazeartError(
@@ -1195,7 +1261,7 @@ def weights_command(
     _report(f"wrote {output} ({w} x {h} cells, {int((weights == FREE).sum())} free)", quiet)
 
 
-@app.command("stream", cls=_Command)
+@_commands.command("stream", cls=_Command)
 def stream_command(
     size: Annotated[
         str,
@@ -1262,9 +1328,11 @@ def stream_command(
     )
 
 
-@app.command("algorithms", cls=_Command)
+@_commands.command("algorithms", cls=_Command)
 def algorithms_command() -> None:
     """List the maze generators, with the geometries and grids each carves."""
+    from mazeart.generators import ALGORITHMS
+
     width = max(len(name) for name in ALGORITHMS)
     for algo in ALGORITHMS.values():
         uniform = "uniform" if algo.uniform else "biased"
@@ -1335,7 +1403,8 @@ def _run(argv: list[str] | None) -> int:
         if stopped(exc) is not None:  # a signal that arrived inside a compiled kernel
             raise
         name = type(exc).__name__
-        if name == "NoArgsIsHelpError":  # the help is shown once, by the parser, as it stops
+        if name == "NoArgsIsHelpError":  # a bare ``mazeart``: the help, as a usage error
+            exc.show()  # type: ignore[attr-defined]
             return 2
         if name == "Abort":
             return _fail("aborted")

@@ -17,20 +17,17 @@ mazeart.errors.MazeartError: braid must be a finite number in [0, 1], got 2
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from mazeart._limits import check_count
+from mazeart._names import GRID_KINDS, MODES
 from mazeart.errors import MazeartError, check_choice, check_int, check_number
 
 __all__ = ["DEFAULTS", "MODES", "At", "Recipe", "option_table"]
-
-MODES = ("auto", "silhouette", "tone")
-"""How a picture is read (``mode``)."""
 
 _IN, _MAZE, _SHAPE, _ART = "Input", "Maze", "Connect and shape", "Image-guided"
 _ROUTE = "Solution route"
@@ -51,8 +48,15 @@ def _option(
     return field(default=default, metadata=meta)
 
 
+def _is_bool(value: Any) -> bool:
+    """True or False, Python's or numpy's (a numpy value means numpy is loaded: the recipe
+    itself does not load it, so the command line can read its options without it)."""
+    np = sys.modules.get("numpy")
+    return isinstance(value, bool) or (np is not None and isinstance(value, np.bool_))
+
+
 def _check_bool(value: Any, name: str) -> None:
-    if not isinstance(value, bool | np.bool_):
+    if not _is_bool(value):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
 
 
@@ -74,12 +78,6 @@ class At:
     def __post_init__(self) -> None:
         check_number(self.x, "x", low=0, high=1)
         check_number(self.y, "y", low=0, high=1)
-
-
-def _grid_kinds() -> tuple[str, ...]:
-    from mazeart.grids import GRIDS
-
-    return tuple(kind for kind in GRIDS if kind != "weave")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,7 +223,7 @@ class Recipe:
             _check_bool(getattr(self, name), name)
         if self.edges is not None:
             _check_bool(self.edges, "edges")
-        if not isinstance(self.weave, bool | np.bool_):
+        if not _is_bool(self.weave):
             check_number(self.weave, "weave", low=0, high=1)
         if self.cells is not None:
             check_int(self.cells, "cells")
@@ -233,7 +231,7 @@ class Recipe:
             check_number(self.threshold, "threshold", low=0, high=255)
         check_number(self.coverage, "coverage", low=0, high=1, low_open=True)
         check_choice(self.mode, "mode", MODES)
-        check_choice(self.grid, "grid", _grid_kinds())
+        check_choice(self.grid, "grid", GRID_KINDS)
         for name, choices in (("outline", ("cells", "smooth")), ("geometry", ("cells", "blocks")),
                               ("difficulty", ("easy", "medium", "hard"))):  # fmt: skip
             value = getattr(self, name)

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._names import TAG_COLOURS, TAG_KINDS
 from mazeart._rng import RngLike, as_generator
 from mazeart.errors import MazeartError
 from mazeart.maze import Maze, check_maze
@@ -41,17 +42,6 @@ from mazeart.weights import MAX_TAG_KIND, TAG
 
 __all__ = ["TAG_KINDS", "parse_place", "place_tags", "register_tag", "tags_from_weights"]
 
-TAG_KINDS: dict[str, int] = {"spawn": 1, "loot": 2, "key": 3, "npc": 4, "trap": 5}
-"""Tag kind name → code ``k`` (stored as ``TAG + k``)."""
-
-TAG_COLOURS: dict[str, str] = {
-    "spawn": "#e377c2",  # not the green of the exit and the entrance marker
-    "loot": "#e6a800",
-    "key": "#1f77b4",
-    "npc": "#9467bd",
-    "trap": "#8c564b",  # brown: an orange would pass for the gold of loot
-}
-"""Drawing colour per kind (exports fall back to grey)."""
 
 Rule = Callable[[Any, int, np.random.Generator, NDArray[np.bool_]], list[Any]]
 """A kind's rule: ``(maze, count, rng, taken) -> cells`` (the maze's own cells: ``(row,

@@ -45,6 +45,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._io import atomic_write, existing_file, load_json, open_image, read_bytes
 from mazeart._limits import check_cells, current
+from mazeart._names import PRESET_SUFFIXES
 from mazeart.errors import MazeartError
 
 __all__ = [
@@ -101,9 +102,6 @@ def is_free(weights: NDArray[np.int32]) -> NDArray[np.bool_]:
         free |= (weights > TAG) & (weights <= TAG + MAX_TAG_KIND)
     return free
 
-
-PRESET_SUFFIXES = (".npy", ".txt", ".png")
-"""File suffixes :func:`load_preset` and :func:`save_preset` understand."""
 
 _PNG_KEY_CHUNK = "mazeart-preset"
 _PNG_DEFAULT_KEY: dict[int, tuple[int, int, int]] = {

@@ -269,7 +269,7 @@ def test_only_the_packages_errors_are_caught(monkeypatch, tmp_path, horse_png):
     def broken(*args, **kwargs):
         raise ValueError("an internal slip")
 
-    monkeypatch.setattr("mazeart.cli.make", broken)
+    monkeypatch.setattr("mazeart.pipeline.make", broken)
     with pytest.raises(ValueError, match="internal slip"):
         run_cli(horse_png, "-o", tmp_path / "x.svg")
 

@@ -67,6 +67,15 @@ def shoelace(p: np.ndarray) -> float:
 # The tables
 
 
+def test_the_grids_a_recipe_names_are_the_registry_s():
+    """The command line offers the grids from a list of names (it answers --help without
+    loading the grids): the list is the registry's, in its order, but the weave (made by
+    --weave)."""
+    from mazeart._names import GRID_KINDS
+
+    assert GRID_KINDS == tuple(kind for kind in GRIDS if kind != "weave")
+
+
 @given(sizes())
 def test_the_neighbour_table_is_symmetric_and_names_the_walls(size):
     g = built(*size)

@@ -81,7 +81,7 @@ def test_the_ground_floor_imports_nothing_above_it():
     graph = import_graph()
     ground = {
         "mazeart.errors", "mazeart._graph", "mazeart._io", "mazeart._jit", "mazeart._limits",
-        "mazeart._rng", "mazeart._signals", "mazeart._svg", "mazeart.weights",
+        "mazeart._names", "mazeart._rng", "mazeart._signals", "mazeart._svg", "mazeart.weights",
     }  # fmt: skip
     for name in ground:
         assert set(graph.successors(name)) <= ground, (name, set(graph.successors(name)))

@@ -79,16 +79,25 @@ def test_the_command_line_offers_the_recipe_with_its_defaults():
                           capture_output=True, env={"COLUMNS": "250", "PATH": ""},
                           check=True)  # fmt: skip
     text = done.stdout
+    # each option's help record: its line of flags and the lines its text wraps onto
+    records: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("  -"):
+            flags, _, rest = line.strip().partition("  ")
+            key = flags.replace(",", " ")
+            records[key] = rest
+        elif line.startswith("   ") and records:
+            records[key] += " " + line.strip()
     for f in dataclasses.fields(Recipe):
         flag = "--" + (f.metadata["cli"] or f.name).rstrip("_").replace("_", "-")
         if f.metadata["flags"]:
             flag = f.metadata["flags"][0].split("/")[0]
         assert flag in text, f.name
-        line = next(ln for ln in text.splitlines() if flag in ln)
+        record = records[next(k for k in records if flag in k.split())]
         if f.default not in (None, False, True):
-            shown = re.search(r"\[default: ([^\]]+)\]", line)
-            assert shown is not None, (f.name, line)
-            assert shown.group(1) == str(f.default), (f.name, shown.group(1))
+            shown = re.search(r"\[default: ([^\]]+)\]", record)
+            assert shown is not None, (f.name, record)
+            assert re.sub(r"-\s+", "-", shown.group(1)) == str(f.default), (f.name, record)
     assert np.isin(["--seed"], text.split()).all()
 
 

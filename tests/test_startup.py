@@ -24,7 +24,8 @@ with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         status = main(json.loads(sys.argv[1]))
     except SystemExit as exc:
         status = exc.code
-print(json.dumps({"numba": "numba" in sys.modules, "status": status,
+print(json.dumps({"numba": "numba" in sys.modules, "numpy": "numpy" in sys.modules,
+                  "status": status,
                   "stats": "scipy.stats" in sys.modules}))
 """
 
@@ -45,6 +46,23 @@ def test_answers_without_the_compiler(args, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = probe(args)
     assert result["numba"] is False, f"{args} imported numba"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], [], ["make", "--help"], ["book", "--help"], ["30x20", "-o", "m.bmp"],
+     ["30x20", "-o", "/nonexistent/folder/m.svg"], ["30x20", "--cells", "abc", "-o", "m.svg"],
+     ["30x20", "--cells", "-3", "-o", "m.svg"], ["30x20", "--grid", "hexx", "-o", "m.svg"],
+     ["mkae", "30x20"], ["30x20", "-o", "m.svg", "--solution-text", "A", "--route", "r.svg"]],
+)  # fmt: skip
+def test_the_help_and_a_mistake_answer_before_numpy_loads(args, tmp_path, monkeypatch):
+    """The help and a slip in the arguments (a value, a format, a folder) are answered
+    from the names alone, in about a quarter of numba's import: nothing heavier than the
+    command line's parser is loaded."""
+    monkeypatch.chdir(tmp_path)
+    result = probe(args)
+    assert result["numpy"] is False, f"{args} imported numpy"
+    assert result["status"] in (0, 2)
 
 
 def test_a_colour_logo_does_not_load_the_statistics(tmp_path, monkeypatch):

@@ -16,14 +16,17 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
-
-from numpy.typing import ArrayLike
+from typing import TYPE_CHECKING, Any
 
 from mazeart._io import atomic_write, check_writable, plain
+from mazeart._names import FORMATS
 from mazeart.errors import MazeartError
 from mazeart.export._style import Style
-from mazeart.maze import Maze
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from mazeart.maze import Maze
 
 
 class _Writer:
@@ -65,23 +68,8 @@ __all__ = [
 ]
 
 EXPORT_FORMATS: dict[str, tuple[Callable[..., None], str]] = {
-    ".svg": (_Writer("mazeart.export.svg", "write_svg"), "vector drawing (print, pen plotters)"),
-    ".png": (_Writer("mazeart.export.png", "write_png"), "raster image"),
-    ".pdf": (_Writer("mazeart.export.pdf", "write_pdf"), "printable vector PDF with an answer key"),
-    ".json": (_Writer("mazeart.mazefile", "write_json"),
-              "saved maze / game level (mazeart.mazefile)"),
-    ".txt": (_Writer("mazeart.export.text", "write_ascii"), "ASCII drawing"),
-    ".html": (_Writer("mazeart.export.html", "write_html"),
-              "browser game, one self-contained page"),
-    ".tmj": (_Writer("mazeart.export.tiled", "write_tiled"),
-             "Tiled map, JSON (tileset image written beside it)"),
-    ".tmx": (_Writer("mazeart.export.tiled", "write_tiled"),
-             "Tiled map, XML (tileset image written beside it)"),
-    ".stl": (_Writer("mazeart.export.mesh", "write_stl"),
-             "3-D print: walls on a plate, millimetres (binary STL)"),
-    ".3mf": (_Writer("mazeart.export.mesh", "write_3mf"),
-             "3-D print: walls on a plate, millimetres (3MF package)"),
-}  # fmt: skip
+    suffix: (_Writer(module, name), about) for suffix, (module, name, about) in FORMATS.items()
+}
 """Output suffix → (writer, description)."""
 
 _STYLE = frozenset(f.name for f in fields(Style))

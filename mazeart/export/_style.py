@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from mazeart._names import TAG_COLOURS, TAG_KINDS
 from mazeart.errors import MazeartError, check_number
-from mazeart.tags import TAG_COLOURS, TAG_KINDS
 
 __all__ = [
     "GAME_COLOURS",

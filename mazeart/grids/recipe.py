@@ -14,15 +14,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from mazeart._names import GRID_KINDS
 from mazeart.errors import MazeartError, check_choice, check_int
-from mazeart.grids import GRIDS, Grid, make_grid
+from mazeart.grids import Grid, make_grid
 from mazeart.weights import FORBIDDEN, FREE
 
 __all__ = ["GRID_KINDS", "SQUARE_ONLY", "grid_for_rectangle", "grid_over_picture"]
-
-GRID_KINDS = tuple(kind for kind in GRIDS if kind != "weave")
-"""The grids the recipe knows, from the grid registry (``square`` is
-:class:`~mazeart.maze.Maze`'s own; the weave grid is made by ``weave=True``)."""
 
 SQUARE_ONLY = {
     "preset": "presets",
