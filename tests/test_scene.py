@@ -103,6 +103,27 @@ def test_chaining_joins_points_off_the_lattice_that_agree_to_a_millionth(segs, s
     assert sorted(units(Lines(back, lines.starts))) == sorted(units(Lines.from_segments(segs)))
 
 
+@given(st.integers(1, 3000), st.floats(1e-4, 50.0), st.integers(0, 2**31))
+def test_points_are_numbered_in_order_of_first_appearance(n, spread, seed):
+    """Points numbered by value (to a millionth), in order of first appearance, as numpy's
+    own sorting numbers them: whether they are spread out (the spatial table) or crowded
+    in a corner (many a slot: the mixing hash takes over)."""
+    from mazeart.export.lines import _number_points, _point_ids
+
+    rng = np.random.default_rng(seed)
+    pool = rng.uniform(0, spread, (max(1, n // 3), 2))
+    points = pool[rng.integers(0, len(pool), n)]  # each point about three times
+    ids, first = _point_ids(points)
+    keys = np.floor(points * 1e6 + 0.5).astype(np.int64)
+    _, index, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    rank = np.empty(len(index), np.int64)
+    rank[np.argsort(index)] = np.arange(len(index))
+    assert ids.tolist() == rank[inverse.ravel()].tolist()
+    assert first.tolist() == np.sort(index).tolist()
+    crowded = _number_points(rng.uniform(0, 1e-3, (400, 2)), True)
+    assert crowded[2] is False  # a crowd of points in one place: the spatial table gives up
+
+
 @given(lattice_segments(), st.integers(0, 2**31))
 def test_ordering_keeps_the_lines_nearest_end_first(segs, seed):
     lines = chain_segments(segs)

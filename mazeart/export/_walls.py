@@ -61,6 +61,8 @@ def segments_of(
     wall : (K,) ndarray of intp
     """
     ptr = grid.wall_ptr
+    if ptr[-1] == 2 * (len(ptr) - 1):  # every wall a straight side: its two points
+        return grid.wall_points.reshape(-1, 4)[walls], walls.copy()
     pieces = ptr[walls + 1] - ptr[walls] - 1  # a polyline of p points is p - 1 segments
     wall = np.repeat(walls, pieces)
     before = np.cumsum(pieces) - pieces

@@ -183,15 +183,16 @@ def _walk_trails(a, b, xy, n_vertices):
 
 
 @njit(cache=True)
-def _point_ids(ends):
-    """Number the points of ``ends`` (``(N, 2)``; equal when they agree to 1e-6) in order of
-    first appearance, through an open-addressing hash table: each point's number, and the
-    first point of each number."""
+def _number_points(ends, spatial):
+    """:func:`_point_ids` through one hash: ``spatial`` puts neighbouring points in
+    neighbouring slots (the order a drawing's points come in, so the table is read nearly
+    in order); it gives up (``ok`` False) when a probe runs long, where many points share
+    a place (a finely sampled curve), and the mixing hash takes over."""
     n = ends.shape[0]
     size = 16
     while size < 2 * n:  # at most half full
         size <<= 1
-    mask = np.uint64(size - 1)
+    mask = np.int64(size - 1)
     table = np.full(size, -1, np.int64)  # a number, or -1 for an empty slot
     q = np.empty((n, 2), np.int64)
     ids = np.empty(n, np.int64)
@@ -201,10 +202,14 @@ def _point_ids(ends):
         x = np.int64(np.floor(ends[i, 0] * 1e6 + 0.5))
         y = np.int64(np.floor(ends[i, 1] * 1e6 + 0.5))
         q[i, 0], q[i, 1] = x, y
-        h = (np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)) ^ (
-            np.uint64(y) * np.uint64(0xC2B2AE3D27D4EB4F)
-        )
-        k = np.int64((h ^ (h >> np.uint64(29))) & mask)
+        if spatial:  # a box of about an eighth by a quarter of a unit, rows 40503 apart
+            k = ((y >> 18) * 40503 + (x >> 17)) & mask
+        else:
+            h = (np.uint64(x) * np.uint64(0x9E3779B97F4A7C15)) ^ (
+                np.uint64(y) * np.uint64(0xC2B2AE3D27D4EB4F)
+            )
+            k = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
+        probes = 0
         while True:
             j = table[k]
             if j < 0:
@@ -217,8 +222,21 @@ def _point_ids(ends):
             if q[f, 0] == x and q[f, 1] == y:
                 ids[i] = j
                 break
-            k = (k + 1) & (size - 1)
-    return ids, first[:count]
+            k = (k + 1) & mask
+            probes += 1
+            if spatial and probes > 64:
+                return ids, first[:0], False
+    return ids, first[:count], True
+
+
+def _point_ids(ends: NDArray[np.float64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Number the points of ``ends`` (``(N, 2)``; equal when they agree to 1e-6) in order of
+    first appearance, through an open-addressing hash table: each point's number, and the
+    first point of each number (the same whichever hash found them)."""
+    ids, first, ok = _number_points(ends, True)
+    if not ok:
+        ids, first, ok = _number_points(ends, False)
+    return ids, first
 
 
 @njit(cache=True)
@@ -248,7 +266,8 @@ def chain_segments(segs: ArrayLike) -> Lines:
         it can; collinear points in a line are dropped.
     """
     s = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
-    s = s[np.any(s[:, :2] != s[:, 2:], axis=1)]
+    keep = (s[:, 0] != s[:, 2]) | (s[:, 1] != s[:, 3])  # no segment of no length
+    s = np.ascontiguousarray(s if keep.all() else s[keep])
     if not len(s):
         return Lines()
     ends = s.reshape(-1, 2)
@@ -265,9 +284,11 @@ def chain_segments(segs: ArrayLike) -> Lines:
         ids, first = _point_ids(ends)
         n = len(first)
         xy = ends[first]
-    ids = ids.reshape(-1, 2).astype(np.int64)
-    verts, starts = _walk_trails(ids[:, 0].copy(), ids[:, 1].copy(), xy.astype(np.float64), n)
-    return Lines(xy[verts].astype(np.float64), starts)
+    ids = ids.astype(np.int64, copy=False)
+    a, b = np.ascontiguousarray(ids[0::2]), np.ascontiguousarray(ids[1::2])
+    xy = np.ascontiguousarray(xy, dtype=np.float64)
+    verts, starts = _walk_trails(a, b, xy, n)
+    return Lines(xy[verts], starts)
 
 
 def chain_lines(lines: Lines) -> Lines:
