@@ -18,7 +18,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,8 +33,8 @@ from mazeart._signals import guarded, stopped
 from mazeart.errors import MazeartError, check_int, check_number, printable
 from mazeart.recipe import Recipe, option_table
 
-# The command line answers --help and a mistyped option from the names above, without
-# numpy or numba; each command imports the library when it runs.
+# The command line answers --help and a slip in its arguments from the names above, without
+# numpy or numba; each command imports the library when its arguments hold.
 
 _DEFAULT_COMMAND = "make"
 _GROUP_OPTIONS = ("--help", "-h", "--version", "--install-completion", "--show-completion")
@@ -99,11 +99,12 @@ class _DefaultCommandGroup(TyperGroup):
         return self.commands[name]
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
-        """Each command with its first sentence whole (click would cut it to a line)."""
-        from typer._click.utils import make_default_short_help
-
-        rows = [(info.name, make_default_short_help(inspect.getdoc(info.callback) or "", 1000))
-                for info in _commands.registered_commands if info.name]  # fmt: skip
+        """Each command with the first paragraph of its text whole (click would cut it to a
+        line), read from its function: the command itself is not built."""
+        rows = []
+        for info in _commands.registered_commands:
+            text = (inspect.getdoc(info.callback) or "").split("\n\n")[0]
+            rows.append((info.name or "", " ".join(text.split())))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -169,14 +170,13 @@ def _option(
     panel: str | None = None,
     *decls: str,
     metavar: str | None = None,
-    choices: tuple[str, ...] | None = None,
+    choices: tuple[str, ...] | Callable[[], Iterable[str]] | None = None,
 ) -> Any:
-    def complete(incomplete: str) -> list[str]:
-        if choices == ("ALGORITHMS",):  # the registry's names, loaded when completing
-            from mazeart.generators import ALGORITHMS
+    """An option; ``choices`` (or a function giving them when completing) complete it."""
 
-            return [c for c in ALGORITHMS if c.startswith(incomplete)]
-        return [c for c in choices or () if c.startswith(incomplete)]
+    def complete(incomplete: str) -> list[str]:
+        offered = choices() if callable(choices) else choices or ()
+        return [c for c in offered if c.startswith(incomplete)]
 
     return typer.Option(
         *decls,
@@ -185,6 +185,13 @@ def _option(
         metavar=metavar,
         autocompletion=complete if choices else None,
     )
+
+
+def _algorithms() -> list[str]:
+    """The generators' names (the registry loads when a shell completes --algorithm)."""
+    from mazeart.generators import ALGORITHMS
+
+    return list(ALGORITHMS)
 
 
 _METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "FILE", bool: ""}
@@ -326,7 +333,7 @@ def _with_options(name: str, group: list) -> Any:
                     kind,
                     _option(
                         help_, panel, *decls, metavar=_metavar(param, kind),
-                        choices=("ALGORITHMS",) if param == "algorithm" else _CHOICES.get(param),
+                        choices=_algorithms if param == "algorithm" else _CHOICES.get(param),
                     ),
                 ],
             )
