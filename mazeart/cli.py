@@ -94,7 +94,9 @@ class _DefaultCommandGroup(TyperGroup):
             if info is None:
                 return None
             self.commands[name] = typer.main.get_command_from_info(
-                info, pretty_exceptions_short=True, rich_markup_mode=None
+                info,
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
             )
         return self.commands[name]
 
