@@ -109,6 +109,16 @@ def next_u64(state):
 
 
 @njit(inline="always", cache=True)
+def nth_u64(seed, i):
+    """The number a generator whose state is ``seed`` gives on its ``i + 1``-th call, without
+    the calls before: for a fixed ``seed`` a bijection of ``i``, so no two ``i`` share one."""
+    z = seed + (np.uint64(i) + np.uint64(1)) * _GOLDEN
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(inline="always", cache=True)
 def below(state, k):
     """Uniform integer in ``[0, k)`` for ``1 <= k < 2**32`` (Lemire's multiply-shift)."""
     hi = next_u64(state) >> _S32

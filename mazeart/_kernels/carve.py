@@ -14,30 +14,27 @@ very order, of the square-only kernel it replaced.
 ``aldous_broder``    a random walk that covers the part (uniform; slow)
 ``hunt_and_kill``    random walks; hunt the first unvisited cell beside the maze, in id order
 ``growing_tree``     grow the newest, a random, the oldest active cell, or a mix
-``join_forest``      Kruskal's algorithm: walls in uniformly random order, through union-find
+``join_forest``      Kruskal's algorithm (walls in random order), found by Boruvka's rounds
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from mazeart._graph import find, union
+from mazeart._graph import find
 from mazeart._jit import njit
 from mazeart._kernels.topology import (
     degree,
-    edge_record,
     higher,
     is_open,
     join,
     open_slot,
-    record_carries_wall,
-    record_cells,
     sides,
     slot,
     step,
     walk,
 )
-from mazeart._rng import below, next_u64, uniform
+from mazeart._rng import below, next_u64, nth_u64, uniform
 
 __all__ = [
     "aldous_broder",
@@ -353,111 +350,246 @@ def growing_tree(topo, free, starts, state, links, order, select, bias):
             tail += 1
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_BUCKET_BITS = 8
-_SHIFT = np.uint64(64 - _BUCKET_BITS)
+# ----------------------------------------------------------------------------- Kruskal's
+# Kruskal's algorithm takes the walls in a uniformly random order and opens each that joins
+# two trees: the tree it ends with is the minimum spanning tree of random keys, one a wall,
+# and any algorithm that finds that tree has Kruskal's law. Taken in key order the walls
+# are strewn over the grid, and each union-find lookup misses the cache; Boruvka's rounds
+# find the same tree reading the grid in order: the lightest wall out of any set of cells
+# belongs to the tree, so each round opens the lightest wall out of every tree and joins
+# them. The first two rounds read the grid itself; the walls still between trees then go
+# to a list, which each round shortens.
+
+_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(cache=True)
-def _bucket(salt, edge):
-    """A random bucket for a wall: the SplitMix64 finaliser of (salt + edge * golden)."""
-    z = salt + np.uint64(edge) * _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return (z ^ (z >> np.uint64(31))) >> _SHIFT
+def _identity(n, sample):
+    """Each of ``n`` items its own set (of ``sample``'s dtype)."""
+    parent = np.empty(n, sample.dtype)
+    for i in range(n):
+        parent[i] = i
+    return parent
 
 
 @njit(cache=True)
-def join_forest(topo, free, links, state, needed, existing, edges, walls, pairs, order):
-    """Kruskal's algorithm: closed walls between free cells in uniformly random order, each
-    opened when it joins two different trees, until ``needed`` have been opened (or every
-    wall was tried). Trees already carved (``existing`` passages) and the cell ``pairs``
-    given count as joined. Returns the passages opened and a number to keep reads alive.
+def _link(parent, a, b):
+    """Join the sets of ``a`` and ``b``; False if they were one. The higher root takes the
+    lower, so every parent lies above its child (see :func:`_number_sets`)."""
+    ra = find(parent, a)
+    rb = find(parent, b)
+    if ra == rb:
+        return False
+    if ra < rb:
+        ra, rb = rb, ra
+    parent[rb] = ra
+    return True
 
-    The random order is taken in cache-sized pieces: every wall goes to a random bucket (a
-    hash of its slot), buckets are taken in turn, and each is shuffled on its own
-    (Fisher-Yates) when its turn comes. Random buckets followed by uniform shuffles within
-    them give a uniform permutation of all the walls.
 
-    Each wall is a record in ``edges`` (:func:`~mazeart._kernels.topology.edge_record`):
-    on the square grid its slot, from which its cells follow; on a graph its two cells,
-    so the hot loop reads no table at random, with the wall itself beside it in ``walls``
-    (of size 1 on the square grid, whose dtype the union-find's parents take).
+@njit(cache=True)
+def _number_sets(parent):
+    """Number the sets of a union-find whose parents lie above their children 0, 1, ... in
+    place (each item then holds its set's number), in one pass down and one up; returns how
+    many there are."""
+    k = 0
+    for a in range(parent.size - 1, -1, -1):
+        p = parent[a]
+        if p == a:
+            parent[a] = ~k
+            k += 1
+        else:
+            parent[a] = parent[p]  # (set already: p > a)
+    for a in range(parent.size):
+        parent[a] = ~parent[a]
+    return k
+
+
+@njit(cache=True)
+def _open_lightest_of_each_cell(topo, free, links, order, salt, parent):
+    """The first round: every free cell's lightest wall to a free cell."""
+    opened = 0
+    for a in range(free.size):
+        if not free[a]:
+            continue
+        best = _NONE
+        side = -1
+        for d in range(sides(topo, a)):
+            b = step(topo, a, d)
+            if b >= 0 and free[b]:
+                k = nth_u64(salt, slot(topo, a, d))
+                if k < best:
+                    best = k
+                    side = d
+        if side >= 0:
+            b = step(topo, a, side)
+            if _link(parent, a, b):
+                open_slot(topo, links, order, slot(topo, a, side))
+                opened += 1
+    return opened
+
+
+@njit(cache=True)
+def _lightest_of_each_set(topo, free, salt, label, best, where):
+    """Each set's lightest wall to another (``best`` its key, ``where`` its lower cell times
+    the degree plus its side), reading the grid in order; returns how many walls lie
+    between sets."""
+    width = degree(topo)
+    between = 0
+    for a in range(free.size):
+        if not free[a]:
+            continue
+        la = label[a]
+        for d in range(higher(topo, a), sides(topo, a)):
+            b = step(topo, a, d)
+            if b > a and free[b]:
+                lb = label[b]
+                if lb != la:
+                    between += 1
+                    k = nth_u64(salt, slot(topo, a, d))
+                    if k < best[la]:
+                        best[la] = k
+                        where[la] = a * width + d
+                    if k < best[lb]:
+                        best[lb] = k
+                        where[lb] = a * width + d
+    return between
+
+
+@njit(cache=True)
+def _open_lightest_of_each_set(topo, links, order, label, best, where, up):
+    """Open the lightest wall out of each set found (``best``, ``where``), joining the sets
+    in ``up``; returns the walls opened."""
+    width = degree(topo)
+    opened = 0
+    for p in range(best.size):
+        if best[p] != _NONE:
+            a = where[p] // width
+            d = where[p] - a * width
+            if _link(up, label[a], label[step(topo, a, d)]):
+                open_slot(topo, links, order, slot(topo, a, d))
+                opened += 1
+    return opened
+
+
+@njit(cache=True)
+def _walls_between_sets(topo, free, label, up, walls, x, y):
+    """The walls between sets (``label`` then ``up``) as records: the wall's slot and its two
+    sets; returns how many."""
+    m = 0
+    for a in range(free.size):
+        if not free[a]:
+            continue
+        la = up[label[a]]
+        for d in range(higher(topo, a), sides(topo, a)):
+            b = step(topo, a, d)
+            if b > a and free[b]:
+                lb = up[label[b]]
+                walls[m] = slot(topo, a, d)
+                x[m] = la
+                y[m] = lb
+                m += lb != la  # (written always, kept when between sets: no branch)
+    return m
+
+
+@njit(cache=True)
+def _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up):
+    """Boruvka's rounds over the listed walls between ``k`` sets, each round opening every
+    set's lightest wall and dropping the walls its joins closed; returns the walls opened."""
+    opened = 0
+    while m > 0:
+        best[:k] = _NONE
+        for i in range(m):
+            key = nth_u64(salt, walls[i])
+            p = x[i]
+            q = y[i]
+            old = best[p]
+            where[p] = i if key < old else where[p]
+            best[p] = min(old, key)
+            old = best[q]
+            where[q] = i if key < old else where[q]
+            best[q] = min(old, key)
+        for p in range(k):
+            up[p] = p
+        for p in range(k):
+            if best[p] != _NONE:
+                i = where[p]
+                if _link(up, x[i], y[i]):
+                    open_slot(topo, links, order, walls[i])
+                    opened += 1
+        k = _number_sets(up[:k])
+        kept = 0
+        for i in range(m):
+            p = up[x[i]]
+            q = up[y[i]]
+            walls[kept] = walls[i]
+            x[kept] = p
+            y[kept] = q
+            kept += p != q
+        m = kept
+    return opened
+
+
+@njit(cache=True)
+def _kruskal_ticks(salt, order, clock):
+    """Renumber the ticks after ``clock`` in the walls' key order: the order in which
+    Kruskal's algorithm opens them."""
+    m = 0
+    for s in range(order.size - 1):
+        m += order[1 + s] > clock
+    opened = np.empty(m, np.int64)
+    keys = np.empty(m, np.uint64)
+    m = 0
+    for s in range(order.size - 1):
+        if order[1 + s] > clock:
+            opened[m] = s
+            keys[m] = nth_u64(salt, s)
+            m += 1
+    for t, i in enumerate(np.argsort(keys)):
+        order[1 + opened[i]] = clock + 1 + t
+
+
+@njit(cache=True)
+def join_forest(topo, free, links, state, existing, pairs, order, sample):
+    """Kruskal's algorithm: join the trees of every free part into one through the walls
+    taken in a uniformly random order, each opened when it joins two trees. Trees already
+    carved (``existing`` passages, which must form a forest) and the cell ``pairs`` given
+    count as joined. Returns the passages opened.
+
+    Every wall's place in the order is a random key (:func:`~mazeart._rng.nth_u64` of its
+    slot: distinct keys), and the walls Kruskal's algorithm opens are the lightest spanning
+    forest of those keys, which Boruvka's rounds find reading the grid in order (see the
+    note above). Union-find parents, sets and listed walls take ``sample``'s dtype. The
+    carve order, when recorded, is Kruskal's: the opened walls by key.
     """
     n = free.size
-    parent = np.arange(n).astype(walls.dtype)
-    carries = record_carries_wall(topo)
-    rank = np.zeros(n if pairs.shape[0] > 0 or existing > 0 else 1, np.int8)
-    for i in range(pairs.shape[0]):  # cells already joined some other way (through a room)
-        union(parent, rank, pairs[i, 0], pairs[i, 1])
-    width = degree(topo)
-    for a in range(n if existing > 0 else 0):  # trees carved so far (none for Kruskal's)
-        for d in range(width):
-            b = step(topo, a, d)
-            if b > a and is_open(topo, links, a, d):
-                union(parent, rank, a, b)
-    # Each closed wall between free cells once, from its lower cell, scanned twice: to
-    # count the buckets, then to fill them.
-    buckets = 1 << _BUCKET_BITS
     salt = next_u64(state)
-    start = np.zeros(buckets + 1, np.int64)
-    for a in range(n):
-        if free[a]:
-            for d in range(higher(topo, a), sides(topo, a)):
-                b = step(topo, a, d)
-                if b > a and free[b] and not is_open(topo, links, a, d):
-                    start[_bucket(salt, slot(topo, a, d)) + 1] += 1
-    for i in range(buckets):
-        start[i + 1] += start[i]
-    fill = start[:buckets].copy()
-    for a in range(n):
-        if free[a]:
-            for d in range(higher(topo, a), sides(topo, a)):
-                b = step(topo, a, d)
-                if b > a and free[b] and not is_open(topo, links, a, d):
-                    s = slot(topo, a, d)
-                    k = _bucket(salt, s)
-                    edges[fill[k]] = edge_record(topo, s, a, b)
-                    if carries:
-                        walls[fill[k]] = s
-                    fill[k] += 1
-    remaining = needed
-    ahead = 16  # walls: how far on the cells are touched
-    touched = np.int64(0)
-    for k in range(buckets):
-        if remaining <= 0:
-            break
-        lo = start[k]
-        hi = start[k + 1]
-        for m in range(hi - 1, lo, -1):  # shuffle the bucket (Fisher-Yates; it fits the cache)
-            j = lo + below(state, m - lo + 1)
-            e = edges[j]
-            edges[j] = edges[m]
-            edges[m] = e
-            if carries:
-                w = walls[j]
-                walls[j] = walls[m]
-                walls[m] = w
-        for j in range(lo, hi):
-            if remaining <= 0:
-                break
-            if j + ahead < hi:
-                # Read the cells of a wall a few walls on: the lookups of the union-find
-                # miss the cache, and this way several misses are under way at once.
-                c0, c1 = record_cells(topo, edges[j + ahead])
-                touched += parent[c0] + parent[c1]
-            e = np.int64(edges[j])
-            a, b = record_cells(topo, e)
-            ra = find(parent, a)
-            rb = find(parent, b)
-            if ra == rb:
-                continue
-            # The higher root takes the lower: with the walls in random order the trees
-            # stay as shallow as by rank (path halving does the rest), and no rank is
-            # read or written, which in this loop is one miss of the cache fewer.
-            if ra < rb:
-                ra, rb = rb, ra
-            parent[rb] = ra
-            open_slot(topo, links, order, np.int64(walls[j]) if carries else e, a, b)
-            remaining -= 1
-    return needed - remaining, touched  # (returned so that the reads stay)
+    clock = order[0]
+    parent = _identity(n, sample)
+    opened = 0
+    if existing > 0 or pairs.shape[0] > 0:  # cells joined already: the rounds start from them
+        for i in range(pairs.shape[0]):
+            _link(parent, pairs[i, 0], pairs[i, 1])
+        for a in range(n if existing > 0 else 0):
+            if free[a]:
+                for d in range(higher(topo, a), sides(topo, a)):
+                    b = step(topo, a, d)
+                    if b > a and is_open(topo, links, a, d):
+                        _link(parent, a, b)
+    else:
+        opened += _open_lightest_of_each_cell(topo, free, links, order, salt, parent)
+    k = _number_sets(parent)
+    label = parent
+    best = np.full(k, _NONE, np.uint64)
+    where = np.empty(k, np.int64)
+    between = _lightest_of_each_set(topo, free, salt, label, best, where)
+    up = _identity(k, sample)
+    opened += _open_lightest_of_each_set(topo, links, order, label, best, where, up)
+    k = _number_sets(up)
+    walls = np.empty(between + 1, sample.dtype)  # (+ 1: each wall is written, then kept or not)
+    x = np.empty(between + 1, sample.dtype)
+    y = np.empty(between + 1, sample.dtype)
+    m = _walls_between_sets(topo, free, label, up, walls, x, y)
+    opened += _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up)
+    if order.size > 1:
+        _kruskal_ticks(salt, order, clock)
+    return opened

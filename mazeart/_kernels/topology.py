@@ -40,13 +40,7 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   where every slot holds one); a lattice and the rings draw likewise, up to the
   cell's own ``sides`` on the rings;
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
-- ``open_slot(topo, links, order, s, a, b)``: open wall slot ``s`` between
-  cells ``a`` and ``b``;
-- ``edge_record(topo, s, a, b)``, ``record_cells(topo, rec)`` and
-  ``record_carries_wall(topo)``: a wall as one integer a kernel can shuffle, and
-  its two cells back. The square grid's record is the slot (the cells follow by
-  arithmetic); a graph's is the two cells packed, so that nothing is read from a
-  table at random, and the wall must travel beside it;
+- ``open_slot(topo, links, order, s)``: open wall slot ``s``;
 
 **Lattice** ``(table, shift, width, klog, mixed)``: a grid of rows and columns
 whose steps depend only on a cell's type (the parity of its row, or with ``mixed``
@@ -88,7 +82,6 @@ from mazeart._rng import below
 __all__ = [
     "carve",
     "degree",
-    "edge_record",
     "graph_topology",
     "grid_topology",
     "higher",
@@ -97,8 +90,6 @@ __all__ = [
     "lattice_topology",
     "lattice_walls",
     "open_slot",
-    "record_carries_wall",
-    "record_cells",
     "register",
     "rings_topology",
     "shut",
@@ -153,20 +144,8 @@ def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:
     return _IMPL["walk"][_kind(topo)](topo, free, state, c, options)
 
 
-def open_slot(topo: Any, links: Any, order: Any, s: int, a: int, b: int) -> None:
-    _IMPL["open_slot"][_kind(topo)](topo, links, order, s, a, b)
-
-
-def edge_record(topo: Any, s: int, a: int, b: int) -> int:
-    return _IMPL["edge_record"][_kind(topo)](topo, s, a, b)
-
-
-def record_cells(topo: Any, rec: int) -> tuple[int, int]:
-    return _IMPL["record_cells"][_kind(topo)](topo, rec)
-
-
-def record_carries_wall(topo: Any) -> bool:
-    return _IMPL["record_carries_wall"][_kind(topo)](topo)
+def open_slot(topo: Any, links: Any, order: Any, s: int) -> None:
+    _IMPL["open_slot"][_kind(topo)](topo, links, order, s)
 
 
 def slot(topo: Any, c: int, d: int) -> int:
@@ -391,39 +370,23 @@ def _sq_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
     return options[0] if k == 1 else options[below(state, k)]
 
 
-def _sq_open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
-    if s & 1:
-        links[a] |= 4
-        links[b] |= 1
-    else:
-        links[a] |= 2
-        links[b] |= 8
+def _sq_open_slot(topo, links, order, s):  # type: ignore[no-untyped-def]
+    # The cell west of the wall (s even) or north of it opens E (2) or S (4); the cell east
+    # of it W (8), the one south N (1). Without a branch: which one is random.
+    a = s >> 1
+    south = s & 1
+    links[a] |= 2 << south
+    links[a + 1 + (topo[2] - 1) * south] |= 8 >> (3 * south)
     if order.size > 1:
         order[0] += 1
         order[1 + s] = order[0]
 
 
-def _sq_edge_record(topo, s, a, b):  # type: ignore[no-untyped-def]
-    return s
-
-
-def _sq_record_cells(topo, rec):  # type: ignore[no-untyped-def]
-    a = np.int64(rec) >> 1
-    return a, a + topo[1 + (rec & 1)]
-
-
-def _sq_record_carries_wall(topo):  # type: ignore[no-untyped-def]
-    return False
-
-
 def _sq_slot(topo, c, d):  # type: ignore[no-untyped-def]
-    if d == 1:
-        return 2 * c
-    if d == 2:
-        return 2 * c + 1
-    if d == 3:
-        return 2 * (c - 1)
-    return 2 * (c + topo[0]) + 1
+    # East 2c, south 2c + 1; north and west are the south and east of the cell there.
+    # Without a branch: the sides are a kernel's inner loop, and which one is random.
+    there = c + topo[d] * (((d + 1) & 2) == 0)  # north and west: the neighbour
+    return 2 * there + ((d & 1) ^ 1)
 
 
 # ----------------------------------------------------------------------------- a graph
@@ -447,7 +410,7 @@ def _gr_step(topo, c, d):  # type: ignore[no-untyped-def]
 
 def _gr_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     w = np.int64(topo[1][c * topo[2] + d])
-    open_slot(topo, links, order, w, c, b)
+    open_slot(topo, links, order, w)
 
 
 def _gr_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
@@ -468,23 +431,11 @@ def _gr_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
             return d
 
 
-def _gr_open_slot(topo, links, order, s, a, b):  # type: ignore[no-untyped-def]
+def _gr_open_slot(topo, links, order, s):  # type: ignore[no-untyped-def]
     links[s] = True
     if order.size > 1:
         order[0] += 1
         order[1 + s] = order[0]
-
-
-def _gr_edge_record(topo, s, a, b):  # type: ignore[no-untyped-def]
-    return (np.int64(a) << 32) | np.int64(b)
-
-
-def _gr_record_cells(topo, rec):  # type: ignore[no-untyped-def]
-    return np.int64(rec) >> 32, np.int64(rec) & 0xFFFFFFFF
-
-
-def _gr_record_carries_wall(topo):  # type: ignore[no-untyped-def]
-    return True
 
 
 def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
@@ -524,7 +475,7 @@ def _lt_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 
 def _lt_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
-    open_slot(topo, links, order, slot(topo, c, d), c, b)
+    open_slot(topo, links, order, slot(topo, c, d))
 
 
 def _lt_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
@@ -544,16 +495,7 @@ def _lt_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
             return d
 
 
-def _lt_record_cells(topo, rec):  # type: ignore[no-untyped-def]
-    a = np.int64(rec) >> topo[3]
-    t = ((a >> topo[1]) + a * topo[4]) & 1
-    width = topo[2]
-    j = np.int64(rec) & ((np.int64(1) << topo[3]) - 1)
-    return a, a + topo[0][t * width + topo[0][2 * width + 2 + t] + j]
-
-
 _lt_degree, _lt_open_slot = _gr_degree, _gr_open_slot
-_lt_edge_record, _lt_record_carries_wall = _sq_edge_record, _sq_record_carries_wall
 
 
 # ----------------------------------------------------------------------------- rings

@@ -1,4 +1,4 @@
-"""Union-find over walls: Kruskal's algorithm, and joining a forest into spanning trees.
+"""Kruskal's algorithm, and joining a forest into spanning trees.
 
 :func:`complete_forest` takes the passages a generator has carved (any forest)
 and removes walls in uniformly random order, keeping those that join two
@@ -34,18 +34,13 @@ def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
     """
     n_free = int(np.count_nonzero(grid.flat_free))
     existing = int(np.count_nonzero(grid.passages & 2) + np.count_nonzero(grid.passages & 4))
-    needed = n_free - len(grid.starts) - existing
     if pairs is None:
         pairs = np.zeros((0, 2), dtype=np.int64)
-    elif len(pairs):
-        needed = n_free  # rooms change the count of trees: run through every wall
-    if needed <= 0:
-        return 0
-    dtype = np.int32 if 2 * grid.flat_free.size < 2**31 else np.int64
-    edges = np.empty(2 * n_free, dtype=dtype)
-    parents = np.empty(1, dtype)  # (the records are slots: no walls carried beside them)
-    added, _ = join_forest(
-        grid.topology, grid.flat_free, grid.passages, grid.state, needed, existing, edges,
-        parents, pairs, grid.order,
+    if n_free - len(grid.starts) - existing <= 0 and not len(pairs):
+        return 0  # every part is one tree already
+    sample = np.empty(0, np.int32 if 4 * grid.flat_free.size < 2**31 else np.int64)
+    added = join_forest(
+        grid.topology, grid.flat_free, grid.passages, grid.state, existing, pairs, grid.order,
+        sample,
     )  # fmt: skip
     return int(added)

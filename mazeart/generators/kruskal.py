@@ -1,8 +1,11 @@
 """Randomized Kruskal's algorithm (also the hybrid's join step).
 
 Every cell starts as its own tree; walls are removed in uniformly random order,
-each one only if it joins two different trees (union-find with path halving
-and union by rank, on flat arrays). See :mod:`mazeart.generators._forest`.
+each one only if it joins two different trees. The tree this ends with is the
+minimum spanning tree of the walls' random keys, which the kernel finds in
+Boruvka's rounds, reading the grid in order rather than the walls in key order
+(see :func:`mazeart._kernels.carve.join_forest` and
+:mod:`mazeart.generators._forest`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ __all__ = ["kruskal"]
 
 @register(
     "kruskal",
-    description="randomized Kruskal's: union-find over walls in random order",
+    description="randomized Kruskal's: walls in random order, each joining two trees",
     kernel=join_forest,
 )
 def kruskal(weights: np.ndarray, rng: np.random.Generator, *, geometry: str = "cells") -> Maze:

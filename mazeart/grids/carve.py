@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from mazeart._jit import njit
 from mazeart._kernels.parts import label_cells, label_parts
-from mazeart._kernels.topology import grid_topology, lattice_walls, record_carries_wall
+from mazeart._kernels.topology import degree, grid_topology, lattice_walls
 from mazeart._rng import RngLike, as_generator, below, kernel_state
 from mazeart.errors import MazeartError
 from mazeart.generators import ALGORITHMS, get_algorithm
@@ -143,7 +143,7 @@ def carve_graph(
     starts = _random_starts(free, labels, parts, state)
     del labels
     opened = np.zeros(grid.n_walls, np.bool_)
-    _run(kernel, algorithm, topo, free, int(parts), starts, state, opened, grid.n_walls, options)
+    _run(kernel, algorithm, topo, free, starts, state, opened, grid.n_walls, options)
     return opened
 
 
@@ -152,25 +152,19 @@ def _run(
     algorithm: str,
     topo: Any,
     free: NDArray[np.bool_],
-    parts: int,
     starts: NDArray[np.int64],
     state: NDArray[np.uint64],
     links: NDArray[np.bool_],
     n_walls: int,
     options: dict[str, Any],
 ) -> None:
-    """Call the algorithm's kernel with the arguments it takes (Kruskal's its records and the
-    walls beside them, where the topology's records do not carry them; the growing tree its
-    selection), opening ``links``."""
+    """Call the algorithm's kernel with the arguments it takes (Kruskal's the dtype of its
+    sets and listed walls; the growing tree its selection), opening ``links``."""
     order = np.zeros(1, np.int64)
     if algorithm == "kruskal":
-        needed = int(np.count_nonzero(free)) - parts
-        edges = np.empty(max(1, n_walls), np.int64)  # a record a wall
-        wide = max(free.size, n_walls) >= 2**31  # the union-find's parents take this dtype
-        beside = max(1, n_walls) if record_carries_wall(topo) else 1
-        walls = np.empty(beside, np.int64 if wide else np.int32)
-        pairs = np.zeros((0, 2), np.int64)
-        kernel(topo, free, links, state, needed, 0, edges, walls, pairs, order)
+        wide = max(free.size * degree(topo), links.size) >= 2**31  # sets and slots take this
+        sample = np.empty(0, np.int64 if wide else np.int32)
+        kernel(topo, free, links, state, 0, np.zeros((0, 2), np.int64), order, sample)
     elif algorithm == "growing-tree":
         from mazeart.generators.growing_tree import selection
 
@@ -198,7 +192,7 @@ def _carve_lattice(
     starts = _random_starts(framed, labels, parts, state)
     del labels
     links = np.zeros(framed.size << int(topo[3]), np.bool_)
-    _run(kernel, algorithm, topo, framed, int(parts), starts, state, links, grid.n_walls, options)
+    _run(kernel, algorithm, topo, framed, starts, state, links, grid.n_walls, options)
     opened = np.zeros(grid.n_walls, np.bool_)
     lattice_walls(topo, grid.rows, grid.cols, links, opened)
     return opened
