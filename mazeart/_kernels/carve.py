@@ -456,19 +456,25 @@ def _lightest_of_each_set(topo, free, salt, label, best, where):
 
 
 @njit(cache=True)
-def _open_lightest_of_each_set(topo, links, order, label, best, where, up):
-    """Open the lightest wall out of each set found (``best``, ``where``), joining the sets
-    in ``up``; returns the walls opened."""
+def _join_each_set_once(topo, free, links, order, salt, label, k, sample):
+    """A round over the grid: each of the ``k`` sets of ``label`` joins another through its
+    lightest wall. Returns the sets these joins make (a number for each of the ``k``), how
+    many, the walls opened, and how many walls lay between the ``k`` sets (as many as
+    can lie between the fewer)."""
     width = degree(topo)
+    best = np.full(k, _NONE, np.uint64)
+    where = np.empty(k, np.int64)
+    between = _lightest_of_each_set(topo, free, salt, label, best, where)
+    up = _identity(k, sample)
     opened = 0
-    for p in range(best.size):
+    for p in range(k):
         if best[p] != _NONE:
             a = where[p] // width
             d = where[p] - a * width
             if _link(up, label[a], label[step(topo, a, d)]):
                 open_slot(topo, links, order, slot(topo, a, d))
                 opened += 1
-    return opened
+    return up, _number_sets(up), opened, between
 
 
 @njit(cache=True)
@@ -578,17 +584,16 @@ def join_forest(topo, free, links, state, existing, pairs, order, sample):
     else:
         opened += _open_lightest_of_each_cell(topo, free, links, order, salt, parent)
     k = _number_sets(parent)
-    label = parent
-    best = np.full(k, _NONE, np.uint64)
-    where = np.empty(k, np.int64)
-    between = _lightest_of_each_set(topo, free, salt, label, best, where)
-    up = _identity(k, sample)
-    opened += _open_lightest_of_each_set(topo, links, order, label, best, where, up)
-    k = _number_sets(up)
-    walls = np.empty(between + 1, sample.dtype)  # (+ 1: each wall is written, then kept or not)
-    x = np.empty(between + 1, sample.dtype)
+    label = parent  # each cell's tree, numbered
+    # (the first round's notes are freed on its return: they are the size of the most sets)
+    up, k, joined, between = _join_each_set_once(topo, free, links, order, salt, label, k, sample)
+    opened += joined
+    walls = np.empty(between + 1, sample.dtype)  # (+ 1: each wall is written, then kept or not;
+    x = np.empty(between + 1, sample.dtype)  # the pages past the last kept are never touched)
     y = np.empty(between + 1, sample.dtype)
     m = _walls_between_sets(topo, free, label, up, walls, x, y)
+    best = np.empty(k, np.uint64)
+    where = np.empty(k, np.int64)
     opened += _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up)
     if order.size > 1:
         _kruskal_ticks(salt, order, clock)
