@@ -11,6 +11,9 @@ and with a carve order recorded, they must be opened in key order, as Kruskal's 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -121,12 +124,17 @@ def test_kruskal_opens_the_minimum_spanning_tree_of_its_keys(mode, kind, rows, c
     assert opened(links) == {slot_of[p] for p in tree}
 
 
+@pytest.mark.parametrize(("mode", "dtype"), [("never", np.int32), ("always", np.int64)])
 @settings(max_examples=30, deadline=None)
 @given(rows=st.integers(2, 16), cols=st.integers(2, 16), seed=st.integers(0, 2**64 - 1))
-def test_joining_a_forest_and_rooms_keeps_them_and_adds_the_lightest_walls(rows, cols, seed):
+def test_joining_a_forest_and_rooms_keeps_them_and_adds_the_lightest_walls(
+    mode, dtype, rows, cols, seed
+):
     """Trees carved already and pairs of cells joined some other way (a room's doors) are
     joined as Kruskal's would: the tree is the minimum spanning tree in which they weigh
-    less than every wall; the carve order of the walls added is their key order."""
+    less than every wall; the carve order of the walls added is their key order, after the
+    ticks of the walls carved before (the last of them at the clock). As Python with 32-bit
+    sets and compiled with 64-bit ones."""
     rng = np.random.default_rng(seed % 2**32)
     topo, free, links, opened = topology("square", rows, cols, lambda n: rng.random(n) < 0.85)
     lo, hi, at = walls_of(topo, free)
@@ -140,11 +148,13 @@ def test_joining_a_forest_and_rooms_keeps_them_and_adds_the_lightest_walls(rows,
         links[b] |= 8 if b == a + 1 else 1
     cells = np.flatnonzero(free)
     pairs = rng.choice(cells, size=(int(rng.integers(0, 4)), 2)).astype(np.int64)
-    order = np.zeros(1 + 2 * free.size, np.int64)
-    order[0] = clock = 7
     before = opened(links)
+    order = np.zeros(1 + 2 * free.size, np.int64)
+    order[0] = clock = len(before)
+    order[1 + np.array(sorted(before), np.int64)] = np.arange(1, clock + 1)
     state = np.array([seed], np.uint64)
-    join_forest(topo, free, links, state, len(carved), pairs, order, np.empty(0, np.int32))
+    with jit_mode(mode):
+        join_forest(topo, free, links, state, len(carved), pairs, order, np.empty(0, dtype))
     keys = keys_of(seed, at)
     weight = np.argsort(np.argsort(keys)) + 10.0
     is_carved = np.isin(at, sorted(before))
@@ -166,3 +176,59 @@ def test_joining_a_forest_and_rooms_keeps_them_and_adds_the_lightest_walls(rows,
     assert sorted(ticks.tolist()) == list(range(clock + 1, clock + 1 + len(added)))
     by_key = np.array(added)[np.argsort(keys_of(seed, np.array(added, np.int64)))]
     assert np.array_equal(np.array(added)[np.argsort(ticks)], by_key)
+
+
+def unmix(z: int) -> int:
+    """The SplitMix64 finaliser undone (each xor-shift and multiply has an inverse)."""
+    full = (1 << 64) - 1
+
+    def unshift(y: int, k: int) -> int:
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+
+    z = unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & full
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & full
+    return unshift(z, 30)
+
+
+_ONLY_WAY = """
+import sys
+import numpy as np
+from mazeart._jit import jit_mode
+from mazeart._kernels.carve import join_forest
+from mazeart._kernels.topology import square_topology
+mode, stride, cols, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+free = np.zeros(3 * stride, bool)
+free[stride + 1 : stride + 1 + cols] = True
+links = np.zeros(free.size, np.uint8)
+with jit_mode(mode):
+    join_forest(square_topology(stride), free, links, np.array([seed], np.uint64), 0,
+                np.zeros((0, 2), np.int64), np.zeros(1, np.int64), np.empty(0, np.int32))
+print(np.count_nonzero(links & 2))
+"""
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+@pytest.mark.parametrize("cols", [2, 4])
+def test_a_wall_with_the_largest_key_is_opened_when_it_is_the_only_way(mode, cols):
+    """Keys are 64-bit numbers, and one may be the largest of all, which the kernel also
+    uses for "no wall yet": the wall in the middle of a row of 2 or 4 cells, the only way
+    between its halves, is given that key (a state chosen through the inverse of the
+    generator's mixing) and must still be opened. (In a process of its own: a kernel that
+    never picks the wall would never finish.)"""
+    full = (1 << 64) - 1
+    golden = int(GOLDEN)
+    stride = cols + 2
+    middle = 2 * (stride + cols // 2)  # the east wall of the cell left of the middle
+    salt = (unmix(full) - (middle + 1) * golden) & full
+    seed = (unmix(salt) - golden) & full
+    assert int(keys_of(seed, np.array([middle]))[0]) == full
+    run = subprocess.run(
+        [sys.executable, "-c", _ONLY_WAY, mode, str(stride), str(cols), str(seed)],
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    assert int(run.stdout.split()[-1]) == cols - 1  # every wall of the row, the middle's too

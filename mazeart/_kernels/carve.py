@@ -360,7 +360,8 @@ def growing_tree(topo, free, starts, state, links, order, select, bias):
 # them. The first two rounds read the grid itself; the walls still between trees then go
 # to a list, which each round shortens.
 
-_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)
+_NONE = np.uint64(0xFFFFFFFFFFFFFFFF)  # no wall noted yet (a wall may have this key too: each
+# comparison is <=, which only ever ties with it, and a note is marked by where it points)
 
 
 @njit(cache=True)
@@ -417,7 +418,7 @@ def _open_lightest_of_each_cell(topo, free, links, order, salt, parent):
             b = step(topo, a, d)
             if b >= 0 and free[b]:
                 k = nth_u64(salt, slot(topo, a, d))
-                if k < best:
+                if k <= best:
                     best = k
                     side = d
         if side >= 0:
@@ -446,10 +447,10 @@ def _lightest_of_each_set(topo, free, salt, label, best, where):
                 if lb != la:
                     between += 1
                     k = nth_u64(salt, slot(topo, a, d))
-                    if k < best[la]:
+                    if k <= best[la]:
                         best[la] = k
                         where[la] = a * width + d
-                    if k < best[lb]:
+                    if k <= best[lb]:
                         best[lb] = k
                         where[lb] = a * width + d
     return between
@@ -463,12 +464,12 @@ def _join_each_set_once(topo, free, links, order, salt, label, k, sample):
     can lie between the fewer)."""
     width = degree(topo)
     best = np.full(k, _NONE, np.uint64)
-    where = np.empty(k, np.int64)
+    where = np.full(k, -1, np.int64)
     between = _lightest_of_each_set(topo, free, salt, label, best, where)
     up = _identity(k, sample)
     opened = 0
     for p in range(k):
-        if best[p] != _NONE:
+        if where[p] >= 0:
             a = where[p] // width
             d = where[p] - a * width
             if _link(up, label[a], label[step(topo, a, d)]):
@@ -504,21 +505,22 @@ def _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up):
     opened = 0
     while m > 0:
         best[:k] = _NONE
+        where[:k] = -1
         for i in range(m):
             key = nth_u64(salt, walls[i])
             p = x[i]
             q = y[i]
             old = best[p]
-            where[p] = i if key < old else where[p]
+            where[p] = i if key <= old else where[p]
             best[p] = min(old, key)
             old = best[q]
-            where[q] = i if key < old else where[q]
+            where[q] = i if key <= old else where[q]
             best[q] = min(old, key)
         for p in range(k):
             up[p] = p
         for p in range(k):
-            if best[p] != _NONE:
-                i = where[p]
+            i = where[p]
+            if i >= 0:
                 if _link(up, x[i], y[i]):
                     open_slot(topo, links, order, walls[i])
                     opened += 1
