@@ -390,18 +390,16 @@ def _link(parent, a, b):
 @njit(cache=True)
 def _number_sets(parent):
     """Number the sets of a union-find whose parents lie above their children 0, 1, ... in
-    place (each item then holds its set's number), in one pass down and one up; returns how
-    many there are."""
+    place (each item then holds its set's number) in one pass down: an item's parent, above
+    it, holds its number already. Returns how many there are."""
     k = 0
     for a in range(parent.size - 1, -1, -1):
         p = parent[a]
         if p == a:
-            parent[a] = ~k
+            parent[a] = k
             k += 1
         else:
-            parent[a] = parent[p]  # (set already: p > a)
-    for a in range(parent.size):
-        parent[a] = ~parent[a]
+            parent[a] = parent[p]
     return k
 
 
