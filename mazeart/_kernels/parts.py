@@ -6,9 +6,7 @@ Both kernels run a breadth-first search over a topology
 neighbour table. Labels are ``1..n`` in the order of each part's first cell,
 ``0`` for a cell left out.
 
->>> from typing import Any
-
-import numpy as np
+>>> import numpy as np
 >>> labels, n = label_mask(np.array([[1, 1, 0], [0, 0, 1]], bool))
 >>> labels.tolist(), n
 ([[1, 1, 0], [0, 0, 2]], 2)
