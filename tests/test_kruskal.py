@@ -27,6 +27,7 @@ from mazeart._kernels.topology import grid_topology, higher, sides, slot, square
 from mazeart.grids import make_grid
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+NO_TABLE = np.empty(0, np.uint64)  # the kernel draws its keys
 
 
 def splitmix(z: np.ndarray) -> np.ndarray:
@@ -116,7 +117,7 @@ def test_kruskal_opens_the_minimum_spanning_tree_of_its_keys(mode, kind, rows, c
     state = np.array([seed], np.uint64)
     with jit_mode(mode):
         join_forest(topo, free, links, state, 0, np.zeros((0, 2), np.int64),
-                    np.zeros(1, np.int64), np.empty(0, np.int32))  # fmt: skip
+                    np.zeros(1, np.int64), np.empty(0, np.int32), NO_TABLE)  # fmt: skip
     rank = np.empty(len(at))
     rank[np.argsort(keys_of(seed, at))] = np.arange(1, len(at) + 1)
     tree = tree_of(free.size, lo, hi, rank)
@@ -154,7 +155,8 @@ def test_joining_a_forest_and_rooms_keeps_them_and_adds_the_lightest_walls(
     order[1 + np.array(sorted(before), np.int64)] = np.arange(1, clock + 1)
     state = np.array([seed], np.uint64)
     with jit_mode(mode):
-        join_forest(topo, free, links, state, len(carved), pairs, order, np.empty(0, dtype))
+        join_forest(topo, free, links, state, len(carved), pairs, order, np.empty(0, dtype),
+                    NO_TABLE)  # fmt: skip
     keys = keys_of(seed, at)
     weight = np.argsort(np.argsort(keys)) + 10.0
     is_carved = np.isin(at, sorted(before))
@@ -207,7 +209,8 @@ free[stride + 1 : stride + 1 + cols] = True
 links = np.zeros(free.size, np.uint8)
 with jit_mode(mode):
     join_forest(square_topology(stride), free, links, np.array([seed], np.uint64), 0,
-                np.zeros((0, 2), np.int64), np.zeros(1, np.int64), np.empty(0, np.int32))
+                np.zeros((0, 2), np.int64), np.zeros(1, np.int64), np.empty(0, np.int32),
+                np.empty(0, np.uint64))
 print(np.count_nonzero(links & 2))
 """
 

@@ -364,6 +364,14 @@ _NONE = np.uint64(0xFFFFFFFFFFFFFFFF)  # no wall noted yet (a wall may have this
 # comparison is <=, which only ever ties with it, and a note is marked by where it points)
 
 
+@njit(inline="always", cache=True)
+def _wall_key(keys, s):
+    """Wall slot ``s``'s key: from the table of ``keys = (salt, table)`` where it holds one a
+    slot, else the ``s + 1``-th number of the stream the salt starts."""
+    salt, table = keys
+    return table[s] if table.size > 0 else nth_u64(salt, s)
+
+
 @njit(cache=True)
 def _identity(n, sample):
     """Each of ``n`` items its own set (of ``sample``'s dtype)."""
@@ -404,7 +412,7 @@ def _number_sets(parent):
 
 
 @njit(cache=True)
-def _open_lightest_of_each_cell(topo, free, links, order, salt, parent):
+def _open_lightest_of_each_cell(topo, free, links, order, keys, parent):
     """The first round: every free cell's lightest wall to a free cell."""
     opened = 0
     for a in range(free.size):
@@ -415,7 +423,7 @@ def _open_lightest_of_each_cell(topo, free, links, order, salt, parent):
         for d in range(sides(topo, a)):
             b = step(topo, a, d)
             if b >= 0 and free[b]:
-                k = nth_u64(salt, slot(topo, a, d))
+                k = _wall_key(keys, slot(topo, a, d))
                 if k <= best:
                     best = k
                     side = d
@@ -428,7 +436,7 @@ def _open_lightest_of_each_cell(topo, free, links, order, salt, parent):
 
 
 @njit(cache=True)
-def _lightest_of_each_set(topo, free, salt, label, best, where):
+def _lightest_of_each_set(topo, free, keys, label, best, where):
     """Each set's lightest wall to another (``best`` its key, ``where`` its lower cell times
     the degree plus its side), reading the grid in order; returns how many walls lie
     between sets."""
@@ -444,7 +452,7 @@ def _lightest_of_each_set(topo, free, salt, label, best, where):
                 lb = label[b]
                 if lb != la:
                     between += 1
-                    k = nth_u64(salt, slot(topo, a, d))
+                    k = _wall_key(keys, slot(topo, a, d))
                     if k <= best[la]:
                         best[la] = k
                         where[la] = a * width + d
@@ -455,7 +463,7 @@ def _lightest_of_each_set(topo, free, salt, label, best, where):
 
 
 @njit(cache=True)
-def _join_each_set_once(topo, free, links, order, salt, label, k, sample):
+def _join_each_set_once(topo, free, links, order, keys, label, k, sample):
     """A round over the grid: each of the ``k`` sets of ``label`` joins another through its
     lightest wall. Returns the sets these joins make (a number for each of the ``k``), how
     many, the walls opened, and how many walls lay between the ``k`` sets (as many as
@@ -463,7 +471,7 @@ def _join_each_set_once(topo, free, links, order, salt, label, k, sample):
     width = degree(topo)
     best = np.full(k, _NONE, np.uint64)
     where = np.full(k, -1, np.int64)
-    between = _lightest_of_each_set(topo, free, salt, label, best, where)
+    between = _lightest_of_each_set(topo, free, keys, label, best, where)
     up = _identity(k, sample)
     opened = 0
     for p in range(k):
@@ -497,7 +505,7 @@ def _walls_between_sets(topo, free, label, up, walls, x, y):
 
 
 @njit(cache=True)
-def _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up):
+def _join_listed(topo, links, order, keys, walls, x, y, m, k, best, where, up):
     """Boruvka's rounds over the listed walls between ``k`` sets, each round opening every
     set's lightest wall and dropping the walls its joins closed; returns the walls opened."""
     opened = 0
@@ -505,7 +513,7 @@ def _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up):
         best[:k] = _NONE
         where[:k] = -1
         for i in range(m):
-            key = nth_u64(salt, walls[i])
+            key = _wall_key(keys, walls[i])
             p = x[i]
             q = y[i]
             old = best[p]
@@ -536,39 +544,40 @@ def _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up):
 
 
 @njit(cache=True)
-def _kruskal_ticks(salt, order, clock):
+def _kruskal_ticks(keys, order, clock):
     """Renumber the ticks after ``clock`` in the walls' key order: the order in which
     Kruskal's algorithm opens them."""
     m = 0
     for s in range(order.size - 1):
         m += order[1 + s] > clock
     opened = np.empty(m, np.int64)
-    keys = np.empty(m, np.uint64)
+    weights = np.empty(m, np.uint64)
     m = 0
     for s in range(order.size - 1):
         if order[1 + s] > clock:
             opened[m] = s
-            keys[m] = nth_u64(salt, s)
+            weights[m] = _wall_key(keys, s)
             m += 1
-    for t, i in enumerate(np.argsort(keys)):
+    for t, i in enumerate(np.argsort(weights)):
         order[1 + opened[i]] = clock + 1 + t
 
 
 @njit(cache=True)
-def join_forest(topo, free, links, state, existing, pairs, order, sample):
+def join_forest(topo, free, links, state, existing, pairs, order, sample, table):
     """Kruskal's algorithm: join the trees of every free part into one through the walls
     taken in a uniformly random order, each opened when it joins two trees. Trees already
     carved (``existing`` passages, which must form a forest) and the cell ``pairs`` given
     count as joined. Returns the passages opened.
 
     Every wall's place in the order is a random key (:func:`~mazeart._rng.nth_u64` of its
-    slot: distinct keys), and the walls Kruskal's algorithm opens are the lightest spanning
-    forest of those keys, which Boruvka's rounds find reading the grid in order (see the
-    note above). Union-find parents, sets and listed walls take ``sample``'s dtype. The
-    carve order, when recorded, is Kruskal's: the opened walls by key.
+    slot: distinct keys), or its entry in ``table`` (uint64, one a slot; empty for random
+    keys), and the walls Kruskal's algorithm opens are the lightest spanning forest of
+    those keys, which Boruvka's rounds find reading the grid in order (see the note
+    above). Union-find parents, sets and listed walls take ``sample``'s dtype. The carve
+    order, when recorded, is Kruskal's: the opened walls by key.
     """
     n = free.size
-    salt = next_u64(state)
+    keys = (next_u64(state), table)
     clock = order[0]
     parent = _identity(n, sample)
     opened = 0
@@ -582,11 +591,11 @@ def join_forest(topo, free, links, state, existing, pairs, order, sample):
                     if b > a and is_open(topo, links, a, d):
                         _link(parent, a, b)
     else:
-        opened += _open_lightest_of_each_cell(topo, free, links, order, salt, parent)
+        opened += _open_lightest_of_each_cell(topo, free, links, order, keys, parent)
     k = _number_sets(parent)
     label = parent  # each cell's tree, numbered
     # (the first round's notes are freed on its return: they are the size of the most sets)
-    up, k, joined, between = _join_each_set_once(topo, free, links, order, salt, label, k, sample)
+    up, k, joined, between = _join_each_set_once(topo, free, links, order, keys, label, k, sample)
     opened += joined
     walls = np.empty(between + 1, sample.dtype)  # (+ 1: each wall is written, then kept or not;
     x = np.empty(between + 1, sample.dtype)  # the pages past the last kept are never touched)
@@ -594,7 +603,7 @@ def join_forest(topo, free, links, state, existing, pairs, order, sample):
     m = _walls_between_sets(topo, free, label, up, walls, x, y)
     best = np.empty(k, np.uint64)
     where = np.empty(k, np.int64)
-    opened += _join_listed(topo, links, order, salt, walls, x, y, m, k, best, where, up)
+    opened += _join_listed(topo, links, order, keys, walls, x, y, m, k, best, where, up)
     if order.size > 1:
-        _kruskal_ticks(salt, order, clock)
+        _kruskal_ticks(keys, order, clock)
     return opened

@@ -41,6 +41,6 @@ def complete_forest(grid, pairs: np.ndarray | None = None) -> int:
     sample = np.empty(0, np.int32 if 4 * grid.flat_free.size < 2**31 else np.int64)
     added = join_forest(
         grid.topology, grid.flat_free, grid.passages, grid.state, existing, pairs, grid.order,
-        sample,
+        sample, np.empty(0, np.uint64),
     )  # fmt: skip
     return int(added)

@@ -3,8 +3,9 @@
 Every wall between two free cells gets a key ``u - bias * alignment``, where
 ``u`` is uniform in [0, 1) and ``alignment`` is how well the passage it would
 open follows the local flow direction (``|cos|`` of the angle between them).
-Kruskal's union-find takes the walls in key order, so passages along the flow
-are opened first and corridors run with it: long horizontal runs for
+Kruskal's algorithm takes the walls in key order (as the lightest spanning tree
+of the keys, :func:`~mazeart._kernels.carve.join_forest`), so passages along the
+flow are opened first and corridors run with it: long horizontal runs for
 ``direction="horizontal"``, rings for ``"spiral"``, and so on. ``bias = 0`` is
 plain Kruskal's; the maze is a perfect maze in every free part whatever the
 field. Image-guided textures (:mod:`mazeart.guide`) pass a per-cell ``angle``
@@ -18,11 +19,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from mazeart._graph import spanning_edges, union
 from mazeart._jit import njit
+from mazeart._kernels.carve import join_forest
+from mazeart._kernels.topology import degree, grid_topology
 from mazeart._rng import kernel_state, nth_uniform
 from mazeart.errors import MazeartError
-from mazeart.generators._common import CellGrid, carve
+from mazeart.generators._common import CellGrid
 from mazeart.generators._registry import register
 from mazeart.maze import Maze
 
@@ -115,10 +117,14 @@ def flow_on_grid(
     with np.errstate(invalid="ignore"):
         follows = np.nan_to_num(np.abs(np.cos(theta[a] - step)), nan=0.5) * strength[a]
         follows += np.nan_to_num(np.abs(np.cos(theta[b] - step)), nan=0.5) * strength[b]
-    order = np.argsort(rng.random(inner.size) - 0.5 * follows, kind="stable")
-    kept = spanning_edges(n, a[order], b[order], np.zeros(inner.size, np.bool_))
+    keys = np.zeros(grid.n_walls)  # a wall each; only those between free cells are read
+    keys[inner] = rng.random(inner.size) - 0.5 * follows
     opened = np.zeros(grid.n_walls, np.bool_)
-    opened[inner[order[kept]]] = True
+    topo = grid_topology(grid)
+    wide = max(n * degree(topo), grid.n_walls) >= 2**31  # sets and slots take this dtype
+    join_forest(topo, np.ascontiguousarray(free, np.bool_), opened, np.zeros(1, np.uint64), 0,
+                np.zeros((0, 2), np.int64), np.zeros(1, np.int64),
+                np.empty(0, np.int64 if wide else np.int32), _in_order(keys))  # fmt: skip
     return opened
 
 
@@ -137,74 +143,25 @@ def _key(wall, stride, seed, along_east, along_south):
 
 
 @njit(cache=True)
-def _bucket(key, scale, k):
-    """The bucket of a key in (-1, 1) among ``k`` (clamped: a key off the range, such
-    as NaN from an angle of NaN, still lands in one)."""
-    b = int((key + 1.0) * scale) if key == key else 0
-    return min(max(b, 0), k - 1)
-
-
-@njit(cache=True)
-def _flow(free, stride, along_east, along_south, seed, passages, order, walls, buckets):
-    """Kruskal's over the walls between free cells, taken in key order.
-
-    The keys lie in (-1, 1); a counting sort spreads the walls over ``buckets``
-    (about one wall each) and each bucket is put in exact key order, so no key
-    is ever stored: each is computed again from its number when needed. The
-    bucket counts become the union-find's parents afterwards.
-    """
-    n = free.size
-    k = buckets.size - 1
-    scale = 0.5 * k
-    for c in range(n):  # count the walls of each bucket
+def _flow_keys(free, stride, along_east, along_south, seed, keys):
+    """The key of every wall between free cells (:func:`_key`), into ``keys`` (float64, one
+    a wall slot; the others are left as they are)."""
+    for c in range(free.size):
         if not free[c]:
             continue
         if free[c + 1]:
-            b = _bucket(_key(2 * c, stride, seed, along_east, along_south), scale, k)
-            buckets[b + 1] += 1
+            keys[2 * c] = _key(2 * c, stride, seed, along_east, along_south)
         if free[c + stride]:
-            wall = 2 * c + 1
-            b = _bucket(_key(wall, stride, seed, along_east, along_south), scale, k)
-            buckets[b + 1] += 1
-    for b in range(k):
-        buckets[b + 1] += buckets[b]
-    m = buckets[k]
-    for c in range(n):  # place them
-        if not free[c]:
-            continue
-        for wall in (2 * c, 2 * c + 1):
-            if not free[c + 1 if wall == 2 * c else c + stride]:
-                continue
-            b = _bucket(_key(wall, stride, seed, along_east, along_south), scale, k)
-            walls[buckets[b]] = wall
-            buckets[b] += 1
-    start = 0
-    for b in range(k):  # exact order inside each bucket (insertion sort: a few walls each)
-        end = buckets[b]
-        for i in range(start + 1, end):
-            x = walls[i]
-            kx = _key(x, stride, seed, along_east, along_south)
-            j = i - 1
-            while j >= start and _key(walls[j], stride, seed, along_east, along_south) > kx:
-                walls[j + 1] = walls[j]
-                j -= 1
-            walls[j + 1] = x
-        start = end
-    parent = buckets[:n]
-    for i in range(n):
-        parent[i] = i
-    rank = np.zeros(n, np.int8)
-    for j in range(m):
-        wall = walls[j]
-        a = wall >> 1
-        if wall & 1:
-            b = a + stride
-            d = 2
-        else:
-            b = a + 1
-            d = 1
-        if union(parent, rank, a, b):
-            carve(passages, order, a, d, b)
+            keys[2 * c + 1] = _key(2 * c + 1, stride, seed, along_east, along_south)
+
+
+def _in_order(keys: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """Floats as unsigned integers in the same order (in place): a positive float's bits
+    with the sign bit set, a negative float's bits all flipped."""
+    bits = keys.view(np.uint64)
+    sign = bits >> np.uint64(63)
+    bits ^= (np.uint64(0) - sign) | np.uint64(1 << 63)
+    return bits
 
 
 def _alignment(
@@ -273,9 +230,9 @@ def flow(
         raise MazeartError("bias must be between 0 and 1")
     east, south = _alignment(shape, direction, angle, strength)
     n = g.flat_free.size
-    index = np.int32 if 2 * n < 2**31 else np.int64
-    walls = np.empty(2 * n, index)  # reserved; only the walls between free cells are written
-    buckets = np.zeros(n + 1, index)  # about one wall each
-    seed = kernel_state(g.rng)[0]
-    _flow(g.flat_free, g.stride, east, south, seed, g.passages, g.order, walls, buckets)
+    keys = np.empty(2 * n, np.float64)  # a wall slot each; only those between free cells set
+    _flow_keys(g.flat_free, g.stride, east, south, kernel_state(g.rng)[0], keys)
+    sample = np.empty(0, np.int32 if 4 * n < 2**31 else np.int64)
+    join_forest(g.topology, g.flat_free, g.passages, g.state, 0, np.zeros((0, 2), np.int64),
+                g.order, sample, _in_order(keys))  # fmt: skip
     return g.maze()

@@ -164,7 +164,8 @@ def _run(
     if algorithm == "kruskal":
         wide = max(free.size * degree(topo), links.size) >= 2**31  # sets and slots take this
         sample = np.empty(0, np.int64 if wide else np.int32)
-        kernel(topo, free, links, state, 0, np.zeros((0, 2), np.int64), order, sample)
+        kernel(topo, free, links, state, 0, np.zeros((0, 2), np.int64), order, sample,
+               np.empty(0, np.uint64))  # fmt: skip
     elif algorithm == "growing-tree":
         from mazeart.generators.growing_tree import selection
 
