@@ -787,8 +787,7 @@ class Maze:
         ndarray of bool
             In the grid's :attr:`shape`; read-only.
         """
-        from mazeart._kernels.parts import label_cells, label_mask
-        from mazeart._kernels.topology import grid_topology
+        from mazeart._kernels.parts import label_mask
 
         if self.is_square:
             if self.region.all():  # no ground inside the grid
@@ -803,10 +802,19 @@ class Maze:
         ground = ~self.region
         if g.kind == "weave":  # the ground is the square cells'; tunnels join no ground
             ground[int(g.params["rows"]) * int(g.params["cols"]) :] = False
-        labels, _ = label_cells(grid_topology(g), ground)
+        # the ground's parts through the neighbour table (scipy's, already loaded by any
+        # grid's make; a compiled kernel would run as Python on a maze this small)
+        from scipy.sparse import csr_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        n = g.n_cells
+        src = np.repeat(np.arange(n), np.diff(g.indptr))
+        on = ground[src] & ground[g.indices]
+        table = csr_matrix((np.ones(int(on.sum()), np.int8), (src[on], g.indices[on])),
+                           shape=(n, n))  # fmt: skip
+        labels = connected_components(table, directed=False)[1]
         rim = g.wall_cells[g.wall_cells[:, 1] < 0, 0]
-        touching = np.unique(labels[rim])
-        out = np.isin(labels, touching[touching > 0])
+        out = ground & np.isin(labels, labels[rim[ground[rim]]])
         out.flags.writeable = False
         return out
 
