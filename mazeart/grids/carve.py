@@ -143,7 +143,7 @@ def carve_graph(
     starts = _random_starts(free, labels, parts, state)
     del labels
     opened = np.zeros(grid.n_walls, np.bool_)
-    _run(kernel, algorithm, topo, free, starts, state, opened, grid.n_walls, options)
+    _run(kernel, algorithm, topo, free, starts, state, opened, options)
     return opened
 
 
@@ -155,7 +155,6 @@ def _run(
     starts: NDArray[np.int64],
     state: NDArray[np.uint64],
     links: NDArray[np.bool_],
-    n_walls: int,
     options: dict[str, Any],
 ) -> None:
     """Call the algorithm's kernel with the arguments it takes (Kruskal's the dtype of its
@@ -193,7 +192,7 @@ def _carve_lattice(
     starts = _random_starts(framed, labels, parts, state)
     del labels
     links = np.zeros(framed.size << int(topo[3]), np.bool_)
-    _run(kernel, algorithm, topo, framed, starts, state, links, grid.n_walls, options)
+    _run(kernel, algorithm, topo, framed, starts, state, links, options)
     opened = np.zeros(grid.n_walls, np.bool_)
     lattice_walls(topo, grid.rows, grid.cols, links, opened)
     return opened
