@@ -136,11 +136,7 @@ def nth_uniform(seed, k):
     """The ``k``-th uniform float in ``[0, 1)`` of the stream a kernel state ``seed``
     starts (``k >= 1``), without the ones before it: SplitMix64 is counter-based, so
     any draw can be made again from its number."""
-    z = seed + np.uint64(k) * _GOLDEN
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z = z ^ (z >> _S31)
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return np.float64(nth_u64(seed, k - 1) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(inline="always", cache=True)

@@ -804,15 +804,9 @@ class Maze:
             ground[int(g.params["rows"]) * int(g.params["cols"]) :] = False
         # the ground's parts through the neighbour table (scipy's, already loaded by any
         # grid's make; a compiled kernel would run as Python on a maze this small)
-        from scipy.sparse import csr_matrix
         from scipy.sparse.csgraph import connected_components
 
-        n = g.n_cells
-        src = np.repeat(np.arange(n), np.diff(g.indptr))
-        on = ground[src] & ground[g.indices]
-        table = csr_matrix((np.ones(int(on.sum()), np.int8), (src[on], g.indices[on])),
-                           shape=(n, n))  # fmt: skip
-        labels = connected_components(table, directed=False)[1]
+        labels = connected_components(g.neighbour_graph(ground), directed=False)[1]
         rim = g.wall_cells[g.wall_cells[:, 1] < 0, 0]
         out = ground & np.isin(labels, labels[rim[ground[rim]]])
         out.flags.writeable = False

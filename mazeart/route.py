@@ -661,19 +661,10 @@ class _Neighbours:
     def __init__(self, grid: Any):
         self.indptr = np.asarray(grid.indptr, np.int64)
         self.indices = np.asarray(grid.indices, np.int64)
-        self.src = np.repeat(np.arange(self.indptr.size - 1), np.diff(self.indptr))
+        self.graph = grid.neighbour_graph  # the table between allowed cells, for scipy
 
     def of(self, c: int) -> NDArray[np.int64]:
         return self.indices[self.indptr[c] : self.indptr[c + 1]]
-
-    def graph(self, allowed: NDArray[np.bool_]) -> Any:
-        """The neighbour table between ``allowed`` cells, as a scipy sparse matrix."""
-        from scipy.sparse import csr_matrix
-
-        ok = allowed[self.src] & allowed[self.indices]
-        n = allowed.size
-        return csr_matrix((np.ones(int(ok.sum()), np.int8), (self.src[ok], self.indices[ok])),
-                          shape=(n, n))  # fmt: skip
 
     def distances(
         self, source: int, allowed: NDArray[np.bool_]

@@ -141,6 +141,21 @@ class Grid:
         """The neighbours of ``cell``, in the grid's order."""
         return self.indices[self.indptr[cell] : self.indptr[cell + 1]]
 
+    def neighbour_graph(self, cells: NDArray[np.bool_]) -> Any:
+        """The neighbour table between ``cells`` (a bool a cell) as a scipy sparse matrix,
+        for scipy's graph searches (the row of each table entry is kept once made)."""
+        from scipy.sparse import csr_matrix
+
+        rows = self._cache.get("neighbour_rows")
+        if rows is None:
+            rows = self._cache["neighbour_rows"] = np.repeat(
+                np.arange(self.n_cells), np.diff(self.indptr)
+            )
+        on = cells[rows] & cells[self.indices]
+        n = self.n_cells
+        return csr_matrix((np.ones(int(on.sum()), np.int8), (rows[on], self.indices[on])),
+                          shape=(n, n))  # fmt: skip
+
     def polygon(self, cell: int) -> NDArray[np.float64]:
         """The outline of ``cell`` as ``(k, 2)`` points (closed: the last joins the first)."""
         return self.cell_points[self.cell_ptr[cell] : self.cell_ptr[cell + 1]]
