@@ -99,7 +99,9 @@ class Case:
     the start, or, with ``sig_on_part`` (a pattern such as ``"*"``), as soon as a
     matching ``.part`` file appears. ``keys`` runs the child on a pseudo-terminal
     and types them, one every 0.6 s from 3 s on; ``closed_stdout`` gives it a pipe
-    whose reader is gone.
+    whose reader is gone. ``kept`` are folders a stopped run may leave what it finished
+    in (a batch keeps its finished mazes): each file there well-formed, and a
+    ``metrics.json`` there naming exactly the other files.
     """
 
     name: str
@@ -114,6 +116,7 @@ class Case:
     sig_on_part: str = ""
     keys: str = ""
     closed_stdout: bool = False
+    kept: tuple[str, ...] = ()
     timeout: float = TIMEOUT
     note: str = ""
 
@@ -1100,7 +1103,7 @@ def signals() -> Iterator[Case]:
                   expect=(128 + sig,))  # fmt: skip
     argv = ("batch", "horse.png", "--count", "40", "--cells", "300", "-o", "out", "--jobs", "2")
     yield add("sigterm-batch", argv, HORSE, sig=signal.SIGTERM, sig_at=3.0, expect=NONZERO,
-              outputs=("out",))  # fmt: skip
+              outputs=("out",), kept=("out",))  # fmt: skip
     stale = _put(".out.png.k3x9q2zv.part", b"\x89PNG\r\n\x1a\nhalf a picture")
     argv = ("horse.png", "-o", "out.png")
     yield add("sigkill-stale-part-rerun", argv, _all(HORSE, stale), expect=(0,))
@@ -1331,6 +1334,27 @@ def _strict_json(text: str) -> Any:
 _HTML_DATA = re.compile(r'<script id="mazeart-data" type="application/json">(.*?)</script>', re.S)
 
 
+def _kept(work: Path, folders: tuple[str, ...], new: set[str]) -> dict[str, str | None]:
+    """The new entries in the ``kept`` folders of a stopped run, each with why it is wrong
+    (None when it is not): a malformed file, or a file its folder's ``metrics.json`` does
+    not name (or one it names that is missing)."""
+    out: dict[str, str | None] = {}
+    for top in folders:
+        mine = {rel for rel in new if rel == top or rel.startswith(top + os.sep)}
+        for rel in sorted(mine):
+            p = work / rel
+            out[rel] = _well_formed(p) if p.is_file() and not p.is_symlink() else None
+        files = {os.path.basename(r) for r in mine if (work / r).is_file()}
+        metrics = work / top / "metrics.json"
+        if files and out.get(os.path.join(top, "metrics.json"), "missing") is None:
+            named = {f for row in json.loads(metrics.read_text()) for f in row["files"]}
+            if named != files - {"metrics.json"}:
+                out[os.path.join(top, "metrics.json")] = f"names {sorted(named)}"
+        elif files:
+            out[os.path.join(top, "metrics.json")] = "missing or malformed"
+    return out
+
+
 def _well_formed(path: Path) -> str | None:
     """Why the output file ``path`` is malformed, or None."""
     suffix = path.suffix.lower()
@@ -1393,7 +1417,10 @@ def judge(
     if bad:
         f["control"] = f"raw {bad.group()!r} in {'stderr' if _CONTROL.search(err) else 'stdout'}"
     allowed = set(case.outputs) if status == 0 else set()
-    new = sorted(set(after) - set(before) - allowed)
+    left = _kept(work, case.kept, set(after) - set(before)) if status != 0 else {}
+    new = sorted(set(after) - set(before) - allowed - set(left))
+    if any(left.values()):
+        f["content"] = "; ".join(f"{rel!r}: {why}" for rel, why in left.items() if why)
     parts = _part_files(work)
     problems = [f"new {n!r}" for n in new if n not in parts] + [f"temp {p!r}" for p in parts]
     if problems:
