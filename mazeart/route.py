@@ -14,11 +14,13 @@ exit):
   it has used already.
 
 Then :func:`carve_route` opens the route's passages and grows the rest of the maze around
-it by loop-erased random walks (Wilson's), so the maze is a tree and the route is the only
-way from the entrance to the exit. The walks may join the route only at a few of its cells
-(``decoys``, a share of them), so that the route does not show as the one corridor with
-openings all along it: the branches that leave it there are the wrong turns a solver meets,
-and the walls along it are as dense as anywhere else in the maze.
+it, so the maze is a tree and the route is the only way from the entrance to the exit. The
+rest grows from a few of the route's cells (``decoys``, a share of them) by depth-first
+walks that go on at once, each a step at a time in random turn
+(:func:`mazeart._kernels.carve.grow_forest`): each branch leaving the route is a long
+winding wrong turn of its own share of the maze, as deep as those of a depth-first maze,
+the route does not show as the one corridor with openings all along it, and the walls
+along it are as dense as anywhere else in the maze.
 """
 
 from __future__ import annotations

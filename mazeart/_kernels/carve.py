@@ -15,6 +15,7 @@ very order, of the square-only kernel it replaced.
 ``hunt_and_kill``    random walks; hunt the first unvisited cell beside the maze, in id order
 ``growing_tree``     grow the newest, a random, the oldest active cell, or a mix
 ``join_forest``      Kruskal's algorithm (walls in random order), found by Boruvka's rounds
+``grow_forest``      depth-first walks from every cell of a tree at once, in random turn
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from mazeart._rng import below, next_u64, nth_u64, uniform
 __all__ = [
     "aldous_broder",
     "backtracker",
+    "grow_forest",
     "growing_tree",
     "hunt_and_kill",
     "join_forest",
@@ -164,11 +166,11 @@ def wilson(topo, free, starts, state, links, order):
 @njit(cache=True)
 def route_fill(topo, walkable, route, starts, state, links, order):
     """A maze around a route: the passages along ``route`` (cell after cell, each a
-    neighbour of the one before), then loop-erased random walks over the ``walkable`` cells
-    until each joins the tree: the route's cells are in it from the start, so the only
-    path between its ends is the route. A route cell that is not walkable takes no branch
-    (the walks cannot step on it); ``starts`` root the walkable parts that touch no route
-    cell they may join."""
+    neighbour of the one before), then depth-first walks over the ``walkable`` cells from
+    those of the tree (:func:`grow_forest`) until each joins it: the route's cells are in
+    it from the start, so the only path between its ends is the route. A route cell that is
+    not walkable takes no branch (the walks cannot step on it); ``starts`` root the walkable
+    parts that touch no route cell they may join."""
     n = walkable.size
     in_tree = np.zeros(n, np.bool_)
     for i in range(route.size - 1):
@@ -182,7 +184,51 @@ def route_fill(topo, walkable, route, starts, state, links, order):
         in_tree[c] = True
     for s in starts:
         in_tree[s] = True
-    loop_erased_fill(topo, walkable, in_tree, state, links, order)
+    grow_forest(topo, walkable, in_tree, state, links, order)
+
+
+@njit(cache=True)
+def grow_forest(topo, free, in_tree, state, links, order):
+    """Depth-first walks from every free cell of the tree at once, until each free cell has
+    joined it: each step a random walk of those still going carves from the top of its stack
+    into a random free neighbour no walk has entered (backing up where there is none). The
+    walks share the cells out, each a long winding branch of the tree where it started.
+    ``in_tree`` must hold a cell of every free part; it is not changed."""
+    n = free.size
+    avail = free.copy()  # free and in no walk yet
+    under = np.empty(n, np.int64)  # the cell below each on its walk's stack (-1 at the root)
+    tops = np.empty(n, np.int64)  # the walks still going: the top of each one's stack
+    m = 0
+    for c in range(n):
+        if in_tree[c]:
+            avail[c] = False
+            if free[c]:
+                under[c] = -1
+                tops[m] = c
+                m += 1
+    frontier = np.empty(degree(topo), np.int64)
+    while m > 0:
+        i = below(state, m)
+        cur = tops[i]
+        k = 0
+        for d in range(sides(topo, cur)):
+            nb = step(topo, cur, d)
+            if nb >= 0 and avail[nb]:
+                frontier[k] = d
+                k += 1
+        if k == 0:
+            if under[cur] < 0:  # back at its root: this walk is done
+                m -= 1
+                tops[i] = tops[m]
+            else:
+                tops[i] = under[cur]
+            continue
+        d = frontier[0] if k == 1 else frontier[below(state, k)]
+        nb = step(topo, cur, d)
+        join(topo, links, order, cur, d, nb)
+        avail[nb] = False
+        under[nb] = cur
+        tops[i] = nb
 
 
 @njit(cache=True)
