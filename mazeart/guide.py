@@ -68,7 +68,7 @@ def _pixel_labels(
     from mazeart.image import design_colours, srgb_to_lab
 
     img = image if not isinstance(image, str | os.PathLike) else open_image(image)
-    rgb = _rgb(img)
+    rgb = np.asarray(img.convert("RGB"))  # bytes: srgb_to_lab reads them through a table
     mask = np.ones(rgb.shape[:2], bool) if figure is None else np.asarray(figure, bool)
     lab = srgb_to_lab(rgb).reshape(-1, 3)
     if segments is None:

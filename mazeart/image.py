@@ -30,6 +30,7 @@ the rest that Pillow can convert.
 
 from __future__ import annotations
 
+import functools
 import os
 import weakref
 from dataclasses import dataclass
@@ -483,20 +484,51 @@ _SRGB_TO_XYZ = np.array(
 _WHITE_D65 = np.array([0.95047, 1.0, 1.08883])
 
 
-def srgb_to_lab(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
-    """CIE L*a*b* (D65 white) of sRGB colours in ``[0, 1]``, last axis the channels.
+def _linear(rgb: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
 
+
+_LINEAR_BYTES = _linear(np.arange(256) / 255.0)
+"""Each byte's linear light: the same numbers as :func:`_linear` on ``byte / 255``."""
+
+
+def srgb_to_lab(rgb: NDArray[np.float64] | NDArray[np.uint8]) -> NDArray[np.float64]:
+    """CIE L*a*b* (D65 white) of sRGB colours, last axis the channels.
+
+    Parameters
+    ----------
+    rgb : (..., 3) array_like
+        Floats in ``[0, 1]``, or bytes (``uint8``, 0 to 255: read through a table, the
+        same numbers as the bytes over 255 and several times faster).
+
+    Returns
+    -------
+    (..., 3) ndarray of float64
+
+    Examples
+    --------
     >>> white, black = srgb_to_lab(np.array([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]))
     >>> round(float(white[0]), 6), float(black[0]), bool(np.allclose(white[1:], 0, atol=0.01))
     (100.0, 0.0, True)
+    >>> bool(np.array_equal(srgb_to_lab(np.array([[255, 128, 0]], np.uint8)),
+    ...                     srgb_to_lab(np.array([[255, 128, 0]]) / 255.0)))
+    True
     """
-    rgb = np.asarray(rgb, dtype=np.float64)
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
-    xyz = linear @ _SRGB_TO_XYZ.T / _WHITE_D65
-    edge = (6 / 29) ** 3
-    f = np.where(xyz > edge, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
-    fx, fy, fz = f[..., 0], f[..., 1], f[..., 2]
-    return np.stack([116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)], axis=-1)
+    rgb = np.asarray(rgb)
+    if rgb.dtype == np.uint8:
+        linear = _LINEAR_BYTES[rgb]
+    else:
+        linear = _linear(rgb.astype(np.float64, copy=False))
+    xyz = linear @ _SRGB_TO_XYZ.T
+    xyz /= _WHITE_D65
+    f = np.cbrt(xyz)
+    low = xyz <= (6 / 29) ** 3
+    f[low] = xyz[low] / (3 * (6 / 29) ** 2) + 4 / 29
+    out = np.empty_like(f)
+    out[..., 0] = 116 * f[..., 1] - 16
+    out[..., 1] = 500 * (f[..., 0] - f[..., 1])
+    out[..., 2] = 200 * (f[..., 1] - f[..., 2])
+    return out
 
 
 def colour_regions(image: Image, figure: NDArray[np.bool_]) -> bool:
@@ -547,13 +579,19 @@ _CACHE: dict[tuple[int, Any], tuple[Any, Any]] = {}
 far from the background), by the picture's id and the question: computed once."""
 
 
+def _forget(cache: dict[tuple[int, Any], Any], key: tuple[int, Any], _: object) -> None:
+    cache.pop(key, None)
+
+
 def _cached(image: Image, what: Any, compute: Any) -> Any:
     key = (id(image), what)
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is image:
         return hit[1]
     value = compute()
-    _CACHE[key] = (weakref.ref(image, lambda _: _CACHE.pop(key, None)), value)
+    # the cache is bound here: a picture freed as the interpreter shuts down finds it still
+    forget = functools.partial(_forget, _CACHE, key)
+    _CACHE[key] = (weakref.ref(image, forget), value)
     return value
 
 
@@ -566,14 +604,21 @@ def _away(image: Image, pal: Palette) -> NDArray[np.bool_]:
     arr = np.asarray(rgb)
     background = np.asarray(pal.background, dtype=np.float64)
     for top in range(0, rgb.height, step):
-        part = srgb_to_lab(arr[top : top + step].astype(np.float64) / 255.0)
-        out[top : top + step] = np.linalg.norm(part - background, axis=2) > pal.threshold
+        part = srgb_to_lab(arr[top : top + step])
+        out[top : top + step] = _distance(part, background) > pal.threshold
     return out
+
+
+def _distance(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The distance between colours ``a`` and ``b`` (last axis the channels), as
+    ``np.linalg.norm(a - b, axis=-1)`` and three times faster on a picture's pixels."""
+    d = a - b
+    return np.sqrt(np.einsum("...k,...k->...", d, d))
 
 
 def _sample_lab(image: Image) -> NDArray[np.float64]:
     """The picture reduced to about 250,000 pixels, in CIE Lab."""
-    return srgb_to_lab(np.asarray(_sample(image), dtype=np.float64) / 255.0)
+    return srgb_to_lab(np.asarray(_sample(image), dtype=np.uint8))
 
 
 _FLAT = 4.0
@@ -682,21 +727,21 @@ def _palette(image: Image) -> Palette:
     background = None
     if len(border):
         centre = np.median(border, axis=0)
-        near = np.linalg.norm(border - centre, axis=1) < 6.0
+        near = _distance(border, centre) < 6.0
         if near.mean() >= 0.6:
             background = border[near].mean(axis=0)
     flat = np.ones((h, w), bool)
     if w > 1:
-        step = np.linalg.norm(lab[:, 1:] - lab[:, :-1], axis=2) < _FLAT
+        step = _distance(lab[:, 1:], lab[:, :-1]) < _FLAT
         flat[:, :-1] &= step
         flat[:, 1:] &= step
     if h > 1:
-        step = np.linalg.norm(lab[1:] - lab[:-1], axis=2) < _FLAT
+        step = _distance(lab[1:], lab[:-1]) < _FLAT
         flat[:-1] &= step
         flat[1:] &= step
     pixels = lab[flat]
     if background is not None:
-        pixels = pixels[np.linalg.norm(pixels - background, axis=1) >= _SAME]
+        pixels = pixels[_distance(pixels, background) >= _SAME]
     colours, counts = _flat_colours(pixels)
     shares = counts / max(counts.sum(), 1.0)
     keep = shares >= 0.01
@@ -704,7 +749,7 @@ def _palette(image: Image) -> Palette:
     threshold = None
     if background is not None and len(colours):
         main = shares >= 0.02
-        gap = float(np.linalg.norm(colours[main] - background, axis=1).min())
+        gap = float(_distance(colours[main], background).min())
         threshold = float(np.clip(gap / 2, 6.0, 50.0))
     return Palette(background, colours, shares, threshold)
 
@@ -738,11 +783,11 @@ def design_colours(image: Image, figure: NDArray[np.bool_]) -> NDArray[np.float6
     flat = fig.copy()
     h, w = fig.shape
     if w > 1:
-        step = np.linalg.norm(lab[:, 1:] - lab[:, :-1], axis=2) < _FLAT
+        step = _distance(lab[:, 1:], lab[:, :-1]) < _FLAT
         flat[:, :-1] &= step
         flat[:, 1:] &= step
     if h > 1:
-        step = np.linalg.norm(lab[1:] - lab[:-1], axis=2) < _FLAT
+        step = _distance(lab[1:], lab[:-1]) < _FLAT
         flat[:-1] &= step
         flat[1:] &= step
     total = int(np.count_nonzero(fig))
