@@ -598,11 +598,13 @@ def _cached(image: Image, what: Any, compute: Any) -> Any:
 def _away(image: Image, pal: Palette) -> NDArray[np.bool_]:
     """Pixels farther than the palette's threshold from its background (in CIE Lab), read a
     band of rows at a time so that a large picture costs no more than a few of its bytes."""
+    background = np.asarray(pal.background, dtype=np.float64)
+    if image.mode == "L":  # a grey picture: 256 distances, one a grey
+        return (_distance(_grey_lab(), background) > pal.threshold)[np.asarray(image)]
     rgb = image.convert("RGB")
     out = np.zeros((rgb.height, rgb.width), bool)
     step = max(1, 1_000_000 // max(1, rgb.width))
     arr = np.asarray(rgb)
-    background = np.asarray(pal.background, dtype=np.float64)
     for top in range(0, rgb.height, step):
         part = srgb_to_lab(arr[top : top + step])
         out[top : top + step] = _distance(part, background) > pal.threshold
@@ -616,9 +618,18 @@ def _distance(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.floa
     return np.sqrt(np.einsum("...k,...k->...", d, d))
 
 
+@functools.cache
+def _grey_lab() -> NDArray[np.float64]:
+    """The CIE Lab colour of each of the 256 greys."""
+    return srgb_to_lab(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
+
+
 def _sample_lab(image: Image) -> NDArray[np.float64]:
     """The picture reduced to about 250,000 pixels, in CIE Lab."""
-    return srgb_to_lab(np.asarray(_sample(image), dtype=np.uint8))
+    small = _sample(image)
+    if small.mode == "L":
+        return _grey_lab()[np.asarray(small)]
+    return srgb_to_lab(np.asarray(small, dtype=np.uint8))
 
 
 _FLAT = 4.0
@@ -628,7 +639,8 @@ _SAME = 10.0
 
 
 def _sample(image: Image, budget: int = 250_000) -> Image:
-    small = image.convert("RGB")
+    """The picture reduced to about ``budget`` pixels: grey (``L``) as it is, else RGB."""
+    small = image if image.mode == "L" else image.convert("RGB")
     if small.width * small.height > budget:
         factor = max(1, int(np.ceil(np.sqrt(small.width * small.height / budget))))
         small = small.reduce(factor)

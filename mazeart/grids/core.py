@@ -153,9 +153,10 @@ class Grid:
             )
         on = cells[rows] & cells[self.indices]
         n = self.n_cells
-        ptr = np.zeros(n + 1, np.int64)  # the table's own order: already a CSR's rows
-        np.cumsum(np.bincount(rows[on], minlength=n), out=ptr[1:])
-        return csr_matrix((np.ones(int(on.sum()), np.int8), self.indices[on], ptr), shape=(n, n))
+        kept = np.zeros(on.size + 1, np.int64)  # the table's own order: already a CSR's rows
+        np.cumsum(on, out=kept[1:])
+        return csr_matrix((np.ones(int(kept[-1])), self.indices[on], kept[self.indptr]),
+                          shape=(n, n))  # fmt: skip
 
     def polygon(self, cell: int) -> NDArray[np.float64]:
         """The outline of ``cell`` as ``(k, 2)`` points (closed: the last joins the first)."""
