@@ -361,7 +361,7 @@ def _square_owners(maze: Maze) -> NDArray[np.int64]:
                 own[rr, cc] = cell[0] * w + cell[1]
         overlap = _cell_overlap(rings, (h, w))
         vertical, horizontal = _contact(rings, (h, w))
-        can_own = maze.mask
+        can_own = maze.mask & ~bridge_cells(maze)  # a bridge is a corridor: it owns no sliver
         for r, c in zip(*np.nonzero((overlap > 0) & (own < 0)), strict=True):
             best, share = -1, 0.0
             for shared, dr, dc in (
@@ -408,7 +408,8 @@ def smooth_walls(maze: Maze) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
 
 def bridge_cells(maze: Maze) -> NDArray[np.bool_]:
     """Maze cells whose centre is outside the outline: bridges across the ground between
-    islands. They are drawn as cells (the outline opens where they cross it)."""
+    islands. Each is drawn as a corridor narrower than a cell along its passages (the
+    outline opens where it crosses it)."""
     rings = _rings(maze)
     if not rings:
         return np.zeros(maze.shape, dtype=bool)
@@ -456,6 +457,84 @@ def corridors(maze: Maze) -> tuple[NDArray, NDArray]:
 
 _NECK = 0.1
 """Half the width (cells) of the narrowest neck of the figure that the floor keeps."""
+
+_BRIDGE = 0.5
+"""The width (cells) of a bridge's corridor across the ground: narrower than a cell, so
+that a bridge reads as a way between two islands rather than a block of the figure, and
+wide enough to walk (the pen takes 0.15 of it)."""
+
+
+def _bridge_ways(
+    centres: NDArray[np.float64],
+    bridge: NDArray[np.bool_],
+    links: NDArray[np.intp],
+    openings: NDArray[np.float64],
+    width: float,
+    figure: Any,
+    polygons: NDArray[np.object_],
+) -> tuple[list[Any], list[Any]]:
+    """The floor of the bridge cells (maze cells whose centre is outside the outline): a
+    square ``width`` a side at each one's middle and a corridor as wide along each of its
+    passages, from middle to the middle of the wall it opens and on to the next middle (the
+    part in a figure cell lies on the figure).
+
+    A bridge cell's middle is its centre, or where some of it is figure (a
+    cell the outline cuts whose centre falls just outside), the middle of its largest
+    piece of figure (the centre of the largest circle in it): its corridors then run over
+    the figure rather than out of it. Its other pieces of figure that no corridor of its
+    own meets are no floor: no way reaches them.
+
+    Parameters
+    ----------
+    centres : (n, 2) ndarray
+        Every cell's centre, ``x, y``.
+    bridge : (n,) ndarray of bool
+    links : (K, 2) ndarray of int
+        The maze's passages (:meth:`mazeart.maze.Maze.links`).
+    openings : (K, 2) ndarray
+        The middle of the wall each passage opens, ``x, y``.
+    width : float
+    figure : shapely geometry
+        The figure inside the outline.
+    polygons : (B,) ndarray of shapely polygons
+        The bridge cells' outlines, in the order of ``np.flatnonzero(bridge)``.
+
+    Returns
+    -------
+    ways : list of shapely polygons
+        The squares and corridors.
+    stray : list of shapely polygons
+        The pieces of figure in bridge cells that none of their corridors meets.
+    """
+    import shapely
+
+    cells = np.flatnonzero(bridge)
+    if not len(cells):
+        return [], []
+    middle = np.array(centres, dtype=np.float64, copy=True)
+    held = shapely.intersection(polygons, figure)
+    pieces = [shapely.get_parts(_polygonal(part)) for part in held]
+    for cell, parts, share in zip(cells, pieces, shapely.area(held) / shapely.area(polygons),
+                                  strict=True):  # fmt: skip
+        if share >= 0.02:
+            largest = parts[int(np.argmax(shapely.area(parts)))]
+            circle = shapely.maximum_inscribed_circle(largest)
+            middle[cell] = shapely.get_coordinates(circle)[0]
+    through = bridge[links[:, 0]] | bridge[links[:, 1]]
+    ways = links[through]
+    squares = shapely.buffer(shapely.points(middle[cells]), width / 2, cap_style="square")
+    paths = shapely.linestrings(
+        np.stack([middle[ways[:, 0]], openings[through], middle[ways[:, 1]]], axis=1)
+    )
+    strips = shapely.buffer(paths, width / 2, cap_style="flat", join_style="mitre")
+    stray = []
+    for k, (cell, parts) in enumerate(zip(cells, pieces, strict=True)):
+        if len(parts) < 1:
+            continue
+        own = (ways[:, 0] == cell) | (ways[:, 1] == cell)
+        reach = shapely.union_all([squares[k], *strips[own]])
+        stray.extend(p for p in parts if p.area > 1e-9 and not shapely.intersects(p, reach))
+    return [*squares, *strips], stray
 
 
 def _polygonal(geometry: Any) -> Any:
@@ -600,7 +679,15 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     ways = []  # each door's way out, from the end cell's side to its mouth
     starts, steps = corridors(maze)
     doors = len(maze.end_doors)
+    bridge = bridge_cells(maze).reshape(-1)
+    rows, cols = np.divmod(np.arange(bridge.size), maze.width)
+    centres = np.stack([cols + 0.5, rows + 0.5], axis=1)
     for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
+        if k >= doors:  # a passage across the outline: a bridge's is drawn with the bridge
+            there = start + step
+            ends = [int(p[1]) * maze.width + int(p[0]) for p in (start, there)]
+            if bridge[ends].any():
+                continue
         across = np.array([-step[1], step[0]]) * 0.5
         reach = (_door_reach(figure, start, step) or 0.5) if k < doors else 1.0
         end = start + reach * step
@@ -609,8 +696,14 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             mouths.append((end - across, end + across))
             side, inner = start + 0.5 * step, across * 0.9
             ways.append(shapely.Polygon([side - inner, end - inner, end + inner, side + inner]))
-    rr, cc = np.nonzero(bridge_cells(maze))
-    parts.extend(shapely.box(cc, rr, cc + 1.0, rr + 1.0))
+    rr, cc = np.nonzero(bridge.reshape(maze.shape))
+    boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
+    links = maze.links()
+    openings = (centres[links[:, 0]] + centres[links[:, 1]]) / 2
+    ways, unreached = _bridge_ways(centres, bridge, links, openings, _BRIDGE, figure, boxes)
+    if unreached:
+        parts[0] = shapely.difference(parts[0], shapely.union_all(unreached).buffer(1e-6))
+    parts.extend(ways)
     region = _polygonal(shapely.union_all(parts))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
     return region, mouths, walled
@@ -618,7 +711,7 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
 
 def drawn_region(maze: Maze) -> Any:
     """The area a smooth maze's floor covers, as a shapely geometry: the figure inside the
-    outline, the bridge cells' squares, and the corridors that cross the outline (each
+    outline, the bridges' corridors, and the corridors that cross the outline (each
     bridge's passage in and out of it, and each door's way out to beyond the outline).
 
     Its boundary, less the two doors' mouths, is the drawn outline
@@ -880,11 +973,16 @@ def clip_segments(segs: NDArray, rings: Sequence[NDArray[np.float64]]) -> NDArra
 # cut to the floor less the doors' ways out.
 
 
+def _unit(grid: Any) -> float:
+    """A grid's cell, as a length: the square root of its mean cell area, at most 1 (the
+    adaptive grid's unit is its smallest square)."""
+    return float(min(1.0, np.sqrt(grid.size[0] * grid.size[1] / max(grid.n_cells, 1))))
+
+
 def margin_of(grid: Any) -> float:
     """How far from the contour a cell's centre must lie to hold maze: a fifth of a cell
-    (of the square root of the grid's mean cell area)."""
-    size = np.sqrt(grid.size[0] * grid.size[1] / max(grid.n_cells, 1))
-    return float(_MARGIN * min(1.0, size))
+    (:func:`_unit`)."""
+    return _MARGIN * _unit(grid)
 
 
 def inside_points(
@@ -988,7 +1086,8 @@ def _grid_owners(maze: Maze) -> NDArray[np.int64]:
         return own
     sliver = np.where(mask[a[walls]], b[walls], a[walls])
     owner = np.where(mask[a[walls]], a[walls], b[walls])
-    keep = own[sliver] < 0
+    # a bridge (a maze cell whose centre is outside) is a corridor: it owns no sliver
+    keep = (own[sliver] < 0) & inside_points(rings, g.centres[owner])
     walls, sliver, owner = walls[keep], sliver[keep], owner[keep]
     cells = np.unique(sliver)
     meets = shapely.intersects(figure, _cell_polygons(g, cells))
@@ -1019,13 +1118,19 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     ids = np.flatnonzero(own >= 0)
     polys = _cell_polygons(g, ids)
     # the floor: the figure inside the owned cells (one overlay, so no seam opens between
-    # two cells), the bridges whole, less each cut cell's pieces that miss its owner
+    # two cells), the bridges' corridors, less each cut cell's pieces that miss its owner
     bridge = mask[ids] & ~inside_points(_rings(maze), g.centres[ids])
+    is_bridge = np.zeros(g.n_cells, bool)
+    is_bridge[ids[bridge]] = True
     floor = shapely.intersection(figure, shapely.coverage_union_all(polys))
-    pieces = [floor, *polys[bridge]]
+    links = maze.links()
+    openings = shapely.get_coordinates(shapely.line_interpolate_point(
+        _wall_lines(g, np.flatnonzero(maze.passages)), 0.5, normalized=True))  # fmt: skip
+    corridors, stray = _bridge_ways(g.centres, is_bridge, links, openings.reshape(-1, 2),
+                                    _BRIDGE * _unit(g), figure, polys[bridge])  # fmt: skip
+    pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells
-    stray: list[Any] = []
     for cell, inside in zip(ids[cut], shapely.intersection(polys[cut], figure), strict=True):
         parts = [p for p in shapely.get_parts(_polygonal(inside)) if p.area > 1e-9]
         if len(parts) < 2:
@@ -1059,9 +1164,9 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
         ways.append(shapely.Polygon([p0 + inner, q0 + inner, q1 - inner, p1 - inner]))
     # passages whose way from centre to centre crosses the outline, or passes within a pen's
     # width of it (its opening half cut off by a corner): a corridor through it
-    links = maze.links()
     if len(links):
         opened = np.flatnonzero(maze.passages)
+        opened = opened[~(is_bridge[pair[opened, 0]] | is_bridge[pair[opened, 1]])]
         ca, cb = g.centres[pair[opened, 0]], g.centres[pair[opened, 1]]
         paths = shapely.linestrings(np.stack([ca, cb], axis=1))
         edge = shapely.boundary(figure)
@@ -1078,7 +1183,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             pieces.append(shapely.convex_hull(shapely.multipoints([p, q, *line])))
     region = _solid(_polygonal(shapely.union_all(pieces)))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
-    sealed = _sealed(maze, region, walled, ids[cut], mouths)
+    sealed = _sealed(maze, region, walled, ids[cut | bridge], mouths)
     if sealed is not None:  # floor no way reaches is left out: the outline goes round it
         region = _polygonal(shapely.difference(region, sealed))
         walled = _polygonal(shapely.difference(walled, sealed))
@@ -1102,8 +1207,8 @@ def _sealed(
     cut: NDArray[np.int64],
     mouths: Sequence[tuple[NDArray, NDArray]],
 ) -> Any:
-    """The floor near the outline that no way reaches: in the cells the outline cuts and
-    their neighbours, drawn at :data:`_SEAL_PX` pixels a cell tile by tile
+    """The floor near the outline that no way reaches: in the cells the outline cuts or
+    bridges and their neighbours, drawn at :data:`_SEAL_PX` pixels a cell tile by tile
     (:data:`_TILE` cells, each seen with two cells around it), the floor less the walls'
     (cut to ``walled``, as they are drawn) and the outline's ink (:data:`_PEN` either side)
     is opened by :data:`_GAP` (a gap narrower than twice that does not let a reader

@@ -332,44 +332,40 @@ def test_pen_up_travel_is_near_what_vpype_reaches(cells, tmp_path):
     assert travel(ours) <= 1.25 * travel(tidy)
 
 
-def test_bridges_keep_their_walls_through_a_smooth_outline():
-    """Walls on a bridge's sides are drawn whole, though the bridge lies outside the figure's
-    contour: as walls, or as the drawn outline that runs around the bridge."""
+def test_a_bridge_across_the_ground_is_a_walled_corridor_narrower_than_a_cell():
+    """Where a bridge crosses the ground between two letters, it is drawn as a corridor half
+    a cell wide: a line across it, halfway between two bridge cells, meets the drawn strokes
+    (walls and outline) twice, half a cell apart, one either side of the passage."""
+    import shapely
+
     from mazeart.export._style import Style
     from mazeart.export.scene import build_scene
-    from mazeart.outline import bridge_cells, drawn_sides
+    from mazeart.outline import _figure, _rings, bridge_cells
 
     maze = make(REPO / "samples" / "word.png", cells=80, rng=2, outline="smooth").maze
-    bridges = bridge_cells(maze)
-    assert bridges.any()
-    hor, ver = drawn_sides(maze)
+    bridges = bridge_cells(maze).reshape(-1)
     scene = build_scene(maze, Style())
     segs = np.vstack(
         [scene.layer(name).strokes[0].lines.segments() for name in ("walls", "outline")]
     )
-
-    def covered(a, b) -> bool:  # both quarter points of the side lie on a drawn segment
-        for t in (0.25, 0.75):
-            p = np.asarray(a, float) + t * (np.asarray(b, float) - np.asarray(a, float))
-            d = segs[:, 2:] - segs[:, :2]
-            u = np.clip(((p - segs[:, :2]) * d).sum(1) / np.maximum((d * d).sum(1), 1e-12), 0, 1)
-            if np.min(np.linalg.norm(segs[:, :2] + u[:, None] * d - p, axis=1)) > 1e-9:
-                return False
-        return True
-
+    strokes = shapely.multilinestrings([[s[:2], s[2:]] for s in segs])
+    figure = _figure(_rings(maze))
     checked = 0
-    for r, c in zip(*np.nonzero(bridges), strict=True):
-        sides = [
-            (hor[r, c], (c, r), (c + 1, r)),
-            (hor[r + 1, c], (c, r + 1), (c + 1, r + 1)),
-            (ver[r, c], (c, r), (c, r + 1)),
-            (ver[r, c + 1], (c + 1, r), (c + 1, r + 1)),
-        ]
-        for wall, a, b in sides:
-            if wall:
-                checked += 1
-                assert covered(a, b), ((r, c), a, b)
-    assert checked > 20
+    for a, b in maze.links():
+        if not (bridges[a] and bridges[b]):
+            continue
+        (ra, ca), (rb, cb) = divmod(int(a), maze.width), divmod(int(b), maze.width)
+        mid = np.array([(ca + cb) / 2 + 0.5, (ra + rb) / 2 + 0.5])
+        if shapely.distance(figure, shapely.Point(mid)) < 0.75:  # clear of the letters
+            continue
+        across = np.array([rb - ra, ca - cb], float)  # square to the passage
+        line = shapely.LineString([mid - 0.5 * across, mid + 0.5 * across])
+        hits = shapely.get_coordinates(shapely.intersection(line, strokes))
+        side = (hits - mid) @ across
+        assert len(hits) == 2 and side.min() < 0 < side.max(), (a, b, hits)
+        assert abs(np.ptp(side) - 0.5) < 0.05, (a, b, np.ptp(side))
+        checked += 1
+    assert checked >= 4
 
 
 def test_plotter_keeps_a_pen_per_colour():
