@@ -700,10 +700,11 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
     links = maze.links()
     openings = (centres[links[:, 0]] + centres[links[:, 1]]) / 2
-    ways, unreached = _bridge_ways(centres, bridge, links, openings, _BRIDGE, figure, boxes)
+    crossings, unreached = _bridge_ways(centres, bridge, links, openings, _BRIDGE, figure,
+                                        boxes)  # fmt: skip
     if unreached:
         parts[0] = shapely.difference(parts[0], shapely.union_all(unreached).buffer(1e-6))
-    parts.extend(ways)
+    parts.extend(crossings)
     region = _polygonal(shapely.union_all(parts))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
     return region, mouths, walled
