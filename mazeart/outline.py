@@ -472,11 +472,13 @@ def _bridge_ways(
     width: float,
     figure: Any,
     polygons: NDArray[np.object_],
+    across: NDArray[np.bool_],
 ) -> tuple[list[Any], list[Any]]:
     """The floor of the bridge cells (maze cells whose centre is outside the outline): a
     square ``width`` a side at each one's middle and a corridor as wide along each of its
     passages, from middle to the middle of the wall it opens and on to the next middle (the
-    part in a figure cell lies on the figure).
+    part in a figure cell lies on the figure); and as wide a corridor for each passage
+    ``across`` the ground between two figure cells (a gap in the figure thinner than a cell).
 
     A bridge cell's middle is its centre, or where some of it is figure (a
     cell the outline cuts whose centre falls just outside), the middle of its largest
@@ -498,6 +500,8 @@ def _bridge_ways(
         The figure inside the outline.
     polygons : (B,) ndarray of shapely polygons
         The bridge cells' outlines, in the order of ``np.flatnonzero(bridge)``.
+    across : (K,) ndarray of bool
+        The passages whose way from centre to centre crosses the ground.
 
     Returns
     -------
@@ -509,18 +513,18 @@ def _bridge_ways(
     import shapely
 
     cells = np.flatnonzero(bridge)
-    if not len(cells):
+    if not len(cells) and not across.any():
         return [], []
     middle = np.array(centres, dtype=np.float64, copy=True)
     held = shapely.intersection(polygons, figure)
     pieces = [shapely.get_parts(_polygonal(part)) for part in held]
-    for cell, parts, share in zip(cells, pieces, shapely.area(held) / shapely.area(polygons),
-                                  strict=True):  # fmt: skip
+    shares = shapely.area(held) / np.maximum(shapely.area(polygons), 1e-12)
+    for cell, parts, share in zip(cells, pieces, shares, strict=True):
         if share >= 0.02:
             largest = parts[int(np.argmax(shapely.area(parts)))]
             circle = shapely.maximum_inscribed_circle(largest)
             middle[cell] = shapely.get_coordinates(circle)[0]
-    through = bridge[links[:, 0]] | bridge[links[:, 1]]
+    through = bridge[links[:, 0]] | bridge[links[:, 1]] | across
     ways = links[through]
     squares = shapely.buffer(shapely.points(middle[cells]), width / 2, cap_style="square")
     paths = shapely.linestrings(
@@ -535,6 +539,21 @@ def _bridge_ways(
         reach = shapely.union_all([squares[k], *strips[own]])
         stray.extend(p for p in parts if p.area > 1e-9 and not shapely.intersects(p, reach))
     return [*squares, *strips], stray
+
+
+def _over_ground(figure: Any, a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray:
+    """Which of the lines from ``a`` to ``b`` (``(K, 2)`` points each) cross the ground
+    outside ``figure`` (for more than a thousandth of a cell)."""
+    import shapely
+
+    out = np.zeros(len(a), bool)
+    if not len(a):
+        return out
+    paths = shapely.linestrings(np.stack([a, b], axis=1))
+    shapely.prepare(figure)
+    out = ~shapely.within(paths, figure)
+    out[out] = shapely.length(shapely.difference(paths[out], figure)) > 1e-3
+    return out
 
 
 def _polygonal(geometry: Any) -> Any:
@@ -682,11 +701,14 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     bridge = bridge_cells(maze).reshape(-1)
     rows, cols = np.divmod(np.arange(bridge.size), maze.width)
     centres = np.stack([cols + 0.5, rows + 0.5], axis=1)
+    links = maze.links()
+    over = _over_ground(figure, centres[links[:, 0]], centres[links[:, 1]])
+    narrow = {(int(a), int(b)) for a, b in links[over | bridge[links].any(axis=1)]}
     for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
-        if k >= doors:  # a passage across the outline: a bridge's is drawn with the bridge
+        if k >= doors:  # a passage across the outline: one over the ground is drawn narrow
             there = start + step
-            ends = [int(p[1]) * maze.width + int(p[0]) for p in (start, there)]
-            if bridge[ends].any():
+            a, b = sorted(int(p[1]) * maze.width + int(p[0]) for p in (start, there))
+            if (a, b) in narrow:
                 continue
         across = np.array([-step[1], step[0]]) * 0.5
         reach = (_door_reach(figure, start, step) or 0.5) if k < doors else 1.0
@@ -698,10 +720,9 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             ways.append(shapely.Polygon([side - inner, end - inner, end + inner, side + inner]))
     rr, cc = np.nonzero(bridge.reshape(maze.shape))
     boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
-    links = maze.links()
     openings = (centres[links[:, 0]] + centres[links[:, 1]]) / 2
     crossings, unreached = _bridge_ways(centres, bridge, links, openings, _BRIDGE, figure,
-                                        boxes)  # fmt: skip
+                                        boxes, over)  # fmt: skip
     if unreached:
         parts[0] = shapely.difference(parts[0], shapely.union_all(unreached).buffer(1e-6))
     parts.extend(crossings)
@@ -1127,8 +1148,10 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     links = maze.links()
     openings = shapely.get_coordinates(shapely.line_interpolate_point(
         _wall_lines(g, np.flatnonzero(maze.passages)), 0.5, normalized=True))  # fmt: skip
+    across = _over_ground(figure, g.centres[links[:, 0]], g.centres[links[:, 1]])
     corridors, stray = _bridge_ways(g.centres, is_bridge, links, openings.reshape(-1, 2),
-                                    _BRIDGE * _unit(g), figure, polys[bridge])  # fmt: skip
+                                    _BRIDGE * _unit(g), figure, polys[bridge],
+                                    across)  # fmt: skip
     pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells
@@ -1166,8 +1189,8 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     # passages whose way from centre to centre crosses the outline, or passes within a pen's
     # width of it (its opening half cut off by a corner): a corridor through it
     if len(links):
-        opened = np.flatnonzero(maze.passages)
-        opened = opened[~(is_bridge[pair[opened, 0]] | is_bridge[pair[opened, 1]])]
+        opened = np.flatnonzero(maze.passages)  # in the order of ``links``
+        opened = opened[~(is_bridge[pair[opened, 0]] | is_bridge[pair[opened, 1]] | across)]
         ca, cb = g.centres[pair[opened, 0]], g.centres[pair[opened, 1]]
         paths = shapely.linestrings(np.stack([ca, cb], axis=1))
         edge = shapely.boundary(figure)
