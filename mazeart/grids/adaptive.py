@@ -289,27 +289,32 @@ def refine(
     wrong = np.minimum(share, 1.0 - share)  # what the smallest square itself cannot set right
     sat = _table(share)
     sat_wrong = _table(wrong)
-
-    def stats(d: int, i: int, j: int) -> tuple[float, float, bool]:
+    # every node's numbers, level by level: its gain (what splitting it can set right),
+    # whether it is maze (half covered or more), and how many of its children are
+    gains, fulls = [], []
+    for d in range(levels + 1):
         side = 1 << (levels - d)
-        y0, x0 = i * side, j * side
+        y0 = (np.arange(rows << d) * side)[:, None]
+        x0 = (np.arange(cols << d) * side)[None, :]
         area = float(side * side)
-        held = _sum(sat, y0, x0, side)
-        err = min(held, area - held)
-        return err - _sum(sat_wrong, y0, x0, side), err, held >= 0.5 * area
+        held = _sums(sat, y0, x0, side)
+        gains.append(np.minimum(held, area - held) - _sums(sat_wrong, y0, x0, side))
+        fulls.append(held >= 0.5 * area)
+    kids = [f.reshape(f.shape[0] // 2, 2, f.shape[1] // 2, 2).sum(axis=(1, 3)) for f in fulls[1:]]
+
+    def stats(d: int, i: int, j: int) -> tuple[float, bool]:
+        return float(gains[d][i, j]), bool(fulls[d][i, j])
 
     def worth(d: int, i: int, j: int, gain: float, full: bool) -> float:
         """A split's gain over the maze cells it adds."""
-        kids = sum(stats(d + 1, ci, cj)[2] for ci in (2 * i, 2 * i + 1)
-                   for cj in (2 * j, 2 * j + 1))  # fmt: skip
-        return gain / max(1.0, kids - full)
+        return gain / max(1.0, int(kids[d][i, j]) - full)
 
     splits = [np.zeros((rows << d, cols << d), bool) for d in range(levels)]
     heap: list[tuple[float, int, int, int]] = []
     free = 0
     for i in range(rows):
         for j in range(cols):
-            gain, _, full = stats(0, i, j)
+            gain, full = stats(0, i, j)
             free += full
             if gain >= GAIN:
                 heap.append((-worth(0, i, j, gain, full), 0, i, j))
@@ -319,10 +324,10 @@ def refine(
         _, d, i, j = heapq.heappop(heap)
         splits[d][i, j] = True
         order.append((d, i, j))
-        free -= stats(d, i, j)[2]
+        free -= stats(d, i, j)[1]
         for ci in (2 * i, 2 * i + 1):
             for cj in (2 * j, 2 * j + 1):
-                gain, _, full = stats(d + 1, ci, cj)
+                gain, full = stats(d + 1, ci, cj)
                 free += full
                 if d + 1 < levels and gain >= GAIN:
                     heapq.heappush(heap, (-worth(d + 1, ci, cj, gain, full), d + 1, ci, cj))
@@ -330,14 +335,14 @@ def refine(
     # than the target (the splits came greedily, so any first part of them is a tree)
     lo, hi = 0, len(order)
     best = balance(splits)
-    if _free(best, share, levels) <= target or not order:
+    if _free(best, sat, levels) <= target or not order:
         return best
     while lo < hi:
         mid = (lo + hi + 1) // 2
         trial = [np.zeros_like(s) for s in splits]
         for d, i, j in order[:mid]:
             trial[d][i, j] = True
-        if _free(balance(trial), share, levels) <= target:
+        if _free(balance(trial), sat, levels) <= target:
             lo = mid
         else:
             hi = mid - 1
@@ -347,16 +352,20 @@ def refine(
     return balance(trial)
 
 
-def _free(splits: list[NDArray[np.bool_]], cover: NDArray[np.float64], levels: int) -> int:
-    """How many leaves of the tree are half covered or more."""
+def _free(splits: list[NDArray[np.bool_]], sat: NDArray[np.float64], levels: int) -> int:
+    """How many leaves of the tree are half covered or more (``sat``: the cover's
+    summed-area table)."""
     rows, cols = splits[0].shape
-    return int(np.sum(square_shares(cover, _leaves(rows, cols, levels, splits)) >= 0.5))
+    return int(np.sum(_shares(sat, _leaves(rows, cols, levels, splits)) >= 0.5))
 
 
 def square_shares(cover: NDArray[np.float64], squares: NDArray[np.int64]) -> NDArray[np.float64]:
     """The mean of ``cover`` (a value a smallest square) over each of ``squares`` (``x, y,
     side`` rows, in smallest squares)."""
-    t = _table(cover)
+    return _shares(_table(cover), squares)
+
+
+def _shares(t: NDArray[np.float64], squares: NDArray[np.int64]) -> NDArray[np.float64]:
     x, y, s = squares[:, 0], squares[:, 1], squares[:, 2]
     held = t[y + s, x + s] - t[y, x + s] - t[y + s, x] + t[y, x]
     return np.asarray(held / (s * s).astype(np.float64), np.float64)
@@ -376,9 +385,11 @@ def _table(values: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _sum(table: NDArray[np.float64], y0: int, x0: int, side: int) -> float:
-    return float(table[y0 + side, x0 + side] - table[y0, x0 + side] - table[y0 + side, x0]
-                 + table[y0, x0])  # fmt: skip
+def _sums(table: NDArray[np.float64], y0: NDArray, x0: NDArray, side: int) -> NDArray:
+    """The sums over the squares ``side`` a side at ``(y0, x0)`` (broadcast) of the values
+    whose summed-area table is ``table``."""
+    return (table[y0 + side, x0 + side] - table[y0, x0 + side] - table[y0 + side, x0]
+            + table[y0, x0])  # fmt: skip
 
 
 GRIDS["adaptive"] = adaptive_grid
