@@ -514,11 +514,11 @@ def srgb_to_lab(rgb: NDArray[np.float64] | NDArray[np.uint8]) -> NDArray[np.floa
     ...                     srgb_to_lab(np.array([[255, 128, 0]]) / 255.0)))
     True
     """
-    rgb = np.asarray(rgb)
-    if rgb.dtype == np.uint8:
-        linear = _LINEAR_BYTES[rgb]
+    values = np.asarray(rgb)
+    if values.dtype == np.uint8:
+        linear = _LINEAR_BYTES[values]
     else:
-        linear = _linear(rgb.astype(np.float64, copy=False))
+        linear = _linear(values.astype(np.float64, copy=False))
     xyz = linear @ _SRGB_TO_XYZ.T
     xyz /= _WHITE_D65
     f = np.cbrt(xyz)
@@ -599,15 +599,16 @@ def _away(image: Image, pal: Palette) -> NDArray[np.bool_]:
     """Pixels farther than the palette's threshold from its background (in CIE Lab), read a
     band of rows at a time so that a large picture costs no more than a few of its bytes."""
     background = np.asarray(pal.background, dtype=np.float64)
+    limit = np.inf if pal.threshold is None else float(pal.threshold)
     if image.mode == "L":  # a grey picture: 256 distances, one a grey
-        return (_distance(_grey_lab(), background) > pal.threshold)[np.asarray(image)]
+        return (_distance(_grey_lab(), background) > limit)[np.asarray(image)]
     rgb = image.convert("RGB")
     out = np.zeros((rgb.height, rgb.width), bool)
     step = max(1, 1_000_000 // max(1, rgb.width))
     arr = np.asarray(rgb)
     for top in range(0, rgb.height, step):
         part = srgb_to_lab(arr[top : top + step])
-        out[top : top + step] = _distance(part, background) > pal.threshold
+        out[top : top + step] = _distance(part, background) > limit
     return out
 
 

@@ -531,7 +531,7 @@ def _bridge_ways(
         np.stack([middle[ways[:, 0]], openings[through], middle[ways[:, 1]]], axis=1)
     )
     strips = shapely.buffer(paths, width / 2, cap_style="flat", join_style="mitre")
-    stray = []
+    stray: list[Any] = []
     for k, (cell, parts) in enumerate(zip(cells, pieces, strict=True)):
         if len(parts) < 1:
             continue
