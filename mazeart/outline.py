@@ -550,8 +550,8 @@ def _over_ground(figure: Any, a: NDArray[np.float64], b: NDArray[np.float64]) ->
     if not len(a):
         return out
     paths = shapely.linestrings(np.stack([a, b], axis=1))
-    shapely.prepare(figure)
-    out = ~shapely.within(paths, figure)
+    shapely.prepare(figure)  # a prepared geometry speeds up its own predicates: it goes first
+    out = ~shapely.contains(figure, paths)
     out[out] = shapely.length(shapely.difference(paths[out], figure)) > 1e-3
     return out
 
