@@ -1149,9 +1149,11 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     openings = shapely.get_coordinates(shapely.line_interpolate_point(
         _wall_lines(g, np.flatnonzero(maze.passages)), 0.5, normalized=True))  # fmt: skip
     across = _over_ground(figure, g.centres[links[:, 0]], g.centres[links[:, 1]])
+    # half a cell, and never narrower than the pen and a reader's gap leave room for
+    # (the triangle grid's cells are small: half of one would be sealed as no way)
+    width = max(_BRIDGE * _unit(g), 2 * (_PEN + _GAP) + 2.0 / _SEAL_PX)
     corridors, stray = _bridge_ways(g.centres, is_bridge, links, openings.reshape(-1, 2),
-                                    _BRIDGE * _unit(g), figure, polys[bridge],
-                                    across)  # fmt: skip
+                                    width, figure, polys[bridge], across)  # fmt: skip
     pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells

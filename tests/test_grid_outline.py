@@ -16,6 +16,7 @@ import json
 import networkx as nx
 import numpy as np
 import pytest
+from conftest import REPO
 from holdout import PICTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -105,3 +106,25 @@ def test_a_smooth_maze_on_any_grid_is_solvable_as_drawn(grid, name, seed, cells)
                         outline="smooth").maze  # fmt: skip
     walked = flood(render(maze), maze)
     assert solvable(walked), (grid, name, seed, cells, walked)
+
+
+@pytest.mark.parametrize("grid", KINDS)
+def test_a_word_whose_letters_are_joined_by_bridges_is_walkable_as_drawn(grid):
+    """Letters are islands: the connectivity pass joins them with bridges, drawn through the
+    smooth outline as narrow corridors. On every grid, and at a few sizes, a pen walks the
+    drawing from the entrance to the exit and over all its floor (the triangle grid's cells
+    are small, and its bridges were once narrower than the pen leaves room for)."""
+    from PIL import Image, ImageDraw, ImageFont
+    from test_drawn import flood, render, solvable
+
+    from mazeart.pipeline import make
+
+    face = ImageFont.truetype(str(REPO / "mazeart" / "fonts" / "DejaVuSans.ttf"), 90)
+    left, top, right, bottom = face.getbbox("HELLO")
+    word = Image.new("L", (right - left + 30, bottom - top + 30), 255)
+    ImageDraw.Draw(word).text((15 - left, 15 - top), "HELLO", font=face, fill=0)
+    for cells in (40, 100):
+        made = make(word, cells=cells, rng=2, grid=grid, outline="smooth")
+        assert made.report.bridges > 0
+        walked = flood(render(made.maze), made.maze)
+        assert solvable(walked), (grid, cells, walked)

@@ -475,3 +475,18 @@ def test_bad_sampling_arguments_are_refused():
         fit_grid("polar", (10, 10), 2, figure=np.ones((5, 10), bool))
     with pytest.raises(MazeartError, match="2-D"):
         cell_coverage(hex_grid(2, 2), Transform(1.0, (0.0, 0.0)), np.ones(4))
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_a_polar_grid_of_one_ring_is_one_cell_with_no_neighbour(mode):
+    """The centre alone (a speck of a picture on the polar grid): every generator carves
+    nothing and reads no neighbour it does not have (compiled, such a read once crashed)."""
+    from mazeart._jit import jit_mode
+    from mazeart.grids import make_grid
+    from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
+
+    grid = make_grid("polar", rings=1)
+    assert grid.n_cells == 1 and len(grid.neighbours(0)) == 0
+    with jit_mode(mode):
+        for name in GRAPH_ALGORITHMS:
+            assert not carve_graph(grid, np.ones(1, bool), name, 1).any(), name

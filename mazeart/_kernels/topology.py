@@ -551,8 +551,8 @@ def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 
 def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
-    o = 8 * np.int64(topo[0][c])
-    return np.int64(3) + topo[1][o + 3] if o else np.int64(6)
+    o = 8 * np.int64(topo[0][c])  # the centre: six, or none when it is the only ring
+    return np.int64(3) + topo[1][o + 3] if o else np.int64(topo[2])
 
 
 def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
