@@ -352,6 +352,44 @@ def test_an_uploaded_picture_is_the_one_under_the_maze(tmp_path):
         s.stop()
 
 
+def test_the_page_starts_while_a_maze_is_being_made(tmp_path):
+    """The page's start and its picture do not wait for the maze in hand (the first
+    preview may spend a while compiling kernels on a fresh install, beyond the time a
+    request waits for a maze): they answer at once, and a second maze is refused."""
+    import threading
+    import time
+
+    from mazeart.errors import MazeartError
+    from mazeart.studio import Studio
+    from mazeart.studio import server as studio_server
+
+    studio = Studio(str(REPO / "samples" / "horse.png"), folder=tmp_path)
+    held, release = threading.Event(), threading.Event()
+
+    def busy() -> None:
+        with studio._turn():
+            held.set()
+            release.wait(30)
+
+    worker = threading.Thread(target=busy)
+    worker.start()
+    try:
+        assert held.wait(10)
+        started = time.perf_counter()
+        assert studio.start()["picture"]["width"] == 400
+        assert studio.picture_bytes().startswith(b"\x89PNG")
+        assert time.perf_counter() - started < 5
+        old, studio_server.BUSY_SECONDS = studio_server.BUSY_SECONDS, 0.2
+        try:
+            with pytest.raises(MazeartError, match="busy"):
+                studio.preview({"options": {}, "seed": 1})
+        finally:
+            studio_server.BUSY_SECONDS = old
+    finally:
+        release.set()
+        worker.join()
+
+
 @pytest.mark.parametrize("kind", ["preset", "saved maze"])
 def test_the_studio_starts_from_a_preset_or_a_saved_maze(tmp_path, kind):
     from mazeart.studio import Studio

@@ -98,7 +98,10 @@ class Studio:
         from mazeart.design import Design, is_design_file, load_design
 
         self.folder = Path(folder)
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # one maze at a time
+        # the design, picture and name, read and set in a moment: the page's start never
+        # waits for a maze (the first preview may be compiling the kernels for a while)
+        self.state = threading.Lock()
         self.save_to: Path | None = None  # the design file the studio opened
         text = "40x30" if source is None else os.fspath(source)
         if source is not None and is_design_file(text):
@@ -138,9 +141,10 @@ class Studio:
         """Take a new source: its design, its picture under the maze and its name, all at
         once (what fails to read leaves the studio as it was)."""
         picture, decoded = self._read(design, base)
-        self.design, self.base, self.name = design, base, _safe_name(name)
-        self.picture, self._decoded = picture, decoded
-        self.picture_png: bytes | None = None
+        with self.state:
+            self.design, self.base, self.name = design, base, _safe_name(name)
+            self.picture, self._decoded = picture, decoded
+            self.picture_png: bytes | None = None
 
     def _read(self, design: Any, base: Path) -> tuple[Any, Any]:
         """The picture the maze is laid over (a preset or a rectangle: its cells drawn) and
@@ -194,7 +198,7 @@ class Studio:
         from mazeart.recipe import DEFAULTS, MODES
         from mazeart.tags import TAG_KINDS
 
-        with self._turn():
+        with self.state:
             if self.design.seed is None:  # a seed from the start: an edit changes what it edits
                 self.design = replace(self.design, seed=fresh_seed())
             design, name, save_to = self.design, self.name, self.save_to
@@ -239,7 +243,7 @@ class Studio:
 
     def picture_bytes(self) -> bytes:
         """The picture under the maze, as PNG."""
-        with self._turn():
+        with self.state:
             if self.picture_png is None:
                 out = io.BytesIO()
                 self.picture.save(out, format="PNG", compress_level=1)
@@ -401,7 +405,8 @@ class Studio:
                 raise MazeartError("the studio was not opened on a design file: download it")
             design = self.design_from(doc)
             save_design(design, self.save_to)
-            self.design = design
+            with self.state:
+                self.design = design
             return self.save_to.name
 
     def upload(self, data: bytes, name: str) -> dict[str, Any]:
@@ -414,7 +419,8 @@ class Studio:
         with self._turn():
             design = Design(source="embedded", picture=data, options=self.design.options)
             self._adopt(design, self.base, Path(name).stem or "maze")
-            self.save_to = None
+            with self.state:
+                self.save_to = None
         return self.start()
 
 
