@@ -464,21 +464,29 @@ that a bridge reads as a way between two islands rather than a block of the figu
 wide enough to walk (the pen takes 0.15 of it)."""
 
 
+def _narrow(
+    figure: Any, centres: NDArray[np.float64], bridge: NDArray[np.bool_], links: NDArray[np.intp]
+) -> NDArray[np.bool_]:
+    """The passages drawn as narrow corridors: those of a bridge cell, and those whose way
+    from centre to centre crosses the ground (a gap in the figure thinner than a cell)."""
+    over = _over_ground(figure, centres[links[:, 0]], centres[links[:, 1]])
+    return np.asarray(bridge[links[:, 0]] | bridge[links[:, 1]] | over, bool)
+
+
 def _bridge_ways(
     centres: NDArray[np.float64],
     bridge: NDArray[np.bool_],
-    links: NDArray[np.intp],
+    ways: NDArray[np.intp],
     openings: NDArray[np.float64],
     width: float,
     figure: Any,
     polygons: NDArray[np.object_],
-    across: NDArray[np.bool_],
 ) -> tuple[list[Any], list[Any]]:
-    """The floor of the bridge cells (maze cells whose centre is outside the outline): a
-    square ``width`` a side at each one's middle and a corridor as wide along each of its
-    passages, from middle to the middle of the wall it opens and on to the next middle (the
-    part in a figure cell lies on the figure); and as wide a corridor for each passage
-    ``across`` the ground between two figure cells (a gap in the figure thinner than a cell).
+    """The floor of the bridge cells (maze cells whose centre is outside the outline) and
+    of the other narrow passages (:func:`_narrow`): a square ``width`` a side at each bridge
+    cell's middle and a corridor as wide along each of the ``ways``, from middle to the
+    middle of the wall it opens and on to the next middle (the part in a figure cell lies on
+    the figure).
 
     A bridge cell's middle is its centre, or where some of it is figure (a
     cell the outline cuts whose centre falls just outside), the middle of its largest
@@ -491,17 +499,15 @@ def _bridge_ways(
     centres : (n, 2) ndarray
         Every cell's centre, ``x, y``.
     bridge : (n,) ndarray of bool
-    links : (K, 2) ndarray of int
-        The maze's passages (:meth:`mazeart.maze.Maze.links`).
+    ways : (K, 2) ndarray of int
+        The passages drawn narrow, as cell pairs (rows of :meth:`mazeart.maze.Maze.links`).
     openings : (K, 2) ndarray
-        The middle of the wall each passage opens, ``x, y``.
+        The middle of the wall each of ``ways`` opens, ``x, y``.
     width : float
     figure : shapely geometry
         The figure inside the outline.
     polygons : (B,) ndarray of shapely polygons
         The bridge cells' outlines, in the order of ``np.flatnonzero(bridge)``.
-    across : (K,) ndarray of bool
-        The passages whose way from centre to centre crosses the ground.
 
     Returns
     -------
@@ -513,7 +519,7 @@ def _bridge_ways(
     import shapely
 
     cells = np.flatnonzero(bridge)
-    if not len(cells) and not across.any():
+    if not len(cells) and not len(ways):
         return [], []
     middle = np.array(centres, dtype=np.float64, copy=True)
     held = shapely.intersection(polygons, figure)
@@ -524,11 +530,9 @@ def _bridge_ways(
             largest = parts[int(np.argmax(shapely.area(parts)))]
             circle = shapely.maximum_inscribed_circle(largest)
             middle[cell] = shapely.get_coordinates(circle)[0]
-    through = bridge[links[:, 0]] | bridge[links[:, 1]] | across
-    ways = links[through]
     squares = shapely.buffer(shapely.points(middle[cells]), width / 2, cap_style="square")
     paths = shapely.linestrings(
-        np.stack([middle[ways[:, 0]], openings[through], middle[ways[:, 1]]], axis=1)
+        np.stack([middle[ways[:, 0]], openings, middle[ways[:, 1]]], axis=1)
     )
     strips = shapely.buffer(paths, width / 2, cap_style="flat", join_style="mitre")
     stray: list[Any] = []
@@ -702,8 +706,8 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     rows, cols = np.divmod(np.arange(bridge.size), maze.width)
     centres = np.stack([cols + 0.5, rows + 0.5], axis=1)
     links = maze.links()
-    over = _over_ground(figure, centres[links[:, 0]], centres[links[:, 1]])
-    narrow = {(int(a), int(b)) for a, b in links[over | bridge[links].any(axis=1)]}
+    ways_narrow = links[_narrow(figure, centres, bridge, links)]
+    narrow = {(int(a), int(b)) for a, b in ways_narrow}
     for k, (start, step) in enumerate(zip(starts, steps, strict=True)):
         if k >= doors:  # a passage across the outline: one over the ground is drawn narrow
             there = start + step
@@ -720,9 +724,9 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             ways.append(shapely.Polygon([side - inner, end - inner, end + inner, side + inner]))
     rr, cc = np.nonzero(bridge.reshape(maze.shape))
     boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
-    openings = (centres[links[:, 0]] + centres[links[:, 1]]) / 2
-    crossings, unreached = _bridge_ways(centres, bridge, links, openings, _BRIDGE, figure,
-                                        boxes, over)  # fmt: skip
+    openings = (centres[ways_narrow[:, 0]] + centres[ways_narrow[:, 1]]) / 2
+    crossings, unreached = _bridge_ways(centres, bridge, ways_narrow, openings, _BRIDGE, figure,
+                                        boxes)  # fmt: skip
     if unreached:
         parts[0] = shapely.difference(parts[0], shapely.union_all(unreached).buffer(1e-6))
     parts.extend(crossings)
@@ -1146,14 +1150,15 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     is_bridge[ids[bridge]] = True
     floor = shapely.intersection(figure, shapely.coverage_union_all(polys))
     links = maze.links()
+    opened = np.flatnonzero(maze.passages)  # in the order of ``links``
+    narrow = _narrow(figure, g.centres, is_bridge, links)
     openings = shapely.get_coordinates(shapely.line_interpolate_point(
-        _wall_lines(g, np.flatnonzero(maze.passages)), 0.5, normalized=True))  # fmt: skip
-    across = _over_ground(figure, g.centres[links[:, 0]], g.centres[links[:, 1]])
+        _wall_lines(g, opened[narrow]), 0.5, normalized=True)).reshape(-1, 2)  # fmt: skip
     # half a cell, and never narrower than the pen and a reader's gap leave room for
     # (the triangle grid's cells are small: half of one would be sealed as no way)
     width = max(_BRIDGE * _unit(g), 2 * (_PEN + _GAP) + 2.0 / _SEAL_PX)
-    corridors, stray = _bridge_ways(g.centres, is_bridge, links, openings.reshape(-1, 2),
-                                    width, figure, polys[bridge], across)  # fmt: skip
+    corridors, stray = _bridge_ways(g.centres, is_bridge, links[narrow], openings, width,
+                                    figure, polys[bridge])  # fmt: skip
     pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells
@@ -1191,8 +1196,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     # passages whose way from centre to centre crosses the outline, or passes within a pen's
     # width of it (its opening half cut off by a corner): a corridor through it
     if len(links):
-        opened = np.flatnonzero(maze.passages)  # in the order of ``links``
-        opened = opened[~(is_bridge[pair[opened, 0]] | is_bridge[pair[opened, 1]] | across)]
+        opened = opened[~narrow]
         ca, cb = g.centres[pair[opened, 0]], g.centres[pair[opened, 1]]
         paths = shapely.linestrings(np.stack([ca, cb], axis=1))
         edge = shapely.boundary(figure)
