@@ -102,6 +102,19 @@ def _remove_pending() -> None:
         PENDING.discard(path)
 
 
+def _unraisable(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """Python's report of an exception it had to drop, quiet for a stop: a signal that
+    lands in a callback Python cannot raise from (the bookkeeping a process pool's fork
+    runs) is already noted for :func:`checkpoint`, and its traceback is no one's business."""
+
+    def unraisable(info: Any) -> object:
+        if isinstance(info.exc_value, Stopped):
+            return None
+        return hook(info)
+
+    return unraisable
+
+
 def install() -> dict[int, Any]:
     """Install the handlers (in the main thread only); return the ones they replace."""
     if threading.current_thread() is not threading.main_thread():
@@ -137,6 +150,8 @@ def report(stop: Stopped) -> int:
 def guarded(run: Callable[[], int]) -> int:
     """``run()`` with the handlers installed: its status, or the signal's."""
     previous = install()
+    hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(hook)
     try:
         return run()
     except BaseException as exc:
@@ -153,3 +168,4 @@ def guarded(run: Callable[[], int]) -> int:
     finally:
         _RAISED.clear()  # seen out (or the run ended without one)
         restore(previous)
+        sys.unraisablehook = hook

@@ -238,6 +238,40 @@ def test_signals_are_not_left_held_when_one_arrives_as_they_are_held(monkeypatch
     assert not set(_signals.HANDLED) & real(signal.SIG_BLOCK, [])  # nothing left blocked
 
 
+def test_a_signal_python_cannot_raise_stops_the_run_in_one_line(tmp_path, capsys, monkeypatch):
+    """A Ctrl-C that lands in a callback Python drops exceptions from (a process pool's
+    fork bookkeeping, a finaliser) is neither printed as a traceback nor lost: the run
+    stops before it writes."""
+    import gc
+    import signal
+
+    from mazeart._signals import guarded
+
+    class Doomed:
+        def __del__(self) -> None:
+            signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+
+    dropped: list[BaseException] = []  # what Python would print as "Exception ignored in"
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: dropped.append(info.exc_value))
+    out = tmp_path / "maze.svg"
+
+    def dropped_then_write() -> int:
+        Doomed()
+        gc.collect()
+        with atomic_write(out) as fh:
+            fh.write(b"new")
+        return 0
+
+    assert guarded(dropped_then_write) == 130
+    assert capsys.readouterr().err == "mazeart: interrupted\n"
+    assert dropped == []
+    assert list(tmp_path.iterdir()) == []
+
+    Doomed()  # outside a run, Python's report is left alone
+    gc.collect()
+    assert [type(e).__name__ for e in dropped] == ["KeyboardInterrupt"]
+
+
 def test_a_temporary_file_swept_before_it_is_locked_is_made_again(tmp_path, monkeypatch):
     """Another run's sweep can remove a file in the instant between its making and its lock."""
     import tempfile
