@@ -694,6 +694,21 @@ class Maze:
         indptr[1:] = np.cumsum(np.bincount(source[keep], minlength=g.n_cells))
         return indptr, g.indices[keep].copy()
 
+    @cached_property
+    def ways(self) -> Any:
+        """The passages as the solvers' kernels read them (:mod:`mazeart._kernels.paths`):
+        a code per cell and tables of steps on the square grid and the lattices (hex,
+        triangle, upsilon), the neighbour table :attr:`open_table` on another grid."""
+        from mazeart._kernels import paths
+        from mazeart.grids.core import LATTICES, LatticeGrid
+
+        if self.is_square:
+            return paths.square_ways(self.passages.reshape(-1), self.width)
+        if isinstance(self.grid, LatticeGrid):
+            spec = LATTICES[self.grid.kind]
+            return paths.lattice_ways(self.grid, self.passages, spec.steps, spec.mixed)
+        return readonly(self.open_table)
+
     def replace(self, **changes: Any) -> Maze:
         """A copy with some fields changed (``entrance=``, ``exit=``, ``meta=``, ...)."""
         fields: dict[str, Any] = {

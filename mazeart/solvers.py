@@ -77,9 +77,7 @@ class _Reading:
         self.width = maze.width
         self.topo: Any = maze.topology
         self.links: NDArray[Any] = maze.passages.reshape(-1)
-        self.ways: Any = (
-            paths.square_ways(self.links, maze.width) if self.square else maze.open_table
-        )
+        self.ways: Any = maze.ways
         self.mask = maze.mask.reshape(-1)
         self.n = int(self.mask.size)
 
@@ -151,14 +149,14 @@ class _Reading:
             dist = np.full(self.n, -1, np.int32)
         else:
             dist = np.where(keep, np.int32(-1), BLOCKED).astype(np.int32)
-        paths.bfs(self.topo, self.ways, dist, np.full(1, a, np.int64))
+        paths.bfs(self.ways, dist, np.full(1, a, np.int64))
         if dist[b] < 0 or dist[b] == BLOCKED:
             raise self.no_path(a, b)
-        return paths.walk_back(self.topo, self.ways, dist, b)
+        return paths.walk_back(self.ways, dist, b)
 
     def fill(self, a: int, b: int) -> NDArray[np.bool_]:
         """The flat cells left when the dead ends are filled, ``a`` and ``b`` kept."""
-        return paths.fill_dead_ends(self.topo, self.ways, self.mask.copy(), a, b)
+        return paths.fill_dead_ends(self.ways, self.mask.copy(), a, b)
 
     def rings(self) -> tuple[Any, NDArray[np.int64] | None]:
         """The wall follower's rings (:func:`mazeart._kernels.paths.turns`) and, on a graph,
@@ -233,7 +231,7 @@ def distances(maze: Maze, source: tuple[int, int] | int) -> NDArray[np.int32]:
     else:
         flat = reading.cell(source, "source")
     dist = np.full(reading.n, -1, np.int32)
-    paths.bfs(reading.topo, reading.ways, dist, np.full(1, flat, np.int64))
+    paths.bfs(reading.ways, dist, np.full(1, flat, np.int64))
     return reading.per_cell(dist)
 
 
@@ -249,7 +247,7 @@ def distances_from(maze: Maze, sources: list[Any]) -> NDArray[np.int32]:
     flat = [reading.flat(c) if reading.square else reading.cell(c, "source") for c in sources]
     dist = np.full(reading.n, -1, np.int32)
     if flat:
-        paths.bfs(reading.topo, reading.ways, dist, np.asarray(flat, np.int64))
+        paths.bfs(reading.ways, dist, np.asarray(flat, np.int64))
     return reading.per_cell(dist)
 
 

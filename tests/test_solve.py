@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from conftest import presets
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import shortest_path
@@ -390,6 +390,54 @@ def test_one_solver_answers_alike_on_every_grid(kind, braided, seed):
     assert set(np.flatnonzero(kept).tolist()) == left
     if not braided:  # a tree: the filling leaves the one path
         assert left == set(cells)
+
+
+@given(
+    kind=st.sampled_from(["hex", "triangle", "upsilon"]),
+    rows=st.integers(1, 7),
+    cols=st.integers(1, 7),
+    seed=st.integers(0, 2**16),
+    loops=st.booleans(),
+)
+def test_a_lattice_mazes_ways_are_its_passages(kind, rows, cols, seed, loops):
+    """The solvers' bits on a lattice (a code a cell, steps and ways back by code) against
+    networkx's graph of the maze's own walls: each cell's open sides lead to exactly its
+    neighbours along passages, each way back returns, and distances are networkx's, on
+    grids as small as one row or column, with forbidden cells and loops."""
+    from mazeart import MazeartError
+    from mazeart.grids import make_grid
+    from mazeart.grids.generate import generate_on_grid
+
+    try:
+        grid = make_grid(kind, rows=rows, cols=cols)
+    except MazeartError:  # (a triangle column needs two triangles a row to join rows)
+        assume(False)
+    rng = np.random.default_rng(seed)
+    weights = np.where(rng.random(grid.n_cells) < 0.2, 1000, 0).astype(np.int32)
+    weights[rng.integers(grid.n_cells)] = 0
+    maze = generate_on_grid(weights, grid, rng=seed)
+    if loops:
+        maze = braid(maze, 0.7, rng=seed)
+    g = any_graph(maze)
+    codes, step, back, count = maze.ways
+
+    def sides(c: int) -> list[tuple[int, int]]:  # (cell, way back) of each open side
+        code = int(codes[c])
+        return [(c + int(step[code, j]), int(back[code, j])) for j in range(int(count[code]))]
+
+    for c in range(grid.n_cells):
+        assert sorted(b for b, _ in sides(c)) == sorted(g[c] if c in g else []), c
+        for b, bit in sides(c):
+            code = int(codes[b])
+            assert code & bit and bit & (bit - 1) == 0  # one open side of b's...
+            below = bin(code & (bit - 1)).count("1")  # ...its place among them...
+            assert sides(b)[below][0] == c  # ...leads back to c
+    start = int(rng.choice(list(g))) if len(g) else None
+    if start is not None:
+        got = np.asarray(distances(maze, start)).reshape(-1)
+        want = nx.single_source_shortest_path_length(g, start)
+        assert {c: int(got[c]) for c in want} == want
+        assert int((got >= 0).sum()) == len(want)
 
 
 @pytest.mark.parametrize("kind", GRID_KINDS)

@@ -3,31 +3,42 @@ back, A*, dead-end filling, the random depth-first search and the wall follower.
 
 Each kernel takes a topology (:mod:`mazeart._kernels.topology`) and works on
 flat cell numbers. All but the wall follower read a maze's passages as its
-*ways*, the open ways out of each cell in the form that suits its grid, a pair
-of arrays: on the square grid the passage bits themselves (N=1, E=2, S=4, W=8,
-the topology's own form) and the flat step of each side of a passage set
-(:func:`square_ways`); on a graph the maze's table of open neighbours
-(``(indptr, indices)``, CSR: :attr:`mazeart.maze.Maze.open_table`,
-which the maze keeps). A graph's padded neighbour rows would serve too, but a
-solver would then read every slot, open or not, through two tables: about twice
-the time, which is memory traffic. The wall follower turns through every
-neighbour, open or not, and asks :func:`~mazeart._kernels.topology.is_open` of
-the topology's own passages (a bool per wall of a graph).
+*ways*, the open ways out of each cell in the form that suits its grid:
 
-Besides the topology's own questions the kernels ask these, answered per kind
-of topology the same way (``_sq_*`` and ``_gr_*``, chosen by Python or, through
-:func:`register`, by numba):
+- on the square grid and the lattices (hex, triangle, upsilon), *bits*: a code per
+  cell, its open sides as bits in the order of its neighbours (on the square grid the
+  passage bits themselves, N=1, E=2, S=4, W=8; on a lattice one bit per side of the
+  cell's type, and the type as the bit above them), with three tables indexed by a
+  code: the flat step of its ``j``-th open side, the bit of the way back in the cell
+  that step leads to, and how many sides are open (:func:`square_ways`,
+  :func:`lattice_ways`: four arrays). A step is one load and one addition, and the
+  way back is known, so a walk through a tree never looks back;
+- on any other grid the maze's table of open neighbours (``(indptr, indices)``, CSR:
+  :attr:`mazeart.maze.Maze.open_table`, which the maze keeps). A graph's padded
+  neighbour rows would serve too, but a solver would then read every slot, open or
+  not, through two tables: about twice the time, which is memory traffic.
 
-- ``exits(topo, ways, c, came) -> (way, count)`` and
-  ``exit_to(topo, ways, c, way, j) -> (cell, back)``: the open ways out of
+The wall follower turns through every neighbour, open or not, and asks
+:func:`~mazeart._kernels.topology.is_open` of the topology's own passages (a bool per
+wall of a graph).
+
+The kernels ask these of the ways (``_bt_*`` for bits, ``_gr_*`` for a table of open
+neighbours, chosen by the number of arrays: by Python, or through :func:`register` by
+numba):
+
+- ``exits(ways, c, came) -> (way, count)`` and
+  ``exit_to(ways, c, way, j) -> (cell, back)``: the open ways out of
   cell ``c`` but the one it was entered by, ``came`` (the ``back`` token
-  ``exit_to`` handed out with the cell; 0 for none), in the topology's order of
-  neighbours: ``count`` of them, the ``j``-th leading to ``cell``. On the square
-  grid they are the cell's passage bits less the side it came in by, counted
-  and stepped through by tables, so a walk through a tree never looks back and
-  takes no branch per closed side. A graph lists its open neighbours and skips
-  nothing (``back`` is 0);
-- ``open_degree(topo, ways, c)``: how many passages a cell has;
+  ``exit_to`` handed out with the cell; 0 for none), in the order of its
+  neighbours: ``count`` of them, the ``j``-th leading to ``cell``. With bits they
+  are the cell's code less the side it came in by, counted and stepped through by
+  the tables, with no branch per closed side. A graph lists its open neighbours
+  and skips nothing (``back`` is 0);
+- ``open_degree(ways, c)``: how many passages a cell has.
+
+and these of the topology (``_sq_*`` and ``_gr_*``, chosen by its kind, see
+:func:`mazeart._kernels.topology.teach`):
+
 - ``estimate(topo, guide, c, goal)``: A*'s lower bound on the steps from ``c``
   to ``goal``: the Manhattan distance on the square grid, and on a graph the
   straight line between the cells' centres over the longest step
@@ -50,12 +61,13 @@ numba's cache keys a kernel by its own file: after changing
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from mazeart._jit import before_compile, njit
+from mazeart._jit import before_compile, njit, readonly
 from mazeart._kernels.topology import degree, is_open, step, teach
 from mazeart._rng import below
 
@@ -100,16 +112,20 @@ def _square(topo: Any) -> bool:
     return isinstance(topo, np.ndarray)
 
 
-def exits(topo: Any, ways: Any, c: int, came: int) -> tuple[int, int]:
-    return _sq_exits(topo, ways, c, came) if _square(topo) else _gr_exits(topo, ways, c, came)
+def _coded(ways: Any) -> bool:
+    return len(ways) == 4
 
 
-def exit_to(topo: Any, ways: Any, c: int, way: int, j: int) -> tuple[int, int]:
-    return (_sq_exit_to if _square(topo) else _gr_exit_to)(topo, ways, c, way, j)
+def exits(ways: Any, c: int, came: int) -> tuple[int, int]:
+    return (_bt_exits if _coded(ways) else _gr_exits)(ways, c, came)
 
 
-def open_degree(topo: Any, ways: Any, c: int) -> int:
-    return _sq_open_degree(topo, ways, c) if _square(topo) else _gr_open_degree(topo, ways, c)
+def exit_to(ways: Any, c: int, way: int, j: int) -> tuple[int, int]:
+    return (_bt_exit_to if _coded(ways) else _gr_exit_to)(ways, c, way, j)
+
+
+def open_degree(ways: Any, c: int) -> int:
+    return (_bt_open_degree if _coded(ways) else _gr_open_degree)(ways, c)
 
 
 def estimate(topo: Any, guide: Any, c: int, goal: int) -> Any:
@@ -128,21 +144,23 @@ def turn_back(topo: Any, rings: Any, c: int, j: int) -> int:
     return _sq_turn_back(topo, rings, c, j) if _square(topo) else _gr_turn_back(topo, rings, c, j)
 
 
+# ----------------------------------------------------------------------------- bits
+
+
+def _bt_exits(ways, c, came):  # type: ignore[no-untyped-def]
+    way = np.int64(ways[0][c]) & ~np.int64(came)
+    return way, ways[3][way]
+
+
+def _bt_exit_to(ways, c, way, j):  # type: ignore[no-untyped-def]
+    return c + ways[1][way, j], ways[2][way, j]
+
+
+def _bt_open_degree(ways, c):  # type: ignore[no-untyped-def]
+    return ways[3][np.int64(ways[0][c])]
+
+
 # ----------------------------------------------------------------------------- the square grid
-
-
-def _sq_exits(topo, ways, c, came):  # type: ignore[no-untyped-def]
-    way = np.int64(ways[0][c] & 15) & ~np.int64(came)
-    return way, OPEN_SIDES[way]
-
-
-def _sq_exit_to(topo, ways, c, way, j):  # type: ignore[no-untyped-def]
-    return c + ways[1][way, j], _BACK[way, j]
-
-
-def _sq_open_degree(topo, ways, c):  # type: ignore[no-untyped-def]
-    b = np.int64(ways[0][c])  # (counted, not looked up: a pass over every cell vectorises)
-    return (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
 
 
 def _sq_estimate(topo, guide, c, goal):  # type: ignore[no-untyped-def]
@@ -167,16 +185,16 @@ def _sq_turn_back(topo, rings, c, j):  # type: ignore[no-untyped-def]
 # ----------------------------------------------------------------------------- a graph
 
 
-def _gr_exits(topo, ways, c, came):  # type: ignore[no-untyped-def]
+def _gr_exits(ways, c, came):  # type: ignore[no-untyped-def]
     first = np.int64(ways[0][c])
     return first, np.int64(ways[0][c + 1]) - first
 
 
-def _gr_exit_to(topo, ways, c, way, j):  # type: ignore[no-untyped-def]
+def _gr_exit_to(ways, c, way, j):  # type: ignore[no-untyped-def]
     return np.int64(ways[1][way + j]), np.int64(0)
 
 
-def _gr_open_degree(topo, ways, c):  # type: ignore[no-untyped-def]
+def _gr_open_degree(ways, c):  # type: ignore[no-untyped-def]
     return np.int64(ways[0][c + 1] - ways[0][c])
 
 
@@ -184,7 +202,7 @@ def _gr_estimate(topo, guide, c, goal):  # type: ignore[no-untyped-def]
     centres, longest = guide
     dx = centres[c, 0] - centres[goal, 0]
     dy = centres[c, 1] - centres[goal, 1]
-    return np.hypot(dx, dy) / longest
+    return np.sqrt(dx * dx + dy * dy) / longest  # (not hypot: a call, twice the time)
 
 
 def _gr_turns(topo, rings, c):  # type: ignore[no-untyped-def]
@@ -242,21 +260,82 @@ def graph_rings(
     return way, back, deg, cells
 
 
-def square_ways(
-    passages: NDArray[np.uint8], width: int
-) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+Ways = tuple[NDArray[np.integer], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]
+"""A maze's *bits* ways: each cell's code, and by code the step and the way back of its
+``j``-th open side and its number of open sides."""
+
+
+def square_ways(passages: NDArray[np.uint8], width: int) -> Ways:
     """A square maze's ways for the kernels: its flat passage bits (rows ``width`` long)
-    and, for each 4-bit passage set, the flat step of its ``j``-th open side (north, east,
-    south, west), one load away from the cell it leads to."""
+    as the codes, and for each code the flat step of its ``j``-th open side (north, east,
+    south, west), the bit of the way back and the count. Bits above the four sides are
+    ignored (the tables have a row for every byte)."""
     offsets = np.array([-width, 1, width, -1], np.int64)
-    return passages, np.where(np.arange(4) < OPEN_SIDES[:, None], offsets[_SIDE], 0)
+    sides = np.arange(256) & 15
+    steps = np.where(np.arange(4) < OPEN_SIDES[:, None], offsets[_SIDE], 0)
+    return readonly((passages, steps[sides], _BACK[sides], OPEN_SIDES[sides]))  # type: ignore[no-any-return]
+
+
+def lattice_ways(
+    grid: Any, passages: NDArray[np.bool_], steps: list[list[tuple[int, int]]], mixed: bool
+) -> Ways:
+    """A maze's ways on a lattice (:class:`~mazeart.grids.core.LatticeGrid`, whose cell
+    ``r * cols + q`` is at row ``r`` and column ``q``; ``steps`` and ``mixed`` as
+    :func:`~mazeart._kernels.topology.lattice_topology` takes them) from its passages,
+    one bool per wall of ``grid``'s explicit table. A cell's type is the parity of its
+    row (with ``mixed``, of its row plus column) on the framed lattice, one row and
+    column in; its code is ``type << width | open sides``, a bit per neighbour in the
+    order of ``steps[type]``."""
+    cols = int(grid.cols)
+    width = max(len(s) for s in steps)
+    n = int(grid.n_cells)
+    r, q = np.divmod(np.arange(n, dtype=np.int64), cols)
+    kind = (r + 1 + (q + 1) * int(mixed)) & 1
+    side = np.full((2, 9), -1, np.int64)  # by type and (dr + 1) * 3 + dc + 1: the side
+    for t in (0, 1):
+        for d, (dr, dc) in enumerate(steps[t]):
+            side[t, (dr + 1) * 3 + dc + 1] = d
+    indptr = np.asarray(grid.indptr)
+    src = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+    keep = np.asarray(passages, np.bool_)[grid.wall_of]
+    src, dst = src[keep], np.asarray(grid.indices, np.int64)[keep]
+    dr = dst // cols - r[src]
+    dc = dst - dst // cols * cols - q[src]
+    bit = np.left_shift(1, side[kind[src], (dr + 1) * 3 + dc + 1])
+    codes = (kind << width) | np.bincount(src, weights=bit, minlength=n).astype(np.int64)
+    tables = grid._cache.get("lattice ways")
+    if tables is None:
+        tables = grid._cache["lattice ways"] = _lattice_tables(steps, mixed, cols)
+    return readonly((codes.astype(np.uint16), *tables))  # type: ignore[no-any-return]
+
+
+def _lattice_tables(
+    steps: list[list[tuple[int, int]]], mixed: bool, cols: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`lattice_ways`'s tables: by code, the step and the way back of each open
+    side, and the count."""
+    width = max(len(s) for s in steps)
+    step = np.zeros((2 << width, width), np.int64)
+    back = np.zeros((2 << width, width), np.int64)
+    count = np.zeros(2 << width, np.int64)
+    for t in (0, 1):
+        for bits in range(1 << len(steps[t])):
+            code = t << width | bits
+            open_sides = [d for d in range(len(steps[t])) if bits >> d & 1]
+            count[code] = len(open_sides)
+            for j, d in enumerate(open_sides):
+                dr, dc = steps[t][d]
+                other = (t + dr + (dc if mixed else 0)) & 1
+                step[code, j] = dr * cols + dc
+                back[code, j] = 1 << steps[other].index((-dr, -dc))
+    return readonly((step, back, count))
 
 
 # ----------------------------------------------------------------------------- the kernels
 
 
 @njit(cache=True)
-def bfs(topo, ways, dist, sources):  # type: ignore[no-untyped-def]
+def bfs(ways, dist, sources):  # type: ignore[no-untyped-def]
     """Breadth-first steps from the nearest of ``sources`` (one pass however many) into
     ``dist`` (int32, one per cell: ``-1`` where the search may go, :data:`BLOCKED` where it
     may not), which is returned; cells never reached keep their ``-1``."""
@@ -273,11 +352,11 @@ def bfs(topo, ways, dist, sources):  # type: ignore[no-untyped-def]
     head = 0
     while head < tail:
         cur = queue[head]
-        way, count = exits(topo, ways, cur, came[head])
+        way, count = exits(ways, cur, came[head])
         head += 1
         nd = dist[cur] + 1
         for j in range(count):
-            nb, back = exit_to(topo, ways, cur, way, j)
+            nb, back = exit_to(ways, cur, way, j)
             if dist[nb] < 0:
                 dist[nb] = nd
                 queue[tail] = nb
@@ -287,7 +366,7 @@ def bfs(topo, ways, dist, sources):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def farthest_in_tree(topo, ways, n, root, role):  # type: ignore[no-untyped-def]
+def farthest_in_tree(ways, n, root, role):  # type: ignore[no-untyped-def]
     """The two cells farthest apart along the passages, one a *first* (``role & 1``) and
     the other a *second* (``role & 2``), in the tree of passages that holds ``root``:
     ``(first, second, steps)``, or ``(-1, -1, -1)`` when there is no such pair.
@@ -312,11 +391,11 @@ def farthest_in_tree(topo, ways, n, root, role):  # type: ignore[no-untyped-def]
             deep[2 * cur + k], who[2 * cur + k] = 0, cur
     while top >= 0:
         cur = stack[top]
-        way, count = exits(topo, ways, cur, 0)
+        way, count = exits(ways, cur, 0)
         j = tried[cur]
         if j < count:
             tried[cur] = j + 1
-            nb, _ = exit_to(topo, ways, cur, way, j)
+            nb, _ = exit_to(ways, cur, way, j)
             if nb == parent[cur]:
                 continue
             parent[nb] = cur
@@ -347,7 +426,7 @@ def farthest_in_tree(topo, ways, n, root, role):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def walk_back(topo, ways, dist, target):  # type: ignore[no-untyped-def]
+def walk_back(ways, dist, target):  # type: ignore[no-untyped-def]
     """The cells from the source of :func:`bfs`'s ``dist`` to ``target`` (reached): each
     step back to the first neighbour, in the topology's order, one step nearer."""
     length = dist[target]
@@ -358,9 +437,9 @@ def walk_back(topo, ways, dist, target):  # type: ignore[no-untyped-def]
         out[i] = cur
         if i == 0:
             break
-        way, count = exits(topo, ways, cur, came)
+        way, count = exits(ways, cur, came)
         for j in range(count):
-            nb, back = exit_to(topo, ways, cur, way, j)
+            nb, back = exit_to(ways, cur, way, j)
             if dist[nb] == i - 1:
                 cur = nb
                 came = back
@@ -411,9 +490,9 @@ def astar(topo, ways, guide, n, source, goal):  # type: ignore[no-untyped-def]
         if cur == goal:
             break
         ng = g[cur] + 1
-        way, count = exits(topo, ways, cur, 0)
+        way, count = exits(ways, cur, 0)
         for j in range(count):
-            nb, _ = exit_to(topo, ways, cur, way, j)
+            nb, _ = exit_to(ways, cur, way, j)
             if g[nb] <= ng:
                 continue
             g[nb] = ng
@@ -454,7 +533,7 @@ def path_by(prev, start, goal):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def fill_dead_ends(topo, ways, alive, keep_a, keep_b):  # type: ignore[no-untyped-def]
+def fill_dead_ends(ways, alive, keep_a, keep_b):  # type: ignore[no-untyped-def]
     """Fill every dead end of ``alive`` (one flag per cell, changed in place and returned):
     remove cells with at most one passage to a living cell, but ``keep_a`` and ``keep_b``,
     until there are none (what is left does not depend on the order).
@@ -467,7 +546,7 @@ def fill_dead_ends(topo, ways, alive, keep_a, keep_b):  # type: ignore[no-untype
     deg = np.empty(n, np.int8)  # (no grid has a cell of more than a few neighbours)
     stack = np.empty(n, np.int64)
     for c in range(n):
-        deg[c] = open_degree(topo, ways, c)
+        deg[c] = open_degree(ways, c)
     top = 0
     for c in range(n):
         if deg[c] <= 1 and alive[c] and c != keep_a and c != keep_b:
@@ -478,10 +557,10 @@ def fill_dead_ends(topo, ways, alive, keep_a, keep_b):  # type: ignore[no-untype
         cur = stack[top]
         while cur >= 0:
             alive[cur] = False
-            way, count = exits(topo, ways, cur, 0)
+            way, count = exits(ways, cur, 0)
             nxt = -1
             for j in range(count):
-                nb, _ = exit_to(topo, ways, cur, way, j)
+                nb, _ = exit_to(ways, cur, way, j)
                 if alive[nb]:  # the one living neighbour
                     deg[nb] -= 1
                     if deg[nb] == 1 and nb != keep_a and nb != keep_b:
@@ -508,9 +587,9 @@ def random_dfs(topo, ways, n, source, target, state):  # type: ignore[no-untyped
         if cur == target:
             return stack[:top].copy()
         k = 0
-        way, count = exits(topo, ways, cur, 0)
+        way, count = exits(ways, cur, 0)
         for j in range(count):
-            nb, _ = exit_to(topo, ways, cur, way, j)
+            nb, _ = exit_to(ways, cur, way, j)
             if not visited[nb]:
                 options[k] = nb
                 k += 1
@@ -561,7 +640,8 @@ def follow_wall(topo, links, rings, n, source, came, target, clockwise):  # type
 
 _REGISTERED: list[bool] = []
 
-_TAUGHT = ("exits", "exit_to", "open_degree", "estimate", "turns", "turn_way", "turn_back")
+_TAUGHT = ("estimate", "turns", "turn_way", "turn_back")
+_BY_WAYS = ("exits", "exit_to", "open_degree")
 
 
 @before_compile
@@ -572,3 +652,17 @@ def register() -> None:
         return
     _REGISTERED.append(True)
     teach(globals(), _TAUGHT)
+    from numba.extending import overload
+
+    for name in _BY_WAYS:
+        overload(globals()[name])(_by_ways(globals()["_bt_" + name], globals()["_gr_" + name]))
+
+
+def _by_ways(bits: Any, graph: Any) -> Any:
+    """numba's choice of ``bits`` or ``graph`` by the ways' number of arrays."""
+
+    def choose(*args):  # type: ignore[no-untyped-def]
+        return bits if len(args[0]) == 4 else graph
+
+    choose.__signature__ = inspect.signature(bits)  # type: ignore[attr-defined]
+    return choose

@@ -206,7 +206,7 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
         role = np.zeros(n, np.uint8)
         role[starts] |= 1
         role[finishes] |= 2
-        a, b, _ = (int(v) for v in farthest_in_tree(maze.topology, (indptr, indices), n,
+        a, b, _ = (int(v) for v in farthest_in_tree((indptr, indices), n,
                                                     int(cand[0]), role))  # fmt: skip
     if a < 0:  # the farthest from the farthest (or one cell: the same)
         d1 = distances(maze, int(cand[0]))
