@@ -16,6 +16,10 @@ picture of the holdout set, on the square and hex grids; ``cells`` is what mazea
   plain maze mazeart makes of the same picture and cells (the target: no easier);
 - *hidden*: the share of closed walls along the solution over that in the rest of the maze
   (the target: within 10 % of 1);
+- *straight*: the share of the solution's cells that are straight corridors (two passages
+  whose neighbours lie on opposite sides, 150 degrees apart or more), and in brackets the
+  share in the rest of the maze: a word's strokes followed cell by cell are three in four,
+  and their long walls show the word on the unsolved page;
 - *time*: the maze with its route against the plain maze, both made in full, each the best
   of two runs with compiled kernels (target 3x); and, last, the whole command's time on a
   fresh process, route against plain (the first mazes of a process run their kernels as
@@ -146,6 +150,20 @@ def timed(picture, **options):
     return best, out
 
 
+def straight_cells(maze) -> np.ndarray:
+    """Whether each cell is a straight corridor: two passages, to neighbours 150 degrees
+    apart or more (seen from the cell's centre)."""
+    indptr, indices = maze.open_table
+    centres = maze.grid.centres
+    two = np.flatnonzero(np.diff(indptr) == 2)
+    u = centres[indices[indptr[two]]] - centres[two]
+    v = centres[indices[indptr[two] + 1]] - centres[two]
+    cos = (u * v).sum(axis=1) / (np.hypot(*u.T) * np.hypot(*v.T))
+    out = np.zeros(len(indptr) - 1, bool)
+    out[two[cos <= np.cos(np.radians(150))]] = True
+    return out
+
+
 def closed_share(maze) -> tuple[np.ndarray, np.ndarray]:
     g = maze.grid
     sides = np.diff(g.indptr) + np.bincount(g.wall_cells[g.wall_cells[:, 1] < 0, 0],
@@ -195,9 +213,9 @@ def table(seeds: int, tone: bool) -> None:
     the whole host drawn by its tones)."""
     print(
         "| host | drawing | grid | cells | fidelity | farthest | decisions (plain) | "
-        "wrong-turn depth (plain) | hidden | time x plain |"
+        "wrong-turn depth (plain) | hidden | straight (rest) | time x plain |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for host, picture in hosts().items():
         shown = Image.open(picture)
         figure = (np.ones(shown.size[::-1], bool) if tone
@@ -237,15 +255,17 @@ def table(seeds: int, tone: bool) -> None:
                         wrong_turns(maze, route),
                         wrong_turns(plain, plain_path),
                     )
+                    straight = straight_cells(maze)
                     rows.append((cells, np.mean(gap <= 0.5), gap.max(), d_m, d_p, w_m, w_p,
                                  closed[on].mean() / closed[cellmask & ~on].mean(),
+                                 straight[on].mean(), straight[cellmask & ~on].mean(),
                                  t_route / t_plain))  # fmt: skip
                 if rows:
                     r = np.mean(np.array(rows, float), axis=0)
                     name = f"{host}{' (tone)' * tone}"
                     print(f"| {name} | {label} | {grid} | {r[0]:.0f} | {r[1]:.3f} | {r[2]:.1f} | "
                           f"{r[3]:.3f} ({r[4]:.3f}) | {r[5]:.2f} ({r[6]:.2f}) | {r[7]:.3f} | "
-                          f"{r[8]:.2f} |", flush=True)  # fmt: skip
+                          f"{r[8]:.2f} ({r[9]:.2f}) | {r[10]:.2f} |", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

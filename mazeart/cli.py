@@ -199,7 +199,7 @@ def _algorithms() -> list[str]:
 _METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "FILE", bool: ""}
 _NAMED_METAVARS = {
     "threshold": "0-255", "coverage": "0-1", "braid": "0-1", "entrance": "ROW,COL", "decoys": "0-1",
-    "exit_": "ROW,COL", "place": "KIND=N,...", "size": "LENGTH", "page": "SIZE",
+    "wander": "0-1", "exit_": "ROW,COL", "place": "KIND=N,...", "size": "LENGTH", "page": "SIZE",
     "background": "COLOUR",
     "algorithm": "NAME", "textures": "NAME,...", "seed": "N", "line_width": "0-1",
     "margin": "CELLS", "page_margin": "MM", "cell_size": "SIZE", "centre": "X,Y",

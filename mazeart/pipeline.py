@@ -802,6 +802,19 @@ def _drawing(opts: Mapping[str, Any]) -> Image | None:
     return None
 
 
+def _route_shape(opts: Mapping[str, Any]) -> dict[str, float]:
+    """The route's decoys and wander, as the options say (the wander by default
+    :data:`mazeart.route.WANDER` for a word or picture, none for a route file, which is
+    followed as drawn)."""
+    from mazeart.route import WANDER
+
+    wander = opts.get("wander")
+    if wander is None:
+        drawing = opts.get("solution_text") or opts.get("solution_picture")
+        wander = WANDER if drawing else 0.0
+    return {"decoys": float(opts["decoys"]), "wander": float(wander)}
+
+
 ROUTE_DRAWN = 0.9
 """The share of a solution's words or picture below which the report says what is left out."""
 
@@ -1269,7 +1282,7 @@ def _square_plan(
         arguments["route"] = _route(source, opts, grid, free, grid.centres / np.asarray(grid.size),
                                     _figure_mask(picture, opts, free.reshape(preset.shape)),
                                     picture, warnings)  # fmt: skip
-        arguments["decoys"] = float(opts["decoys"])
+        arguments.update(_route_shape(opts))
     walls = "edge walls" if opts["edges"] else "outline walls"
     job = _Candidate(preset if guided is None else guided.weights, arguments, walls,
                      None if guided is None else guided.guide)  # fmt: skip
@@ -1422,7 +1435,7 @@ def _grid_plan(
         shape = (round(1000 * grid.size[1] / grid.size[0]), 1000)
         figure = _figure_mask(picture, opts, np.ones(shape, bool))
         arguments["route"] = _route(source, opts, grid, held, places, figure, picture, warned)
-        arguments["decoys"] = float(opts["decoys"])
+        arguments.update(_route_shape(opts))
     return _Plan(_GridCandidate(weights, grid, arguments, guide), picture=picture,
                  threshold=threshold, specks=specks, notes=notes, laid=placed,
                  warnings=warned)  # fmt: skip

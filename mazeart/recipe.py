@@ -168,6 +168,12 @@ class Recipe:
         0.15, "With a route: the share of its cells a wrong turn leaves from.", _ROUTE,
         cli_type=float
     )  # fmt: skip
+    wander: float | None = _option(
+        None, "With a route: the share of its steps that go round by a cell beside it, so "
+        "that its straight runs bend as the maze's corridors do and its long walls do not "
+        "show (default: 0.7 for words and pictures, 0 for a route file).", _ROUTE,
+        cli_type=float | None
+    )  # fmt: skip
     # the maze
     algorithm: str | None = _option("weighted-dfs", "Generator (see: mazeart algorithms).",
                                     _MAZE, cli_type=str, flags=("--algorithm", "-a"))  # fmt: skip
@@ -245,6 +251,8 @@ class Recipe:
         check_int(self.min_island, "min_island", minimum=0)
         check_int(self.detail, "detail", minimum=0, maximum=4)
         check_number(self.decoys, "decoys", low=0, high=1)
+        if self.wander is not None:
+            check_number(self.wander, "wander", low=0, high=1)
         if self.solution_text is not None and (
             not isinstance(self.solution_text, str) or not self.solution_text.strip()
         ):

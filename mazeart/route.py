@@ -39,12 +39,14 @@ from mazeart.errors import MazeartError
 
 __all__ = [
     "DECOYS",
+    "WANDER",
     "carve_route",
     "plan_route",
     "read_route",
     "stroke_points",
     "strokes_box",
     "text_picture",
+    "wander",
 ]
 
 MAX_POINTS, MAX_LINES = 20_000, 200
@@ -56,6 +58,12 @@ FRACTION_SLACK = 0.05
 DECOYS = 0.15
 """The share of the route's cells where a wrong turn may leave it: about one in seven, so the
 walls along the route stand nearly as densely as elsewhere."""
+
+WANDER = 0.7
+"""A hidden word's or picture's route: the share of its steps that go round beside it
+(:func:`wander`). Without them a word's strokes run straight, three in four of its cells a
+straight corridor against three in ten elsewhere, and the long walls beside them show the
+word; with them the route's cells are about as often straight as the rest's."""
 
 LETTER_GAP = 0.25
 """Room between the letters of a solution's words, in ems (their font size)."""
@@ -796,9 +804,11 @@ def carve_route(
     rng: np.random.Generator,
     *,
     decoys: float = DECOYS,
-) -> NDArray[np.bool_]:
+    wander: float = 0.0,
+) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
     """Open the route's passages and carve the rest of each free part around it (see the
-    module's text): the walls opened, one bool per wall of ``grid``.
+    module's text): the walls opened, one bool per wall of ``grid``, and the route the
+    solution follows (``route`` with :func:`wander`'s detours, if asked).
 
     Parameters
     ----------
@@ -810,6 +820,9 @@ def carve_route(
     decoys : float, default :data:`DECOYS`
         The share of route cells a wrong turn may leave from (at least one for each part
         of the maze beside the route, so that every cell is reached).
+    wander : float, default 0
+        The share of the route's steps that go round by a cell or two beside it
+        (:func:`wander`).
     """
     from mazeart._kernels.carve import route_fill
     from mazeart._kernels.parts import label_cells
@@ -827,10 +840,11 @@ def carve_route(
         raise MazeartError("a route holds each cell once")
     if not all(b in nbr.of(int(a)) for a, b in itertools.pairwise(route.tolist())):
         raise MazeartError("each cell of a route is a neighbour of the one before")
-    on = np.zeros(free.size, bool)
-    on[route] = True
     if not free[route].all():
         raise MazeartError("the route runs over a cell that holds no maze")
+    route = _wander(nbr, free, route, rng, check_number(wander, "wander", low=0, high=1))
+    on = np.zeros(free.size, bool)
+    on[route] = True
     beside = free & ~on
     labels = _labels(grid, beside)
     touching = [i for i, c in enumerate(route) if (labels[nbr.of(int(c))] > 0).any()]
@@ -861,7 +875,101 @@ def carve_route(
     links = np.zeros(grid.n_walls, np.bool_)
     route_fill(topo, walkable, route, np.asarray(starts, np.int64), state, links,
                np.zeros(1, np.int64))  # fmt: skip
-    return links
+    return links, route
+
+
+def wander(
+    grid: Any,
+    free: NDArray[np.bool_],
+    route: NDArray[np.int64],
+    rng: np.random.Generator,
+    *,
+    share: float,
+) -> NDArray[np.int64]:
+    """The route with detours: each step from one of its cells to the next, tried with
+    chance ``share`` in random turn, goes round by one or two cells beside it instead (a
+    cell next to both, or two next to each other and one to each end), so that its
+    straight runs bend as a maze's corridors do and no long wall runs beside it, while it
+    stays within a cell of where it was (on the square grid within half a cell of the step
+    it replaces, all along).
+
+    A detour's cells are free, off the route, and beside no route cell but the step's two
+    ends: the route keeps maze between its parts, and no detour widens into another.
+
+    Parameters
+    ----------
+    grid : Grid
+    free : (n,) ndarray of bool
+    route : (L,) ndarray of int
+        :func:`plan_route`'s cells.
+    rng : numpy.random.Generator
+    share : float
+        Between 0 (the route as it is) and 1 (every step tried).
+
+    Returns
+    -------
+    (M,) ndarray of int64
+        The route's cells in order with the detours' between them: the same ends, each
+        cell a neighbour of the one before, none twice.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mazeart.grids import make_grid
+    >>> grid = make_grid("square", rows=3, cols=6)
+    >>> straight = np.arange(6, 12)  # along the middle row
+    >>> bent = wander(grid, np.ones(18, bool), straight, np.random.default_rng(1), share=1)
+    >>> bool(set(straight) <= set(bent.tolist())) and len(bent) > len(straight)
+    True
+    """
+    from mazeart.errors import check_number
+
+    share = check_number(share, "wander", low=0, high=1)
+    return _wander(_Neighbours(grid), np.asarray(free, bool).reshape(-1),
+                   np.asarray(route, np.int64).reshape(-1), rng, share)  # fmt: skip
+
+
+def _wander(
+    nbr: _Neighbours,
+    free: NDArray[np.bool_],
+    route: NDArray[np.int64],
+    rng: np.random.Generator,
+    share: float,
+) -> NDArray[np.int64]:
+    """:func:`wander` on checked arguments."""
+    if share == 0 or route.size < 2:
+        return route
+    on = np.zeros(free.size, bool)
+    on[route] = True
+    allowed = free & ~on
+
+    def clear(x: int, ends: tuple[int, ...]) -> bool:  # free, and beside no other route cell
+        if not allowed[x]:
+            return False
+        near = nbr.of(x)
+        return all(c in ends for c in near[on[near]].tolist())
+
+    tried = np.flatnonzero(rng.random(route.size - 1) < share)
+    detours: dict[int, list[int]] = {}
+    for i in rng.permutation(tried).tolist():
+        a, b = int(route[i]), int(route[i + 1])
+        of_a, of_b = set(nbr.of(a).tolist()), set(nbr.of(b).tolist())
+        options = [[x] for x in sorted(of_a & of_b) if clear(x, (a, b))]
+        for x in sorted(of_a - of_b):
+            if clear(x, (a, b)):
+                options += [[x, y] for y in sorted(of_b & set(nbr.of(x).tolist()))
+                            if y != a and clear(y, (a, b, x))]  # fmt: skip
+        if options:
+            way = options[int(rng.integers(len(options)))]
+            detours[i] = way
+            on[way] = True
+            allowed[way] = False
+    if not detours:
+        return route
+    out: list[int] = []
+    for i, c in enumerate(route.tolist()):
+        out += [c, *detours.get(i, [])]
+    return np.asarray(out, np.int64)
 
 
 def _labels(grid: Any, keep: NDArray[np.bool_]) -> NDArray[np.int64]:

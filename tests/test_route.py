@@ -104,6 +104,48 @@ def test_the_route_is_not_given_away_by_its_walls(grid):
     assert drawn.decisions / drawn.solution_length >= plain.decisions / plain.solution_length
 
 
+def straight_shares(path) -> tuple[float, float]:
+    """From a saved maze, by networkx and the cells' centres alone: the share of the one
+    path's cells that are straight corridors (two passages, their neighbours on opposite
+    sides: at least 150 degrees apart), and the same share in the rest of the maze."""
+    doc = json.loads(path.read_text())
+    g, _ = graph_of_saved(path)
+    if doc["version"] == 3:
+        centres = np.asarray(doc["centres"], float)
+    else:
+        width = len(doc["grid"][0])
+        ids = np.arange(len(doc["grid"]) * width)
+        centres = np.stack([ids % width, ids // width], axis=1).astype(float)
+    on = set(the_one_path(path))
+
+    def straight(c: int) -> bool:
+        if g.degree(c) != 2:
+            return False
+        u, v = (centres[n] - centres[c] for n in g[c])
+        return float(u @ v) / float(np.hypot(*u) * np.hypot(*v)) <= np.cos(np.radians(150))
+
+    along = [straight(c) for c in on]
+    rest = [straight(c) for c in g if c not in on]
+    return float(np.mean(along)), float(np.mean(rest))
+
+
+@pytest.mark.parametrize("grid", ["square", "hex"])
+def test_a_hidden_words_strokes_do_not_show_as_straight_corridors(grid, tmp_path):
+    """A word's strokes run straight, and a route that follows them cell by cell is a long
+    straight corridor whose walls draw the word on the unsolved page (measured: three in
+    four of its cells straight corridors, against three in ten in the rest of the maze).
+    Going round beside them (the default wander) bends the route as the maze's own
+    corridors bend: read from the saved file, its share of straight cells is within a
+    quarter of the rest's, and without the wander it is not."""
+    for seed in (1, 2):
+        for wander, hidden in ((None, True), (0.0, False)):
+            made = mazeart.make(HORSE, cells=90, rng=seed, solution_text="HI", grid=grid,
+                                wander=wander)  # fmt: skip
+            mazeart.save(made, tmp_path / "m.json")
+            along, rest = straight_shares(tmp_path / "m.json")
+            assert (along <= 1.25 * rest) == hidden, (seed, wander, along, rest)
+
+
 def wrong_turn_depths(path) -> list[int]:
     """From a saved maze, by networkx alone: for each branch leaving the one path between
     the entrance and the exit, the most steps into it before it ends."""
@@ -195,6 +237,55 @@ def test_any_route_on_any_grid_is_the_only_way_through(case):
     for line in lines:  # the route passes over the lines' points, in their order
         _, near = __import__("scipy.spatial").spatial.cKDTree(places).query(line)
         assert set(near.tolist()) <= set(route.tolist())
+
+
+@settings(max_examples=40, deadline=None)
+@given(lines_on_a_grid(), st.floats(0, 1))
+def test_a_route_that_wanders_keeps_its_cells_in_order_and_is_the_only_way(case, share):
+    """:func:`mazeart.route.wander` on any grid: the same ends, every cell of the route
+    asked for in its order, each added cell beside a cell of the step it goes round, none
+    beside another part of the route; carved, the one path (networkx, from the walls) is
+    the route the maze records."""
+    from mazeart.route import wander
+
+    kind, lines, seed, decoys = case
+    params = {"rings": 12} if kind == "polar" else {"rows": 14, "cols": 18}
+    grid = make_grid(kind, **params)
+    free = np.ones(grid.n_cells, bool)
+    try:
+        route = plan_route(grid, free, grid.centres / np.asarray(grid.size), lines=lines)
+    except mazeart.MazeartError:
+        return
+    bent = wander(grid, free, route, np.random.default_rng(seed), share=share)
+    g = nx.Graph()
+    g.add_edges_from(map(tuple, grid.wall_cells[grid.wall_cells[:, 1] >= 0].tolist()))
+    assert bent[0] == route[0] and bent[-1] == route[-1]
+    assert len(set(bent.tolist())) == len(bent)
+    assert all(g.has_edge(a, b) for a, b in itertools.pairwise(bent.tolist()))
+    place = {c: i for i, c in enumerate(bent.tolist())}
+    assert [place[c] for c in route.tolist()] == sorted(place[c] for c in route.tolist())
+    asked = set(route.tolist())
+    for i, c in enumerate(bent.tolist()):
+        if c not in asked:  # a detour's cell: beside the route only where it goes round
+            j = i
+            while bent[j] not in asked:
+                j -= 1
+            k = i
+            while bent[k] not in asked:
+                k += 1
+            step = set(bent[j : k + 1].tolist())
+            assert {n for n in g[c] if n in place} <= step
+            assert g.has_edge(c, bent[j]) or g.has_edge(c, bent[k])
+    maze = generate_on_grid(np.zeros(grid.n_cells, np.int32), grid, rng=seed, route=route,
+                            decoys=decoys, wander=share)  # fmt: skip
+    assert list(maze.meta["route"]) == bent.tolist()
+    carved = nx.Graph()
+    carved.add_nodes_from(range(grid.n_cells))
+    carved.add_edges_from(
+        map(tuple, grid.wall_cells[maze.open_walls & (grid.wall_cells[:, 1] >= 0)])
+    )
+    assert nx.is_tree(carved)
+    assert nx.shortest_path(carved, int(bent[0]), int(bent[-1])) == bent.tolist()
 
 
 def run(*args, cwd=None):

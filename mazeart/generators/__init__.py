@@ -611,6 +611,7 @@ def generate(
     report: ShapeReport | None = None,
     route: ArrayLike | None = None,
     decoys: float | None = None,
+    wander: float = 0.0,
     **options: Any,
 ) -> Maze:
     """Carve a maze into a preset, connect and shape it, and record how it was made.
@@ -662,6 +663,10 @@ def generate(
         entrance to the exit, the only way between them.
     decoys : float, optional
         With ``route``: the share of its cells a wrong turn leaves from.
+    wander : float, default 0
+        With ``route``: the share of its steps that go round by a cell or two beside it,
+        so that its straight runs do not show (:func:`mazeart.route.wander`); the
+        route recorded is the one the solution follows.
     **options
         Passed to the algorithm (see ``ALGORITHMS[name].options``).
 
@@ -715,7 +720,7 @@ def generate(
     report = report if report is not None else ShapeReport()
 
     if route is not None:
-        maze, route = _around_route(w, route, generator, decoys, geometry, room_list,
+        maze, route = _around_route(w, route, generator, decoys, wander, geometry, room_list,
                                     given=(entrance, exit, walls, braid, prune))  # fmt: skip
         entrance, exit = (divmod(int(c), w.shape[1]) for c in (route[0], route[-1]))
     elif algo.takes_rooms:  # it builds around the rooms and installs them itself
@@ -758,6 +763,7 @@ def _around_route(
     route: ArrayLike,
     generator: np.random.Generator,
     decoys: float | None,
+    wander: float,
     geometry: str,
     room_list: list,
     *,
@@ -782,6 +788,6 @@ def _around_route(
     if cells.size < 2 or cells.min() < 0 or cells.max() >= free.size:
         raise MazeartError(f"a route is two or more cells of the {w.shape[1]} x {w.shape[0]} grid")
     grid = square_grid(*w.shape)
-    opened = carve_route(grid, free.reshape(-1), cells, generator,
-                         decoys=DECOYS if decoys is None else decoys)  # fmt: skip
+    opened, cells = carve_route(grid, free.reshape(-1), cells, generator, wander=wander,
+                                decoys=DECOYS if decoys is None else decoys)  # fmt: skip
     return Maze(free.reshape(-1), opened, grid=grid), cells

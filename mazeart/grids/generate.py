@@ -69,6 +69,7 @@ def generate_on_grid(
     report: ShapeReport | None = None,
     route: ArrayLike | None = None,
     decoys: float | None = None,
+    wander: float = 0.0,
     **options: Any,
 ) -> Maze:
     """A maze on ``grid`` from a weight per cell: the whole generation.
@@ -108,6 +109,9 @@ def generate_on_grid(
     decoys : float, optional
         With ``route``: the share of its cells a wrong turn leaves from
         (:data:`mazeart.route.DECOYS` by default).
+    wander : float, default 0
+        With ``route``: the share of its steps that go round by a cell or two beside it
+        (:func:`mazeart.route.wander`); the route recorded is the one the solution follows.
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
 
@@ -155,8 +159,8 @@ def generate_on_grid(
         if entrance is not None or exit is not None:
             raise MazeartError("a route's ends are the entrance and the exit: give no other")
         route = np.asarray(route, np.int64).reshape(-1)
-        opened = carve_route(grid, free, route, generator,
-                             decoys=DECOYS if decoys is None else decoys)  # fmt: skip
+        opened, route = carve_route(grid, free, route, generator, wander=wander,
+                                    decoys=DECOYS if decoys is None else decoys)  # fmt: skip
         entrance, exit = int(route[0]), int(route[-1])
         guide = None
     elif labels is None:
