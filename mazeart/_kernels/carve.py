@@ -142,9 +142,9 @@ def loop_erased_fill(topo, free, in_tree, state, links, order):
             continue
         cur = i
         while not in_tree[cur]:
-            d = walk(topo, free, state, cur, options)
+            d, nb = walk(topo, free, state, cur, options)
             leave[cur] = d
-            cur = step(topo, cur, d)
+            cur = nb
         cur = i
         while not in_tree[cur]:
             d = np.int64(leave[cur])  # a wide int, as numba makes it (numpy keeps int8)
@@ -258,8 +258,7 @@ def aldous_broder(topo, free, starts, state, links, order):
         visited[cur] = True
         remaining = tail - 1
         while remaining > 0:
-            d = walk(topo, free, state, cur, options)
-            nb = step(topo, cur, d)
+            d, nb = walk(topo, free, state, cur, options)
             if not visited[nb]:
                 visited[nb] = True
                 join(topo, links, order, cur, d, nb)

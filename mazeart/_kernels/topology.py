@@ -32,8 +32,10 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
 - ``shut(topo, links, c, d, b)``: close that passage again;
 - ``is_open(topo, links, c, d)``: whether that passage is open;
-- ``walk(topo, free, state, c, options)``: a uniformly random side ``d`` of
-  ``c`` whose neighbour is free (one must be): the random walks' step. The
+- ``walk(topo, free, state, c, options) -> (d, b)``: a uniformly random side ``d``
+  of ``c`` whose neighbour ``b`` is free (one must be): the random walks' step (the
+  neighbour handed back with it, not worked out again: on the rings a step is a few
+  sums and branches). The
   square grid lists the free sides in ``options`` (``degree`` ints) and draws
   one; a graph draws a slot of its padded row and draws again while it holds
   no free cell (on average the row's width over the free neighbours: one draw
@@ -140,7 +142,7 @@ def is_open(topo: Any, links: Any, c: int, d: int) -> bool:
     return _IMPL["is_open"][_kind(topo)](topo, links, c, d)
 
 
-def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> int:
+def walk(topo: Any, free: Any, state: Any, c: int, options: Any) -> tuple[int, int]:
     return _IMPL["walk"][_kind(topo)](topo, free, state, c, options)
 
 
@@ -367,7 +369,8 @@ def _sq_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
         if free[c + topo[d]]:
             options[k] = d
             k += 1
-    return options[0] if k == 1 else options[below(state, k)]
+    d = options[0] if k == 1 else options[below(state, k)]
+    return d, c + topo[d]
 
 
 def _sq_open_slot(topo, links, order, s):  # type: ignore[no-untyped-def]
@@ -426,9 +429,9 @@ def _gr_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
     base = c * width
     while True:
         d = below(state, width)
-        nb = topo[0][base + d]
+        nb = np.int64(topo[0][base + d])
         if nb >= 0 and free[nb]:
-            return d
+            return d, nb
 
 
 def _gr_open_slot(topo, links, order, s):  # type: ignore[no-untyped-def]
@@ -492,7 +495,7 @@ def _lt_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
         d = below(state, width)
         nb = step(topo, c, d)
         if nb >= 0 and free[nb]:
-            return d
+            return d, nb
 
 
 _lt_degree, _lt_open_slot = _gr_degree, _gr_open_slot
@@ -559,8 +562,9 @@ def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
     n = sides(topo, c)  # every side up to here has a neighbour
     while True:
         d = below(state, n)
-        if free[step(topo, c, d)]:
-            return d
+        nb = step(topo, c, d)
+        if free[nb]:
+            return d, nb
 
 
 _rg_join, _rg_shut, _rg_is_open = _lt_join, _lt_shut, _lt_is_open
