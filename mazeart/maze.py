@@ -136,6 +136,13 @@ def _polylines(items: Any, what: str, least: int) -> tuple[NDArray[np.float64], 
     return tuple(out)
 
 
+def _frozen_pair(a: NDArray[Any], b: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
+    """Two arrays a maze keeps, made read-only: what it hands out cannot be written."""
+    a.setflags(write=False)
+    b.setflags(write=False)
+    return a, b
+
+
 @dataclass(frozen=True, eq=False)
 class Guide:
     """What a picture adds to how a maze is drawn (see :mod:`mazeart.guide`).
@@ -687,12 +694,12 @@ class Maze:
             by = np.lexsort((dst, src))
             indptr = np.zeros(n + 1, np.int64)
             indptr[1:] = np.cumsum(np.bincount(src, minlength=n))
-            return indptr, dst[by].astype(np.int32)
+            return _frozen_pair(indptr, dst[by].astype(np.int32))
         keep = self.passages[g.wall_of]
         source = np.repeat(np.arange(g.n_cells), np.diff(g.indptr))
         indptr = np.zeros(g.n_cells + 1, np.int64)
         indptr[1:] = np.cumsum(np.bincount(source[keep], minlength=g.n_cells))
-        return indptr, g.indices[keep].copy()
+        return _frozen_pair(indptr, g.indices[keep].copy())
 
     @cached_property
     def ways(self) -> Any:

@@ -39,6 +39,7 @@ from mazeart.errors import MazeartError
 
 __all__ = [
     "DECOYS",
+    "DETOUR",
     "WANDER",
     "carve_route",
     "plan_route",
@@ -64,6 +65,10 @@ WANDER = 0.7
 (:func:`wander`). Without them a word's strokes run straight, three in four of its cells a
 straight corridor against three in ten elsewhere, and the long walls beside them show the
 word; with them the route's cells are about as often straight as the rest's."""
+
+DETOUR = 4
+"""The most cells a detour of :func:`wander` takes: one or two round a step on the square,
+hex and upsilon grids, four on the triangle grid, whose cells meet in sixes round a corner."""
 
 LETTER_GAP = 0.25
 """Room between the letters of a solution's words, in ems (their font size)."""
@@ -831,17 +836,7 @@ def carve_route(
     from mazeart.errors import check_number
 
     decoys = check_number(decoys, "decoys", low=0, high=1)
-    free = np.asarray(free, bool).reshape(-1)
-    route = np.asarray(route, np.int64)
-    nbr = _Neighbours(grid)
-    if route.size < 2 or route.min() < 0 or route.max() >= free.size:
-        raise MazeartError(f"a route is two or more cells of the grid's {free.size}")
-    if np.unique(route).size != route.size:
-        raise MazeartError("a route holds each cell once")
-    if not all(b in nbr.of(int(a)) for a, b in itertools.pairwise(route.tolist())):
-        raise MazeartError("each cell of a route is a neighbour of the one before")
-    if not free[route].all():
-        raise MazeartError("the route runs over a cell that holds no maze")
+    nbr, free, route = _checked(grid, free, route)
     route = _wander(nbr, free, route, rng, check_number(wander, "wander", low=0, high=1))
     on = np.zeros(free.size, bool)
     on[route] = True
@@ -887,14 +882,16 @@ def wander(
     share: float,
 ) -> NDArray[np.int64]:
     """The route with detours: each step from one of its cells to the next, tried with
-    chance ``share`` in random turn, goes round by one or two cells beside it instead (a
-    cell next to both, or two next to each other and one to each end), so that its
-    straight runs bend as a maze's corridors do and no long wall runs beside it, while it
-    stays within a cell of where it was (on the square grid within half a cell of the step
-    it replaces, all along).
+    chance ``share`` in random turn, goes round by the fewest cells beside it that lead
+    from one to the other (a cell next to both on the hex grid, two next to each other on
+    the square and upsilon grids, four round the corner the two share on the triangle grid;
+    at most :data:`DETOUR`), so that its straight runs bend as a maze's corridors do and
+    no long wall runs beside it, while it stays where it was within two steps (on the
+    square grid within half a cell of the step it replaces, all along).
 
     A detour's cells are free, off the route, and beside no route cell but the step's two
-    ends: the route keeps maze between its parts, and no detour widens into another.
+    ends and each other: the route keeps maze between its parts, and no detour widens into
+    another.
 
     Parameters
     ----------
@@ -925,8 +922,26 @@ def wander(
     from mazeart.errors import check_number
 
     share = check_number(share, "wander", low=0, high=1)
-    return _wander(_Neighbours(grid), np.asarray(free, bool).reshape(-1),
-                   np.asarray(route, np.int64).reshape(-1), rng, share)  # fmt: skip
+    return _wander(*_checked(grid, free, route), rng, share)
+
+
+def _checked(
+    grid: Any, free: NDArray[np.bool_], route: NDArray[np.int64]
+) -> tuple[_Neighbours, NDArray[np.bool_], NDArray[np.int64]]:
+    """The grid's neighbours, and ``free`` and ``route`` flat, once the route is checked:
+    two or more free cells of the grid, each once, each a neighbour of the one before."""
+    free = np.asarray(free, bool).reshape(-1)
+    route = np.asarray(route, np.int64).reshape(-1)
+    nbr = _Neighbours(grid)
+    if route.size < 2 or route.min() < 0 or route.max() >= free.size:
+        raise MazeartError(f"a route is two or more cells of the grid's {free.size}")
+    if np.unique(route).size != route.size:
+        raise MazeartError("a route holds each cell once")
+    if not all(b in nbr.of(int(a)) for a, b in itertools.pairwise(route.tolist())):
+        raise MazeartError("each cell of a route is a neighbour of the one before")
+    if not free[route].all():
+        raise MazeartError("the route runs over a cell that holds no maze")
+    return nbr, free, route
 
 
 def _wander(
@@ -943,22 +958,35 @@ def _wander(
     on[route] = True
     allowed = free & ~on
 
-    def clear(x: int, ends: tuple[int, ...]) -> bool:  # free, and beside no other route cell
-        if not allowed[x]:
-            return False
-        near = nbr.of(x)
-        return all(c in ends for c in near[on[near]].tolist())
+    def ways_round(a: int, b: int) -> list[list[int]]:
+        """The fewest cells (up to :data:`DETOUR`) that lead from ``a`` round to ``b``,
+        each free, off the route and beside no route cell but ``a``, ``b`` and each
+        other: every such way, in the order of the cells."""
+        for k in range(1, DETOUR + 1):
+            found: list[list[int]] = []
+            ways = [[]]  # type: list[list[int]]
+            for depth in range(k):
+                grown = []
+                for way in ways:
+                    for x in nbr.of(way[-1] if way else a).tolist():
+                        if x == b or x in way or not allowed[x]:
+                            continue
+                        if depth == k - 1 and b not in nbr.of(x):
+                            continue
+                        grown.append([*way, x])
+                ways = grown
+            for way in ways:
+                ends = {a, b, *way}
+                if all(c in ends for x in way for c in nbr.of(x)[on[nbr.of(x)]].tolist()):
+                    found.append(way)
+            if found:
+                return found
+        return []
 
     tried = np.flatnonzero(rng.random(route.size - 1) < share)
     detours: dict[int, list[int]] = {}
     for i in rng.permutation(tried).tolist():
-        a, b = int(route[i]), int(route[i + 1])
-        of_a, of_b = set(nbr.of(a).tolist()), set(nbr.of(b).tolist())
-        options = [[x] for x in sorted(of_a & of_b) if clear(x, (a, b))]
-        for x in sorted(of_a - of_b):
-            if clear(x, (a, b)):
-                options += [[x, y] for y in sorted(of_b & set(nbr.of(x).tolist()))
-                            if y != a and clear(y, (a, b, x))]  # fmt: skip
+        options = ways_round(int(route[i]), int(route[i + 1]))
         if options:
             way = options[int(rng.integers(len(options)))]
             detours[i] = way

@@ -124,10 +124,13 @@ def test_each_free_part_is_one_spanning_tree(kind, algorithm, data, seed):
     assert loads(dumps(joined, version=3)) == joined
 
 
-@pytest.mark.parametrize("kind", ["hex", "polar"])
+@pytest.mark.parametrize("kind", ["hex", "polar", "upsilon"])
 @pytest.mark.parametrize("algorithm", sorted(UNIFORM))
 def test_uniform_generators_are_uniform_on_hex_and_polar(kind, algorithm):
-    small = {"hex": {"rows": 2, "cols": 3}, "polar": {"rings": 2}}[kind]
+    """(On the upsilon grid a square's random step folds the octagons' eight sides onto
+    its four.)"""
+    small = {"hex": {"rows": 2, "cols": 3}, "polar": {"rings": 2},
+             "upsilon": {"rows": 2, "cols": 3}}[kind]  # fmt: skip
     g = make_grid(kind, **small)
     adjacency = nx.Graph()
     adjacency.add_nodes_from(range(g.n_cells))

@@ -273,7 +273,10 @@ def square_ways(passages: NDArray[np.uint8], width: int) -> Ways:
     offsets = np.array([-width, 1, width, -1], np.int64)
     sides = np.arange(256) & 15
     steps = np.where(np.arange(4) < OPEN_SIDES[:, None], offsets[_SIDE], 0)
-    return readonly((passages, steps[sides], _BACK[sides], OPEN_SIDES[sides]))  # type: ignore[no-any-return]
+    tables = steps[sides], _BACK[sides], OPEN_SIDES[sides]
+    for table in tables:  # (fresh arrays, made read-only: a view alone could be unlocked)
+        table.setflags(write=False)
+    return readonly((passages, *tables))  # type: ignore[no-any-return]
 
 
 def lattice_ways(
@@ -306,7 +309,9 @@ def lattice_ways(
     tables = grid._cache.get("lattice ways")
     if tables is None:
         tables = grid._cache["lattice ways"] = _lattice_tables(steps, mixed, cols)
-    return readonly((codes.astype(np.uint16), *tables))  # type: ignore[no-any-return]
+    codes = codes.astype(np.uint16)
+    codes.setflags(write=False)
+    return readonly((codes, *tables))  # type: ignore[no-any-return]
 
 
 def _lattice_tables(
@@ -328,6 +333,8 @@ def _lattice_tables(
                 other = (t + dr + (dc if mixed else 0)) & 1
                 step[code, j] = dr * cols + dc
                 back[code, j] = 1 << steps[other].index((-dr, -dc))
+    for table in (step, back, count):  # shared by every maze on the grid: never written
+        table.setflags(write=False)
     return readonly((step, back, count))
 
 

@@ -39,8 +39,9 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   square grid lists the free sides in ``options`` (``degree`` ints) and draws
   one; a graph draws a slot of its padded row and draws again while it holds
   no free cell (on average the row's width over the free neighbours: one draw
-  where every slot holds one); a lattice and the rings draw likewise, up to the
-  cell's own ``sides`` on the rings;
+  where every slot holds one); the rings draw likewise up to the cell's own
+  ``sides``, and a lattice up to the widest type's, a cell of half as many sides
+  folding the upper half of the draw onto the lower;
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
 - ``open_slot(topo, links, order, s)``: open wall slot ``s``;
 
@@ -196,6 +197,8 @@ def lattice_topology(
     row by row). Each step goes at most one row and one column.
     """
     width = max(len(s) for s in steps)
+    if any(len(s) not in (width, width / 2) for s in steps):  # (see _lt_walk)
+        raise ValueError("each type of cell has all of the widest type's sides or half")
     shift = max(2, int(cols + 1).bit_length())  # rows of 1 << shift >= cols + 2 cells
     stride = 1 << shift
     flat = [[dr * stride + dc for dr, dc in s] for s in steps]
@@ -494,7 +497,10 @@ def _lt_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
     while True:
         d = below(state, width)
         nb = step(topo, c, d)
-        if nb >= 0 and free[nb]:
+        if nb < 0:  # past a cell's own sides, half the width's (an upsilon square): the
+            d -= width >> 1  # upper half folded onto the lower, not drawn again
+            nb = step(topo, c, d)
+        if free[nb]:
             return d, nb
 
 

@@ -611,7 +611,7 @@ def generate(
     report: ShapeReport | None = None,
     route: ArrayLike | None = None,
     decoys: float | None = None,
-    wander: float = 0.0,
+    wander: float | None = None,
     **options: Any,
 ) -> Maze:
     """Carve a maze into a preset, connect and shape it, and record how it was made.
@@ -663,10 +663,10 @@ def generate(
         entrance to the exit, the only way between them.
     decoys : float, optional
         With ``route``: the share of its cells a wrong turn leaves from.
-    wander : float, default 0
-        With ``route``: the share of its steps that go round by a cell or two beside it,
-        so that its straight runs do not show (:func:`mazeart.route.wander`); the
-        route recorded is the one the solution follows.
+    wander : float, optional
+        With ``route``: the share of its steps that go round by a few cells beside it,
+        so that its straight runs do not show (:func:`mazeart.route.wander`; none by
+        default); the route recorded is the one the solution follows.
     **options
         Passed to the algorithm (see ``ALGORITHMS[name].options``).
 
@@ -704,6 +704,7 @@ def generate(
     algo, geometry = _algorithm_and_geometry(algorithm, geometry, options)
     check_choice(islands, "islands", ("connect", "separate"))
     braid = check_number(braid, "braid", low=0.0, high=1.0)
+    wander = 0.0 if wander is None else check_number(wander, "wander", low=0.0, high=1.0)
     wanted = parse_place(place) if place else {}
     if rooms:
         w, room_list = stamp_rooms(w, rooms)

@@ -69,7 +69,7 @@ def generate_on_grid(
     report: ShapeReport | None = None,
     route: ArrayLike | None = None,
     decoys: float | None = None,
-    wander: float = 0.0,
+    wander: float | None = None,
     **options: Any,
 ) -> Maze:
     """A maze on ``grid`` from a weight per cell: the whole generation.
@@ -109,9 +109,10 @@ def generate_on_grid(
     decoys : float, optional
         With ``route``: the share of its cells a wrong turn leaves from
         (:data:`mazeart.route.DECOYS` by default).
-    wander : float, default 0
-        With ``route``: the share of its steps that go round by a cell or two beside it
-        (:func:`mazeart.route.wander`); the route recorded is the one the solution follows.
+    wander : float, optional
+        With ``route``: the share of its steps that go round by a few cells beside it
+        (:func:`mazeart.route.wander`; none by default); the route recorded is the one the
+        solution follows.
     **options
         The algorithm's options (``select``, ``bias`` for growing-tree).
 
@@ -136,6 +137,7 @@ def generate_on_grid(
         )
     check_choice(islands, "islands", ("connect", "separate"))
     braid = check_number(braid, "braid", low=0.0, high=1.0)
+    wander = 0.0 if wander is None else check_number(wander, "wander", low=0.0, high=1.0)
     free = w == 0
     room_list = []
     if rooms is not None:
