@@ -836,8 +836,8 @@ def carve_route(
     from mazeart.errors import check_number
 
     decoys = check_number(decoys, "decoys", low=0, high=1)
-    nbr, free, route = _checked(grid, free, route)
-    route = _wander(nbr, free, route, rng, check_number(wander, "wander", low=0, high=1))
+    nbr, free, route = checked = _checked(grid, free, route)
+    route = _wander(checked, rng, check_number(wander, "wander", low=0, high=1))
     on = np.zeros(free.size, bool)
     on[route] = True
     beside = free & ~on
@@ -922,12 +922,13 @@ def wander(
     from mazeart.errors import check_number
 
     share = check_number(share, "wander", low=0, high=1)
-    return _wander(*_checked(grid, free, route), rng, share)
+    return _wander(_checked(grid, free, route), rng, share)
 
 
-def _checked(
-    grid: Any, free: NDArray[np.bool_], route: NDArray[np.int64]
-) -> tuple[_Neighbours, NDArray[np.bool_], NDArray[np.int64]]:
+_Checked = tuple["_Neighbours", NDArray[np.bool_], NDArray[np.int64]]
+
+
+def _checked(grid: Any, free: NDArray[np.bool_], route: NDArray[np.int64]) -> _Checked:
     """The grid's neighbours, and ``free`` and ``route`` flat, once the route is checked:
     two or more free cells of the grid, each once, each a neighbour of the one before."""
     free = np.asarray(free, bool).reshape(-1)
@@ -944,14 +945,9 @@ def _checked(
     return nbr, free, route
 
 
-def _wander(
-    nbr: _Neighbours,
-    free: NDArray[np.bool_],
-    route: NDArray[np.int64],
-    rng: np.random.Generator,
-    share: float,
-) -> NDArray[np.int64]:
-    """:func:`wander` on checked arguments."""
+def _wander(checked: _Checked, rng: np.random.Generator, share: float) -> NDArray[np.int64]:
+    """:func:`wander` on a checked route (:func:`_checked`)."""
+    nbr, free, route = checked
     if share == 0 or route.size < 2:
         return route
     on = np.zeros(free.size, bool)
