@@ -713,7 +713,7 @@ class Maze:
             return paths.square_ways(self.passages.reshape(-1), self.width)
         if isinstance(self.grid, LatticeGrid):
             spec = LATTICES[self.grid.kind]
-            return paths.lattice_ways(self.grid, self.passages, spec.steps, spec.mixed)
+            return paths.lattice_ways(self.grid, self.open_table, spec.steps, spec.mixed)
         return readonly(self.open_table)
 
     def replace(self, **changes: Any) -> Maze:

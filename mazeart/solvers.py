@@ -37,6 +37,7 @@ or four neighbours at a time, which a neighbour table has no counterpart of.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -62,24 +63,27 @@ north, west: :func:`mazeart._kernels.paths.turns`)."""
 
 class _Reading:
     """A maze as the solvers read it, the same for every grid: flat cells, the topology
-    (:mod:`mazeart._kernels.topology`), the passages in its form (``links``) and as the
-    open ways out of each cell (``ways``: the passage bits and a table of steps on the
-    square grid, the maze's table of open neighbours on another; see
-    :mod:`mazeart._kernels.paths`). And the few things the grids say differently: how a
-    cell is given, checked and named, how a path is handed back, A*'s bound and the wall
-    follower's way in. A square maze's flat arrays are not framed: the kernels step only
-    through open passages, which never lead off the grid."""
+    (:mod:`mazeart._kernels.topology`, made when a solver asks: breadth-first search and
+    dead-end filling need none), the passages in its form (``links``) and as the open
+    ways out of each cell (``ways``: :attr:`mazeart.maze.Maze.ways`). And the few things
+    the grids say differently: how a cell is given, checked and named, how a path is
+    handed back, A*'s bound and the wall follower's way in. A square maze's flat arrays
+    are not framed: the kernels step only through open passages, which never lead off
+    the grid."""
 
     def __init__(self, maze: Maze) -> None:
         check_maze(maze)
         self.maze = maze
         self.square = maze.is_square
         self.width = maze.width
-        self.topo: Any = maze.topology
         self.links: NDArray[Any] = maze.passages.reshape(-1)
         self.ways: Any = maze.ways
         self.mask = maze.mask.reshape(-1)
         self.n = int(self.mask.size)
+
+    @cached_property
+    def topo(self) -> Any:
+        return self.maze.topology
 
     def ends(self, start: Any, goal: Any) -> tuple[int, int]:
         """The two flat cells a solver joins: ``start`` and ``goal``, the entrance and the

@@ -280,12 +280,15 @@ def square_ways(passages: NDArray[np.uint8], width: int) -> Ways:
 
 
 def lattice_ways(
-    grid: Any, passages: NDArray[np.bool_], steps: list[list[tuple[int, int]]], mixed: bool
+    grid: Any,
+    open_table: tuple[NDArray[np.integer], NDArray[np.integer]],
+    steps: list[list[tuple[int, int]]],
+    mixed: bool,
 ) -> Ways:
     """A maze's ways on a lattice (:class:`~mazeart.grids.core.LatticeGrid`, whose cell
     ``r * cols + q`` is at row ``r`` and column ``q``; ``steps`` and ``mixed`` as
-    :func:`~mazeart._kernels.topology.lattice_topology` takes them) from its passages,
-    one bool per wall of ``grid``'s explicit table. A cell's type is the parity of its
+    :func:`~mazeart._kernels.topology.lattice_topology` takes them) from its table of
+    open neighbours (:attr:`mazeart.maze.Maze.open_table`). A cell's type is the parity of its
     row (with ``mixed``, of its row plus column) on the framed lattice, one row and
     column in; its code is ``type << width | open sides``, a bit per neighbour in the
     order of ``steps[type]``."""
@@ -296,15 +299,12 @@ def lattice_ways(
     kind = (r + 1 + (q + 1) * int(mixed)) & 1
     side = np.full((2, 9), -1, np.int64)  # by type and (dr + 1) * 3 + dc + 1: the side
     for t in (0, 1):
-        for d, (dr, dc) in enumerate(steps[t]):
-            side[t, (dr + 1) * 3 + dc + 1] = d
-    indptr = np.asarray(grid.indptr)
+        for d, (row, col) in enumerate(steps[t]):
+            side[t, (row + 1) * 3 + col + 1] = d
+    indptr, indices = open_table
     src = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
-    keep = np.asarray(passages, np.bool_)[grid.wall_of]
-    src, dst = src[keep], np.asarray(grid.indices, np.int64)[keep]
-    dr = dst // cols - r[src]
-    dc = dst - dst // cols * cols - q[src]
-    bit = np.left_shift(1, side[kind[src], (dr + 1) * 3 + dc + 1])
+    to_r, to_q = np.divmod(np.asarray(indices, np.int64), cols)
+    bit = np.left_shift(1, side[kind[src], (to_r - r[src] + 1) * 3 + to_q - q[src] + 1])
     codes = (kind << width) | np.bincount(src, weights=bit, minlength=n).astype(np.int64)
     tables = grid._cache.get("lattice ways")
     if tables is None:
