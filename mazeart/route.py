@@ -602,10 +602,10 @@ def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
     """A pen over the target cells: from the maze's edge to the stroke end nearest the
     picture's left, along each stroke while it goes on, then the shortest way (through cells
     not used) to the nearest target left; the target cells are drawn in the end."""
-    ends = [int(c) for c in np.flatnonzero(target)
-            if sum(target[n] for n in nbr.of(int(c))) <= 1]  # fmt: skip
-    first = min(ends or [int(c) for c in np.flatnonzero(target)],
-                key=lambda c: tuple(places[c]))  # fmt: skip
+    cells = np.flatnonzero(target)
+    ends = cells[nbr.count(target, cells) <= 1]  # a stroke's ends: one stroke cell beside
+    ends = ends if ends.size else cells
+    first = int(ends[np.lexsort((places[ends, 1], places[ends, 0]))[0]])
     way = nbr.bfs([int(first)], free, goal=edge)
     if way is None:
         raise MazeartError("the solution's strokes cannot reach the maze's edge")
@@ -627,7 +627,7 @@ def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
             heading = d / max(float(np.hypot(*d)), 1e-12)
             path = [cur, nxt]
         else:  # to the nearest stroke left, at one of its ends where one is about as near
-            dist, prev = nbr.distances(cur, free & ~used)
+            dist = nbr.distances(cur, free & ~used)
             reach = np.flatnonzero(left & (dist >= 0))
             back = 1
             worth = max(10, int(target.sum()) // 5)  # a few cells cut off are let go
@@ -640,17 +640,14 @@ def _draw_strokes(nbr: _Neighbours, free: NDArray[np.bool_], edge: NDArray[np.bo
                     erased[c] = True
                 del route[-back:]
                 cur = route[-1]
-                dist, prev = nbr.distances(cur, free & ~used)
+                dist = nbr.distances(cur, free & ~used)
                 reach = np.flatnonzero(left & (dist >= 0))
                 back *= 2
             if not reach.size:  # what is left is walled off by the route: leave it
                 break
             mid = nbr.count(left, reach) > 1
             pick = int(reach[np.argmin(dist[reach] + JUMP_TO_END * mid)])
-            path = [pick]
-            while path[-1] != cur:
-                path.append(int(prev[path[-1]]))
-            path = path[::-1]
+            path = nbr.way_to(dist, pick)
             heading = np.zeros(2)
         for c in path[1:]:
             used[c] = True
@@ -670,12 +667,17 @@ def _onward(nbr: _Neighbours, places: NDArray[np.float64], left: NDArray[np.bool
 
 
 class _Neighbours:
-    """A grid's neighbour table, and the shortest ways through allowed cells (scipy's
-    breadth-first search, over the cells allowed at the time)."""
+    """A grid's neighbour table, and the shortest ways through allowed cells (the kernels'
+    breadth-first search, :func:`mazeart._kernels.paths.bfs`, over the table as a maze's
+    ways whose every wall is open)."""
 
     def __init__(self, grid: Any):
+        from mazeart._jit import readonly
+
+        self.grid = grid
         self.indptr = np.asarray(grid.indptr, np.int64)
         self.indices = np.asarray(grid.indices, np.int64)
+        self.ways = readonly((self.indptr, self.indices))
         self.graph = grid.neighbour_graph  # the table between allowed cells, for scipy
 
     def of(self, c: int) -> NDArray[np.int64]:
@@ -686,39 +688,21 @@ class _Neighbours:
         counts = np.concatenate([[0], np.cumsum(marked[self.indices], dtype=np.int64)])
         return counts[self.indptr[cells + 1]] - counts[self.indptr[cells]]
 
-    def distances(
-        self, source: int, allowed: NDArray[np.bool_]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Steps from ``source`` to every cell reached through allowed cells (-1: none), and
-        each one's cell before (-1 for the source and the cells not reached).
+    def distances(self, source: int, allowed: NDArray[np.bool_]) -> NDArray[np.int32]:
+        """Steps from ``source`` to every cell reached through allowed cells (-1: none)."""
+        from mazeart._kernels.paths import BLOCKED, bfs
 
-        scipy's breadth-first order gives the cells reached and the tree of first steps; the
-        steps are counted up that tree by pointer jumping (each round adds the count of the
-        cell a known number of steps up and doubles that number), a few passes over the
-        reached cells: a fifth of the time of scipy's own shortest paths.
-        """
-        from scipy.sparse.csgraph import breadth_first_order
+        dist = np.where(allowed, np.int32(-1), BLOCKED).astype(np.int32)
+        dist[source] = -1
+        bfs(self.ways, dist, np.full(1, source, np.int64))
+        dist[dist == BLOCKED] = -1
+        return dist
 
-        keep = allowed.copy()
-        keep[source] = True
-        order, prev = breadth_first_order(self.graph(keep), source, directed=True,
-                                          return_predecessors=True)  # fmt: skip
-        prev = np.where(prev < 0, -1, prev).astype(np.int64)
-        up = prev[order]  # each reached cell's cell before, the source its own
-        up[0] = source
-        steps = (up != order).astype(np.int64)
-        where = np.full(keep.size, 0, np.int64)
-        where[order] = np.arange(order.size)
-        up = where[up]  # in places of ``order``
-        while True:
-            far = up[up]
-            if np.array_equal(far, up):
-                break
-            steps += steps[up]
-            up = far
-        dist = np.full(keep.size, -1, np.int64)
-        dist[order] = steps
-        return dist, prev
+    def way_to(self, dist: NDArray[np.int32], target: int) -> list[int]:
+        """The cells from :meth:`distances`'s source to ``target`` (reached), source first."""
+        from mazeart._kernels.paths import walk_back
+
+        return walk_back(self.ways, dist, np.int64(target)).tolist()
 
     def bfs(
         self,
@@ -738,14 +722,11 @@ class _Neighbours:
         if goal is not None and goals[source]:
             return [source]
         goals[source] = False
-        dist, prev = self.distances(source, allowed | goals)
+        dist = self.distances(source, allowed | goals)
         reach = np.flatnonzero(goals & (dist >= 0))
         if not reach.size:
             return None
-        out = [int(reach[np.argmin(dist[reach])])]
-        while out[-1] != source:
-            out.append(int(prev[out[-1]]))
-        return out[::-1]
+        return self.way_to(dist, int(reach[np.argmin(dist[reach])]))
 
 
 def _edge_cells(grid: Any, free: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -947,53 +928,25 @@ def _checked(grid: Any, free: NDArray[np.bool_], route: NDArray[np.int64]) -> _C
 
 def _wander(checked: _Checked, rng: np.random.Generator, share: float) -> NDArray[np.int64]:
     """:func:`wander` on a checked route (:func:`_checked`)."""
+    from mazeart._kernels.carve import route_detours
+    from mazeart._kernels.topology import grid_topology
+
     nbr, free, route = checked
     if share == 0 or route.size < 2:
         return route
     on = np.zeros(free.size, bool)
     on[route] = True
-    allowed = free & ~on
-
-    def ways_round(a: int, b: int) -> list[list[int]]:
-        """The fewest cells (up to :data:`DETOUR`) that lead from ``a`` round to ``b``,
-        each free, off the route and beside no route cell but ``a``, ``b`` and each
-        other: every such way, in the order of the cells."""
-        for k in range(1, DETOUR + 1):
-            found: list[list[int]] = []
-            ways = [[]]  # type: list[list[int]]
-            for depth in range(k):
-                grown = []
-                for way in ways:
-                    for x in nbr.of(way[-1] if way else a).tolist():
-                        if x == b or x in way or not allowed[x]:
-                            continue
-                        if depth == k - 1 and b not in nbr.of(x):
-                            continue
-                        grown.append([*way, x])
-                ways = grown
-            for way in ways:
-                ends = {a, b, *way}
-                if all(c in ends for x in way for c in nbr.of(x)[on[nbr.of(x)]].tolist()):
-                    found.append(way)
-            if found:
-                return found
-        return []
-
-    tried = np.flatnonzero(rng.random(route.size - 1) < share)
-    detours: dict[int, list[int]] = {}
-    for i in rng.permutation(tried).tolist():
-        options = ways_round(int(route[i]), int(route[i + 1]))
-        if options:
-            way = options[int(rng.integers(len(options)))]
-            detours[i] = way
-            on[way] = True
-            allowed[way] = False
-    if not detours:
+    tried = rng.permutation(np.flatnonzero(rng.random(route.size - 1) < share))
+    out = np.zeros((route.size - 1, DETOUR + 1), np.int64)
+    route_detours(grid_topology(nbr.grid), free & ~on, on, route, tried,
+                  rng.random(tried.size), DETOUR, out)  # fmt: skip
+    taken = out[:, DETOUR]
+    if not taken.any():
         return route
-    out: list[int] = []
-    for i, c in enumerate(route.tolist()):
-        out += [c, *detours.get(i, [])]
-    return np.asarray(out, np.int64)
+    ahead = np.arange(DETOUR)[None, :] < taken[:, None]  # each step's detour cells
+    keep = np.concatenate([np.ones((route.size - 1, 1), bool), ahead], axis=1)
+    cells = np.concatenate([route[:-1, None], out[:, :DETOUR]], axis=1)[keep]
+    return np.concatenate([cells, route[-1:]])
 
 
 def _labels(grid: Any, keep: NDArray[np.bool_]) -> NDArray[np.int64]:

@@ -45,6 +45,7 @@ __all__ = [
     "hunt_and_kill",
     "join_forest",
     "prim",
+    "route_detours",
     "route_fill",
     "wilson",
 ]
@@ -185,6 +186,82 @@ def route_fill(topo, walkable, route, starts, state, links, order):
     for s in starts:
         in_tree[s] = True
     grow_forest(topo, walkable, in_tree, state, links, order)
+
+
+@njit(cache=True)
+def route_detours(topo, allowed, on, route, tried, draws, longest, out):
+    """Detours for the steps of ``route`` listed in ``tried``, in that order: step ``i``
+    (from ``route[i]`` to ``route[i + 1]``) goes round by the fewest cells, ``longest`` at
+    most, that lead from one to the other, each ``allowed`` and beside no cell ``on`` the
+    route but the step's two ends and each other; of the ways of that many cells (found in
+    the topology's order of sides) the one at ``draws[j]`` (in 0-1) of the list is taken.
+    Its cells go to ``out[i, :k]`` and their number to ``out[i, longest]`` (0: none), and
+    they are taken off ``allowed`` and put ``on`` the route."""
+    way = np.empty(longest, np.int64)
+    for j in range(tried.size):
+        i = tried[j]
+        a = route[i]
+        b = route[i + 1]
+        for k in range(1, longest + 1):
+            count = _ways_round(topo, allowed, on, a, b, k, -1, way)
+            if count:
+                _ways_round(topo, allowed, on, a, b, k, min(int(draws[j] * count), count - 1), way)
+                for t in range(k):
+                    out[i, t] = way[t]
+                    on[way[t]] = True
+                    allowed[way[t]] = False
+                out[i, longest] = k
+                break
+
+
+@njit(cache=True)
+def _ways_round(topo, allowed, on, a, b, k, pick, way):
+    """How many ways of ``k`` cells lead from ``a`` round to ``b`` (see
+    :func:`route_detours`); with ``pick`` >= 0, stop at way number ``pick``, left in
+    ``way``. A depth-first walk over the sides, ``way[:depth]`` the cells so far."""
+    tried = np.zeros(k, np.int64)  # per depth, the next side to try
+    depth = 0
+    count = 0
+    while depth >= 0:
+        at = a if depth == 0 else way[depth - 1]
+        d = tried[depth]
+        if d >= sides(topo, at):
+            depth -= 1
+            continue
+        tried[depth] = d + 1
+        x = step(topo, at, d)
+        if x < 0 or x == b or not allowed[x]:
+            continue
+        seen = False
+        for t in range(depth):
+            seen = seen or way[t] == x
+        if seen:
+            continue
+        way[depth] = x
+        if depth < k - 1:
+            depth += 1
+            tried[depth] = 0
+            continue
+        if not _beside(topo, x, b):
+            continue
+        clear = True  # each cell beside no route cell but a and b (its own are not on)
+        for t in range(k):
+            for e in range(sides(topo, way[t])):
+                c = step(topo, way[t], e)
+                clear = clear and (c < 0 or not on[c] or c == a or c == b)
+        if clear:
+            if count == pick:
+                return count + 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _beside(topo, x, b):
+    for e in range(sides(topo, x)):
+        if step(topo, x, e) == b:
+            return True
+    return False
 
 
 @njit(cache=True)
