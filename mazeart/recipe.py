@@ -152,9 +152,10 @@ class Recipe:
         "vortex, gradient, isolines, random.", _ART, cli_type=str | None
     )  # fmt: skip
     route: Any = _option(
-        None, "A route the solution follows: an SVG's paths over the picture, or points (a "
+        None, "A route the solution follows: an SVG's paths over the picture, points (a "
         "JSON list of x, y pairs, or text: x y a line) in fractions of the picture or in its "
-        "pixels.", _ROUTE, cli_type=Path | None, flags=("--route",)
+        "pixels, or a picture of the line laid over the picture.", _ROUTE,
+        cli_type=Path | None, flags=("--route",)
     )  # fmt: skip
     solution_text: str | None = _option(
         None, "Words the solution writes, set in the shipped font inside the figure: the "

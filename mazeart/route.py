@@ -42,6 +42,7 @@ __all__ = [
     "DETOUR",
     "WANDER",
     "carve_route",
+    "picture_lines",
     "plan_route",
     "read_route",
     "stroke_points",
@@ -89,9 +90,10 @@ def read_route(
 ) -> list[NDArray[np.float64]]:
     """Lines from a route file, in fractions of the picture: an SVG's paths and polylines
     (straight segments between their points; curves by their end points) over its
-    ``viewBox`` (the drawing laid over the picture), or points in JSON (``[[x, y], ...]`` or
+    ``viewBox`` (the drawing laid over the picture), points in JSON (``[[x, y], ...]`` or
     a list of such lines) or text (``x y`` or ``x,y`` a line; a blank line starts a new one):
-    fractions when every number is within 0-1, else the picture's pixels.
+    fractions when every number is within 0-1, else the picture's pixels; or a picture of
+    lines laid over the maze's picture (:func:`picture_lines`).
 
     Parameters
     ----------
@@ -112,6 +114,8 @@ def read_route(
     from mazeart._io import load_json, read_bytes
 
     data = read_bytes(path, "a route", limit=4 * 2**20)
+    if data.startswith(_PICTURE_MAGIC):
+        return picture_lines(path)
     if data[:2] == b"\x1f\x8b":
         raise MazeartError(f"{path}: a compressed route: give the SVG or points uncompressed")
     try:
@@ -166,6 +170,106 @@ def read_route(
         origin = np.asarray(frame[2:4] if len(frame) > 2 else (0.0, 0.0), float)
         out = [(a - origin) / np.asarray((w, h), float) for a in out]
     return out
+
+
+_PICTURE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"BM", b"II*\x00", b"MM\x00*", b"RIFF")
+"""How a picture file begins (PNG, JPEG, GIF, BMP, TIFF, WebP): a route drawn as lines."""
+
+
+def picture_lines(path: str | os.PathLike[str]) -> list[NDArray[np.float64]]:
+    """A picture of lines laid over the maze's picture (the whole of each on the whole of
+    the other, as a layer drawn over it), as lines in fractions of the picture: its figure
+    thinned to a skeleton and traced from end to end, the first line from the end nearest
+    the picture's left, each next from its end nearest where the one before ended.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A picture file (the figure is read as for a maze's picture: dark lines on light, or
+        opaque lines on a transparent layer).
+
+    Returns
+    -------
+    list of (k, 2) ndarray of float64
+
+    Raises
+    ------
+    MazeartError
+        For a picture with no line in it.
+    """
+    from skimage.morphology import skeletonize
+
+    from mazeart._io import open_image
+    from mazeart.image import figure_coverage
+
+    picture = open_image(path)
+    try:
+        ink = figure_coverage(picture) >= 0.5
+    except MazeartError:  # one flat tone
+        ink = np.zeros(picture.size[::-1], bool)
+    if not ink.any() or ink.all():
+        raise MazeartError(f"{path}: the route's picture has no line to follow")
+    bone = skeletonize(ink)
+    h, w = bone.shape
+    width = ink.sum() / max(int(bone.sum()), 1)  # the lines' width in pixels, about
+    lines = [line for line in _trace(bone) if len(line) >= max(3.0, 2 * width)]  # no spurs
+    if not lines:
+        raise MazeartError(f"{path}: the route's picture has no line to follow")
+    ordered = [min(lines, key=lambda line: float(line[:, 0].min()))]
+    lines = [line for line in lines if line is not ordered[0]]
+    if ordered[0][-1, 0] < ordered[0][0, 0]:
+        ordered[0] = ordered[0][::-1]
+    while lines:  # the nearest end to the last line's end next, drawn from there
+        end = ordered[-1][-1]
+        gaps = [min(np.hypot(*(line[0] - end)), np.hypot(*(line[-1] - end))) for line in lines]
+        line = lines.pop(int(np.argmin(gaps)))
+        ordered.append(line if np.hypot(*(line[0] - end)) <= np.hypot(*(line[-1] - end))
+                       else line[::-1])  # fmt: skip
+    total = sum(len(line) for line in ordered)
+    every = max(1, -(-total // (MAX_POINTS // 2)))  # within the points a route may hold
+    return [(np.vstack([line[::every], line[-1:]]) + 0.5) / (w, h) for line in ordered]
+
+
+def _trace(bone: NDArray[np.bool_]) -> list[NDArray[np.float64]]:
+    """A skeleton's pixels as lines of ``x, y`` points, each pixel in one: walks from a pixel
+    with the fewest pixels left beside it (an end first, the left one first), each step to
+    the pixel left beside it that goes on most nearly straight (a side before a corner)."""
+    ys, xs = np.nonzero(bone)
+    at = np.pad(np.where(bone, 0, -1), 1, constant_values=-1)  # framed: no bound to check
+    at[ys + 1, xs + 1] = np.arange(ys.size)
+    around = [(dy, dx) for dy in (0, 1, 2) for dx in (0, 1, 2) if dy != 1 or dx != 1]
+    near = [[int(at[y + dy, x + dx]) for dy, dx in around if at[y + dy, x + dx] >= 0]
+            for y, x in zip(ys.tolist(), xs.tolist(), strict=True)]  # fmt: skip
+    left = np.ones(ys.size, bool)
+    count = np.array([len(n) for n in near])
+    lines = []
+    while left.any():
+        idle = np.flatnonzero(left)
+        start = int(idle[np.lexsort((xs[idle], count[idle]))[0]])
+        line, cur, heading = [start], start, (0.0, 0.0)
+        left[start] = False
+        for n in near[start]:
+            count[n] -= 1
+        while True:
+            options = [n for n in near[cur] if left[n]]
+            if not options:
+                break
+
+            def rank(n: int, cur: int = cur, heading: tuple[float, float] = heading) -> tuple:
+                dy, dx = ys[n] - ys[cur], xs[n] - xs[cur]
+                step = float(np.hypot(dy, dx))
+                return (-(dx * heading[0] + dy * heading[1]) / step, step)
+
+            nxt = min(options, key=rank)
+            heading = (float(xs[nxt] - xs[cur]), float(ys[nxt] - ys[cur]))
+            heading = (heading[0] / np.hypot(*heading), heading[1] / np.hypot(*heading))
+            cur = nxt
+            line.append(cur)
+            left[cur] = False
+            for n in near[cur]:
+                count[n] -= 1
+        lines.append(np.stack([xs[line], ys[line]], axis=1).astype(np.float64))
+    return lines
 
 
 def _is_point(p: Any) -> bool:

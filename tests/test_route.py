@@ -328,6 +328,36 @@ def test_a_route_file_on_the_command_line(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
+def test_a_route_drawn_as_a_picture_of_a_line(tmp_path):
+    from PIL import Image, ImageDraw
+
+    # a layer over the 30 x 20 grid, 10 px a cell: turns at the centres of (row 10,
+    # column 15) and (row 1, column 15), drawn dark on light
+    line = [(5, 105), (155, 105), (155, 15), (295, 15)]
+    img = Image.new("L", (300, 200), 255)
+    ImageDraw.Draw(img).line(line, fill=0, width=5)
+    img.save(tmp_path / "route.png")
+    out = tmp_path / "m.json"
+    done = run("30x20", "--route", tmp_path / "route.png", "--seed", "3", "-o", out)
+    assert done.returncode == 0, done.stderr
+    path = the_one_path(out)
+    on_line = [10 * 30 + c for c in range(1, 15)] + [r * 30 + 15 for r in range(10, 1, -1)]
+    on_line += [30 + c for c in range(16, 29)]
+    assert [c for c in path if c in on_line] == on_line  # all of it, in the line's order
+    assert len(path) <= len(on_line) + 4  # and little else: into the maze and out
+
+    # opaque on a transparent layer, read as lines from its left end to its right one
+    layer = Image.new("RGBA", (300, 200), (0, 0, 0, 0))
+    ImageDraw.Draw(layer).line(line, fill=(20, 20, 20, 255), width=5)
+    layer.save(tmp_path / "layer.png")
+    (traced,) = mazeart.route.picture_lines(tmp_path / "layer.png")
+    drawn = np.asarray(line, float) / (300, 200)
+    assert np.abs(traced[0] - drawn[0]).max() < 0.02 and np.abs(traced[-1] - drawn[-1]).max() < 0.02
+    gaps = [min(np.hypot(*(p - q)) for q in np.linspace(drawn[i], drawn[i + 1], 300))
+            for p in traced for i in range(3)]  # fmt: skip
+    assert max(np.asarray(gaps).reshape(-1, 3).min(axis=1)) < 0.01
+
+
 @pytest.mark.parametrize(
     ("points", "message"),
     [
