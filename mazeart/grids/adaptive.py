@@ -335,28 +335,39 @@ def refine(
     # than the target (the splits came greedily, so any first part of them is a tree)
     lo, hi = 0, len(order)
     best = balance(splits)
-    if _free(best, sat, levels) <= target or not order:
+    if _free(best, fulls) <= target or not order:
         return best
+    at = np.asarray(order, np.int64).reshape(-1, 3)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        trial = [np.zeros_like(s) for s in splits]
-        for d, i, j in order[:mid]:
-            trial[d][i, j] = True
-        if _free(balance(trial), sat, levels) <= target:
+        if _free(balance(_first(splits, at[:mid])), fulls) <= target:
             lo = mid
         else:
             hi = mid - 1
-    trial = [np.zeros_like(s) for s in splits]
-    for d, i, j in order[:lo]:
-        trial[d][i, j] = True
-    return balance(trial)
+    return balance(_first(splits, at[:lo]))
 
 
-def _free(splits: list[NDArray[np.bool_]], sat: NDArray[np.float64], levels: int) -> int:
-    """How many leaves of the tree are half covered or more (``sat``: the cover's
-    summed-area table)."""
-    rows, cols = splits[0].shape
-    return int(np.sum(_shares(sat, _leaves(rows, cols, levels, splits)) >= 0.5))
+def _first(splits: list[NDArray[np.bool_]], at: NDArray[np.int64]) -> list[NDArray[np.bool_]]:
+    """The split rasters shaped as ``splits`` holding only the splits ``at`` (level, row,
+    column rows)."""
+    out = [np.zeros_like(s) for s in splits]
+    for d, s in enumerate(out):
+        mine = at[at[:, 0] == d]
+        s[mine[:, 1], mine[:, 2]] = True
+    return out
+
+
+def _free(splits: list[NDArray[np.bool_]], fulls: list[NDArray[np.bool_]]) -> int:
+    """How many leaves of the tree are half covered or more (``fulls``: per level, whether
+    each node is)."""
+    count = 0
+    exists = np.ones_like(splits[0])
+    for d, full in enumerate(fulls):
+        if d:
+            exists = np.repeat(np.repeat(splits[d - 1] & exists, 2, 0), 2, 1)
+        leaf = exists & ~splits[d] if d < len(splits) else exists
+        count += int(np.count_nonzero(leaf & full))
+    return count
 
 
 def square_shares(cover: NDArray[np.float64], squares: NDArray[np.int64]) -> NDArray[np.float64]:
