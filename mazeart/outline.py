@@ -488,11 +488,12 @@ def _bridge_ways(
     middle of the wall it opens and on to the next middle (the part in a figure cell lies on
     the figure).
 
-    A bridge cell's middle is its centre, or where some of it is figure (a
-    cell the outline cuts whose centre falls just outside), the middle of its largest
-    piece of figure (the centre of the largest circle in it): its corridors then run over
-    the figure rather than out of it. Its other pieces of figure that no corridor of its
-    own meets are no floor: no way reaches them.
+    A bridge cell's middle is its centre, or where some of it is figure (a cell the outline
+    cuts whose centre falls just outside), the middle of its largest piece of figure (the
+    centre of the largest circle in it) when half a corridor fits in that piece: its
+    corridors then run over the figure rather than out of it (a thinner sliver would put
+    the middle on the cell's side, and the corridor along a wall that closes it). Its other
+    pieces of figure that no corridor of its own meets are no floor: no way reaches them.
 
     Parameters
     ----------
@@ -529,7 +530,8 @@ def _bridge_ways(
         if share >= 0.02:
             largest = parts[int(np.argmax(shapely.area(parts)))]
             circle = shapely.maximum_inscribed_circle(largest)
-            middle[cell] = shapely.get_coordinates(circle)[0]
+            if shapely.length(circle) >= width / 4:  # half a corridor fits in it
+                middle[cell] = shapely.get_coordinates(circle)[0]
     squares = shapely.buffer(shapely.points(middle[cells]), width / 2, cap_style="square")
     paths = shapely.linestrings(
         np.stack([middle[ways[:, 0]], openings, middle[ways[:, 1]]], axis=1)
@@ -1162,6 +1164,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells
+    opens = []  # the walls' parts a piece handed across is reached through
     for cell, inside in zip(ids[cut], shapely.intersection(polys[cut], figure), strict=True):
         parts = [p for p in shapely.get_parts(_polygonal(inside)) if p.area > 1e-9]
         if len(parts) < 2:
@@ -1174,7 +1177,14 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
                                     | ((pair[:, 0] == o) & (pair[:, 1] == cell)))  # fmt: skip
             anchor = shapely.union_all(_wall_lines(g, shared)).buffer(0.02)
         if any(shapely.intersects(p, anchor) for p in parts):
-            stray.extend(p for p in parts if not shapely.intersects(p, anchor))
+            for p in parts:
+                if shapely.intersects(p, anchor):
+                    continue
+                way = _handed_across(g, own, int(cell), p)
+                if way is None:
+                    stray.append(p)
+                else:
+                    opens.append(way)
     if stray:
         pieces[0] = shapely.difference(floor, shapely.union_all(stray).buffer(1e-6))
     mouths, ways = [], []
@@ -1212,12 +1222,34 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             pieces.append(shapely.intersection(strip, shapely.union(*cells)))
             pieces.append(shapely.convex_hull(shapely.multipoints([p, q, *line])))
     region = _solid(_polygonal(shapely.union_all(pieces)))
-    walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
+    walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
     sealed = _sealed(maze, region, walled, ids[cut | bridge], mouths)
     if sealed is not None:  # floor no way reaches is left out: the outline goes round it
         region = _polygonal(shapely.difference(region, sealed))
         walled = _polygonal(shapely.difference(walled, sealed))
     return region, mouths, walled
+
+
+def _handed_across(g: Any, own: NDArray[np.int64], cell: int, piece: Any) -> Any:
+    """Where a piece of ``cell`` that its floor does not reach (a thin line of ground
+    between) joins the floor of a neighbour across one of ``cell``'s walls: that wall's
+    part along the piece, as a thin area (no wall is drawn there), or None when no
+    neighbour of another owner shares enough of a wall with it (a pen and a reader's gap
+    each side), and the piece is left out of the floor."""
+    import shapely
+
+    walls = g.wall_of[g.indptr[cell] : g.indptr[cell + 1]]
+    other = g.indices[g.indptr[cell] : g.indptr[cell + 1]]
+    take = (own[other] >= 0) & (own[other] != own[cell])
+    if not take.any():
+        return None
+    lines = _wall_lines(g, walls[take])
+    along = shapely.intersection(lines, shapely.buffer(piece, 1e-6))
+    length = shapely.length(along)
+    best = int(np.argmax(length))
+    if length[best] < 2 * (_PEN + _GAP):
+        return None
+    return shapely.buffer(along[best], 1e-3, cap_style="flat")
 
 
 _PEN = 0.1

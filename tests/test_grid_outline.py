@@ -20,6 +20,7 @@ from conftest import REPO
 from holdout import PICTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image, ImageDraw
 from scipy import ndimage
 
 import mazeart
@@ -128,3 +129,57 @@ def test_a_word_whose_letters_are_joined_by_bridges_is_walkable_as_drawn(grid):
         assert made.report.bridges > 0
         walked = flood(render(made.maze), made.maze)
         assert solvable(walked), (grid, cells, walked)
+
+
+def narrowing_ring() -> Image.Image:
+    """A ring whose top narrows to a strip about two thirds of a cell thick at 12 cells
+    across, as an ``e`` or an ``o`` set in a serif face does."""
+    img = Image.new("L", (400, 400), 255)
+    draw = ImageDraw.Draw(img)
+    draw.ellipse((40, 40, 360, 360), fill=0)
+    draw.ellipse((90, 62, 310, 300), fill=255)  # the hole, high: 22 px of ring at the top
+    return img
+
+
+@pytest.mark.parametrize("cells", [11, 12, 13])
+@pytest.mark.parametrize("grid", KINDS)
+def test_a_smooth_outline_keeps_where_the_figure_narrows(grid, cells):
+    """Every cell whose centre lies well inside the figure holds maze: cells cut off from
+    the rest where the figure narrows belong to one piece of the picture with the rest, so
+    they are joined to it, not dropped as specks (measured: without that, one to four cells
+    of the ring's top are left out on the hex, triangle, upsilon and adaptive grids at one
+    of these sizes or more). The figure and each centre's depth in it are the picture's own
+    distance transform, the centres the saved file's."""
+    picture = narrowing_ring()
+    maze = mazeart.make(picture, cells=cells, rng=1, grid=grid, edges=False,
+                        outline="smooth").maze  # fmt: skip
+    doc = json.loads(dumps(maze))
+    figure = figure_coverage(picture) >= 0.5
+    depth = ndimage.distance_transform_edt(figure)  # pixels to the nearest ground
+    _, transform = fit_grid(grid, picture.size, cells, figure=figure)
+    centres = transform.to_pixels(np.asarray(doc["centres"], float))
+    x, y = centres[:, 0].astype(int), centres[:, 1].astype(int)
+    inside = (x >= 0) & (y >= 0) & (x < 400) & (y < 400)
+    deep = np.zeros(len(centres), bool)  # a grid unit (the adaptive grid's smallest square)
+    deep[inside] = depth[y[inside], x[inside]] >= 0.3 * transform.scale
+    held = np.zeros(len(centres), bool)
+    held[doc["cells"]] = True
+    assert deep.sum() >= 12 and (deep & ~held).sum() == 0, np.flatnonzero(deep & ~held)
+
+
+def test_a_word_thinner_than_its_cells_is_walkable_as_drawn():
+    """A word whose strokes are a few smallest squares wide on the adaptive grid: a bridge
+    that leaves a letter from a cell with only a sliver of figure runs from the cell's
+    middle, not along its side (where a wall beside it closed the way: 38 % of the floor
+    was reached). Walked on the rendered picture by ``test_drawn``'s flood."""
+    from PIL import ImageFont
+    from test_drawn import flood, render, solvable
+
+    face = ImageFont.truetype(str(REPO / "mazeart" / "fonts" / "DejaVuSans.ttf"), 160)
+    left, top, right, bottom = face.getbbox("Maze")
+    word = Image.new("L", (right - left + 40, bottom - top + 40), 255)
+    ImageDraw.Draw(word).text((20 - left, 20 - top), "Maze", font=face, fill=0)
+    maze = mazeart.make(word, cells=26, rng=1, grid="adaptive", outline="smooth", edges=False,
+                        mode="silhouette").maze  # fmt: skip
+    walked = flood(render(maze), maze)
+    assert solvable(walked), walked

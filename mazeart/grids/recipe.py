@@ -35,7 +35,14 @@ def grid_for_rectangle(kind: str, cols: int, rows: int) -> Grid:
     return make_grid(kind, rows=rows, cols=cols)
 
 
-def _drop_small(grid: Grid, free: NDArray[np.bool_], min_island: int) -> tuple[NDArray, tuple]:
+def _drop_small(
+    grid: Grid, free: NDArray[np.bool_], min_island: int, pieces: NDArray[np.int64] | None = None
+) -> tuple[NDArray, tuple]:
+    """``free`` without its islands of fewer than ``min_island`` cells, and how many were
+    dropped with their cells. With ``pieces`` (each cell's piece of the picture's figure,
+    :func:`figure_pieces`), an island is small only if every piece it lies in holds fewer
+    than ``min_island`` free cells in all: a few cells cut off from the rest where the
+    figure narrows are part of a larger piece, and are joined to it, not dropped."""
     from mazeart.grids.carve import label_parts
 
     labels, parts = label_parts(grid, free)
@@ -43,11 +50,38 @@ def _drop_small(grid: Grid, free: NDArray[np.bool_], min_island: int) -> tuple[N
         return free, (0, 0)
     sizes = np.bincount(labels[labels >= 0], minlength=parts)
     small = sizes < min_island
+    if pieces is not None:
+        held = np.bincount(pieces[free], minlength=int(pieces.max()) + 1)
+        held[0] = 0  # (no piece: the island alone counts)
+        big = np.zeros(parts, bool)
+        np.logical_or.at(big, labels[free], held[pieces[free]] >= min_island)
+        small &= ~big
     small[int(np.argmax(sizes))] = False
     if not small.any():
         return free, (0, 0)
     drop = (labels >= 0) & small[np.maximum(labels, 0)]
     return free & ~drop, (int(small.sum()), int(drop.sum()))
+
+
+def figure_pieces(figure: NDArray[np.bool_], points: NDArray[np.float64]) -> NDArray[np.int64]:
+    """Which connected piece of ``figure`` (pixels, eight neighbours) holds each of
+    ``points`` (``(n, 2)`` pixels ``x, y``): 1, 2, ... by the piece, the nearest figure
+    pixel's for a point on the ground (a cell's centre just inside the smooth contour),
+    0 where the figure is empty."""
+    from scipy import ndimage
+
+    lab, n = ndimage.label(figure, structure=np.ones((3, 3), bool))
+    if not n:
+        return np.zeros(len(points), np.int64)
+    h, w = figure.shape
+    x = np.clip(np.floor(points[:, 0]).astype(np.int64), 0, w - 1)
+    y = np.clip(np.floor(points[:, 1]).astype(np.int64), 0, h - 1)
+    out = lab[y, x].astype(np.int64)
+    ground = out == 0
+    if ground.any():
+        _, (iy, ix) = ndimage.distance_transform_edt(~figure, return_indices=True)
+        out[ground] = lab[iy[y[ground], x[ground]], ix[y[ground], x[ground]]]
+    return out
 
 
 class Laid(NamedTuple):
@@ -146,7 +180,7 @@ def grid_over_picture(
         return Laid(grid, weights, (0, 0), dark, transform=transform)
     cover = paint_over(figure_coverage(picture, threshold=threshold, invert=invert), paint)
     grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre,
-                               detail=detail)  # fmt: skip
+                               detail=detail, smooth=outline)  # fmt: skip
     if edges:  # a thin line of ground inside the figure is a border between its regions:
         from mazeart.guide import close_gaps  # figure, walled along it (as on squares)
 
@@ -160,10 +194,12 @@ def grid_over_picture(
         rings = tuple(np.round(r, 3) for r in grid_contours(cover, transform))
         figure = inside_points(rings, grid.centres)
         free = figure & inside_points(rings, grid.centres, margin=margin_of(grid))
+        pieces = figure_pieces(cover >= 0.5, transform.to_pixels(grid.centres))
     else:
         share = cell_coverage(grid, transform, cover)
         free = share >= float(coverage) - 1e-6
-    free, specks = _drop_small(grid, free, min_island)
+        pieces = None
+    free, specks = _drop_small(grid, free, min_island, pieces)
     if not free.any():
         raise MazeartError(
             f"no cell of the {kind} grid ({grid.n_cells} cells) is free, nothing to carve "
