@@ -571,11 +571,13 @@ def _polygonal(geometry: Any) -> Any:
     return shapely.union_all(parts) if parts else shapely.Polygon()
 
 
-def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
+def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> tuple[Any, list[Any]]:
     """The pieces of the figure inside a cell's square that its floor does not reach: a piece
     apart from the one holding a maze cell's centre, or, in a sliver, apart from the pieces on
-    the side it shares with its owner (two letters' edges in one cell). Walls would seal them;
-    they are left out of the floor. None when there are none."""
+    the side it shares with its owner (two letters' edges in one cell). A piece that shares
+    enough of a wall with a neighbour of another owner joins that one's floor across it
+    (:func:`_handed_across`: those walls' parts are returned, where no wall is drawn); the
+    others would be sealed by walls and are left out of the floor (their union, or None)."""
     import shapely
 
     w = maze.width
@@ -588,6 +590,8 @@ def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
     cut = np.array([shapely.clip_by_rect(figure, c, r, c + 1.0, r + 1.0) for r, c in corners])
     several = shapely.get_num_geometries(cut) > 1
     stray: list[Any] = []
+    opens: list[Any] = []
+    flat = own.reshape(-1)
     for r, c, piece_set in zip(rr[several], cc[several], cut[several], strict=True):
         pieces = [p for p in shapely.get_parts(piece_set)
                   if p.geom_type == "Polygon" and p.area > 1e-9]  # fmt: skip
@@ -601,9 +605,8 @@ def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> Any:
             x0, y0 = max(c, ocol), max(r, orow)
             x1, y1 = min(c, ocol) + 1, min(r, orow) + 1
             anchor = shapely.LineString([(x0, y0), (x1, y1)]).buffer(0.02)
-        if any(shapely.intersects(p, anchor) for p in pieces):
-            stray.extend(p for p in pieces if not shapely.intersects(p, anchor))
-    return shapely.union_all(stray).buffer(1e-6) if stray else None
+        _place_pieces(pieces, anchor, maze.grid, flat, r * w + c, stray, opens)
+    return (shapely.union_all(stray).buffer(1e-6) if stray else None), opens
 
 
 def _figure(rings: Sequence[NDArray]) -> Any:
@@ -698,7 +701,7 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     rr, aa, bb = runs(own >= 0)
     owned = shapely.union_all(shapely.box(aa, rr, bb, rr + 1.0)) if len(rr) else None
     floor = figure if owned is None else shapely.intersection(figure, owned)
-    stray = _stray_pieces(maze, figure, own)
+    stray, opens = _stray_pieces(maze, figure, own)
     parts = [shapely.difference(floor, stray) if stray is not None else floor]
     mouths = []
     ways = []  # each door's way out, from the end cell's side to its mouth
@@ -733,7 +736,7 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
         parts[0] = shapely.difference(parts[0], shapely.union_all(unreached).buffer(1e-6))
     parts.extend(crossings)
     region = _polygonal(shapely.union_all(parts))
-    walled = _polygonal(shapely.difference(region, shapely.union_all(ways))) if ways else region
+    walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
     return region, mouths, walled
 
 
@@ -1164,7 +1167,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells
-    opens = []  # the walls' parts a piece handed across is reached through
+    opens: list[Any] = []  # the walls' parts a piece handed across is reached through
     for cell, inside in zip(ids[cut], shapely.intersection(polys[cut], figure), strict=True):
         parts = [p for p in shapely.get_parts(_polygonal(inside)) if p.area > 1e-9]
         if len(parts) < 2:
@@ -1176,15 +1179,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             shared = np.flatnonzero(((pair[:, 0] == cell) & (pair[:, 1] == o))
                                     | ((pair[:, 0] == o) & (pair[:, 1] == cell)))  # fmt: skip
             anchor = shapely.union_all(_wall_lines(g, shared)).buffer(0.02)
-        if any(shapely.intersects(p, anchor) for p in parts):
-            for p in parts:
-                if shapely.intersects(p, anchor):
-                    continue
-                way = _handed_across(g, own, int(cell), p)
-                if way is None:
-                    stray.append(p)
-                else:
-                    opens.append(way)
+        _place_pieces(parts, anchor, g, own, int(cell), stray, opens)
     if stray:
         pieces[0] = shapely.difference(floor, shapely.union_all(stray).buffer(1e-6))
     mouths, ways = [], []
@@ -1228,6 +1223,24 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
         region = _polygonal(shapely.difference(region, sealed))
         walled = _polygonal(shapely.difference(walled, sealed))
     return region, mouths, walled
+
+
+def _place_pieces(pieces: list[Any], anchor: Any, g: Any, own: NDArray[np.int64], cell: int,
+                  stray: list[Any], opens: list[Any]) -> None:  # fmt: skip
+    """Sort the pieces of figure in ``cell`` that its floor (``anchor``) does not reach:
+    each joins a neighbour's floor across a wall (the wall's part is added to ``opens``) or
+    is no floor (added to ``stray``). Nothing, when no piece holds the anchor."""
+    import shapely
+
+    if not any(shapely.intersects(p, anchor) for p in pieces):
+        return
+    for p in pieces:
+        if not shapely.intersects(p, anchor):
+            way = _handed_across(g, own, cell, p)
+            if way is None:
+                stray.append(p)
+            else:
+                opens.append(way)
 
 
 def _handed_across(g: Any, own: NDArray[np.int64], cell: int, piece: Any) -> Any:
