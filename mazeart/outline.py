@@ -720,12 +720,14 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
             if (a, b) in narrow:
                 continue
         across = np.array([-step[1], step[0]]) * 0.5
-        reach = (_door_reach(figure, start, step) or 0.5) if k < doors else 1.0
+        # a door's way runs a tenth of a cell past the cell's side at least, as on the other
+        # grids (ending on the side, it would leave the side's wall standing in the door)
+        reach = max(_door_reach(figure, start, step) or 0.5, 0.6) if k < doors else 1.0
         end = start + reach * step
         parts.append(shapely.Polygon([start - across, end - across, end + across, start + across]))
         if k < doors:
             mouths.append((end - across, end + across))
-            side, inner = start + 0.5 * step, across * 0.9
+            side, inner = start + 0.45 * step, across * 0.9  # (the side's wall inside it)
             ways.append(shapely.Polygon([side - inner, end - inner, end + inner, side + inner]))
     rr, cc = np.nonzero(bridge.reshape(maze.shape))
     boxes = shapely.box(cc, rr, cc + 1.0, rr + 1.0)
@@ -1246,22 +1248,29 @@ def _place_pieces(pieces: list[Any], anchor: Any, g: Any, own: NDArray[np.int64]
 def _handed_across(g: Any, own: NDArray[np.int64], cell: int, piece: Any) -> Any:
     """Where a piece of ``cell`` that its floor does not reach (a thin line of ground
     between) joins the floor of a neighbour across one of ``cell``'s walls: that wall's
-    part along the piece, as a thin area (no wall is drawn there), or None when no
-    neighbour of another owner shares enough of a wall with it (a pen and a reader's gap
-    each side), and the piece is left out of the floor."""
+    part along the piece, as a thin area where no wall is drawn (an empty one when the
+    neighbour has ``cell``'s owner: no wall stands between them); or None when no owned
+    neighbour shares enough of a wall with it (a pen and a reader's gap each side), and the
+    piece is left out of the floor. A maze cell is taken before a sliver (whose floor by
+    that wall may be a stray piece of its own), then the longest wall shared."""
     import shapely
 
     walls = g.wall_of[g.indptr[cell] : g.indptr[cell + 1]]
     other = g.indices[g.indptr[cell] : g.indptr[cell + 1]]
-    take = (own[other] >= 0) & (own[other] != own[cell])
+    take = own[other] >= 0
     if not take.any():
         return None
     lines = _wall_lines(g, walls[take])
     along = shapely.intersection(lines, shapely.buffer(piece, 1e-6))
     length = shapely.length(along)
-    best = int(np.argmax(length))
-    if length[best] < 2 * (_PEN + _GAP):
+    wide = length >= 2 * (_PEN + _GAP)
+    if not wide.any():
         return None
+    # a maze cell first (its floor is its own), else the sliver sharing the most
+    rank = np.where(wide, length + 1e6 * (own[other[take]] == other[take]), -1.0)
+    best = int(np.argmax(rank))
+    if own[other[take][best]] == own[cell]:
+        return shapely.Polygon()
     return shapely.buffer(along[best], 1e-3, cap_style="flat")
 
 

@@ -154,49 +154,6 @@ def test_a_word_reads_through_the_smooth_outline_with_narrow_bridges():
     assert footprint_iou(maze, word, "adaptive", 47) >= 0.93
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), levels=st.integers(0, 3), k=st.sampled_from([1, 2, 4]),
-       rows=st.integers(1, 3), cols=st.integers(1, 3), fill=st.floats(0.2, 0.8))  # fmt: skip
-def test_a_squares_loss_to_a_line_of_ground_is_its_pieces_but_the_largest(
-    seed, levels, k, rows, cols, fill
-):
-    """The adaptive grid's measure of a square cut in pieces (:func:`split_loss`), against
-    each square labelled on its own by scipy."""
-    from scipy import ndimage
-
-    from mazeart.grids.adaptive import split_loss
-
-    rng = np.random.default_rng(seed)
-    pieces = rng.random(((rows << levels) * k, (cols << levels) * k)) < fill
-    lost = split_loss(pieces, rows, cols, levels)
-    for d in range(levels + 1):
-        side = k << (levels - d)
-        for i in range(rows << d):
-            for j in range(cols << d):
-                block = pieces[i * side : (i + 1) * side, j * side : (j + 1) * side]
-                labels, n = ndimage.label(block)
-                sizes = np.bincount(labels.reshape(-1))[1:]
-                expected = (block.sum() - (sizes.max() if n else 0)) / (k * k)
-                assert lost[d][i, j] == pytest.approx(expected)
-
-
-def test_a_thin_line_of_ground_is_followed_by_small_squares_under_a_smooth_outline():
-    """A disc cut in two by a thin line of ground (as the logo's S): under a smooth outline
-    the squares the line crosses are split, so the pieces beyond it are drawn, not left
-    out (measured on the rendered floor: IoU 0.965 and 0.975 at 10 and 14 cells across,
-    0.929 and 0.942 when the squares are split for the staircase's sake alone)."""
-    from test_grid_outline import footprint_iou
-
-    img = Image.new("L", (420, 420), 255)
-    draw = ImageDraw.Draw(img)
-    draw.ellipse((10, 10, 410, 410), fill=0)
-    draw.line([(60, 330), (170, 190), (250, 230), (360, 90)], fill=255, width=5)
-    for cells in (10, 14):
-        maze = mazeart.make(img, grid="adaptive", cells=cells, rng=1, edges=False,
-                            mode="silhouette", outline="smooth").maze  # fmt: skip
-        assert footprint_iou(maze, img, "adaptive", cells) >= 0.955, cells
-
-
 def test_the_kids_puzzle_command(tmp_path):
     """The issue's command: a PDF of a horse at a 20-cell maze's difficulty, smooth outlined."""
     out = tmp_path / "kids.pdf"

@@ -265,13 +265,7 @@ def balance(splits: list[NDArray[np.bool_]]) -> list[NDArray[np.bool_]]:
 
 
 def refine(
-    cover: NDArray[np.floating],
-    rows: int,
-    cols: int,
-    levels: int,
-    target: int,
-    *,
-    pieces: NDArray[np.bool_] | None = None,
+    cover: NDArray[np.floating], rows: int, cols: int, levels: int, target: int
 ) -> list[NDArray[np.bool_]]:
     """The splits that draw ``cover`` best with about ``target`` cells of maze.
 
@@ -283,11 +277,6 @@ def refine(
         The roots and how far they may be halved.
     target : int
         How many squares of maze (half covered or more) to stop at.
-    pieces : (k * rows * 2**levels, k * cols * 2**levels) ndarray of bool, optional
-        The figure at ``k`` pixels a smallest square, for a smooth outline: a square
-        the figure crosses in several pieces (a thin line of ground through it) draws
-        only the piece its floor holds, so what splitting it saves of the others counts
-        as well (:func:`split_loss`).
 
     Returns
     -------
@@ -302,8 +291,6 @@ def refine(
     sat_wrong = _table(wrong)
     # every node's numbers, level by level: its gain (what splitting it can set right),
     # whether it is maze (half covered or more), and how many of its children are
-    lost = None if pieces is None else split_loss(pieces, rows, cols, levels)
-    sat_lost = None if lost is None else _table(lost[levels])
     gains, fulls = [], []
     for d in range(levels + 1):
         side = 1 << (levels - d)
@@ -311,10 +298,7 @@ def refine(
         x0 = (np.arange(cols << d) * side)[None, :]
         area = float(side * side)
         held = _sums(sat, y0, x0, side)
-        gain = np.minimum(held, area - held) - _sums(sat_wrong, y0, x0, side)
-        if lost is not None and sat_lost is not None:
-            gain = gain + lost[d] - _sums(sat_lost, y0, x0, side)
-        gains.append(gain)
+        gains.append(np.minimum(held, area - held) - _sums(sat_wrong, y0, x0, side))
         fulls.append(held >= 0.5 * area)
     kids = [f.reshape(f.shape[0] // 2, 2, f.shape[1] // 2, 2).sum(axis=(1, 3)) for f in fulls[1:]]
 
@@ -361,38 +345,6 @@ def refine(
         else:
             hi = mid - 1
     return balance(_first(splits, at[:lo]))
-
-
-def split_loss(
-    pieces: NDArray[np.bool_], rows: int, cols: int, levels: int
-) -> list[NDArray[np.float64]]:
-    """For each level of the tree (roots first), what each node's square loses of the
-    figure ``pieces`` (``k`` pixels a smallest square) when only its largest piece is
-    drawn: the other pieces' area, in smallest squares. Pieces join through pixels'
-    sides, so a line of ground a pixel wide parts them, even a diagonal one."""
-    from scipy import ndimage
-
-    k = pieces.shape[0] // (rows << levels)
-    out = []
-    for d in range(levels + 1):
-        side = k << (levels - d)  # a node's side in pixels
-        r, c = rows << d, cols << d
-        blocks = pieces.reshape(r, side, c, side).transpose(0, 2, 1, 3).reshape(r * c, side, side)
-        apart = np.zeros((r * c, side + 1, side), bool)  # a row of ground after each block
-        apart[:, :side] = blocks
-        labels, n = ndimage.label(apart.reshape(-1, side))
-        if not n:
-            out.append(np.zeros((r, c)))
-            continue
-        sizes = np.bincount(labels.reshape(-1), minlength=n + 1)
-        block = np.zeros(n + 1, np.int64)
-        where = np.nonzero(labels)
-        block[labels[where]] = where[0] // (side + 1)
-        largest = np.zeros(r * c)
-        np.maximum.at(largest, block[1:], sizes[1:])
-        total = blocks.reshape(r * c, -1).sum(axis=1)
-        out.append(((total - largest) / (k * k)).reshape(r, c))
-    return out
 
 
 def _first(splits: list[NDArray[np.bool_]], at: NDArray[np.int64]) -> list[NDArray[np.bool_]]:

@@ -180,7 +180,7 @@ def grid_over_picture(
         return Laid(grid, weights, (0, 0), dark, transform=transform)
     cover = paint_over(figure_coverage(picture, threshold=threshold, invert=invert), paint)
     grid, transform = fit_grid(kind, picture.size, cells, figure=cover >= 0.5, centre=centre,
-                               detail=detail, smooth=outline)  # fmt: skip
+                               detail=detail)  # fmt: skip
     if edges:  # a thin line of ground inside the figure is a border between its regions:
         from mazeart.guide import close_gaps  # figure, walled along it (as on squares)
 

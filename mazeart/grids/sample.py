@@ -96,7 +96,6 @@ def fit_grid(
     figure: NDArray[np.bool_] | None = None,
     centre: tuple[float, float] | None = None,
     detail: int = 2,
-    smooth: bool = False,
 ) -> tuple[Grid, Transform]:
     """A grid of ``kind`` over a picture, ``cells`` grid units across it.
 
@@ -130,9 +129,6 @@ def fit_grid(
         columns over ``figure``, from twice that size (inside) to ``2 ** -detail`` of it
         (where the outline needs them: :func:`mazeart.grids.adaptive.refine`); a grid unit
         is the smallest square. Without a figure its cells are that square grid's.
-    smooth : bool, default False
-        The adaptive grid's: the maze is drawn with a smooth outline, so a square that a
-        thin line of ground cuts in pieces is worth splitting too.
 
     Returns
     -------
@@ -173,7 +169,7 @@ def fit_grid(
         return _fit_polar(scale, width, height, figure, centre)
     if kind == "adaptive":
         detail = check_int(detail, "detail", minimum=0, maximum=4)
-        return _fit_adaptive(width, height, cells, figure, detail, smooth)
+        return _fit_adaptive(width, height, cells, figure, detail)
     if kind == "hex":
         grid = make_grid(kind, rows=max(1, round(down / (math.sqrt(3.0) / 2.0))), cols=across)
     elif kind == "triangle":
@@ -210,18 +206,8 @@ def _fit_polar(
     return grid, Transform(scale, (cx - rings * scale, cy - rings * scale))
 
 
-PIECE_PIXELS = 4
-"""Pixels a smallest square across at which the adaptive grid looks for thin lines of
-ground that cut a square of the figure in pieces (for a smooth outline)."""
-
-
 def _fit_adaptive(
-    width: float,
-    height: float,
-    cells: int,
-    figure: NDArray[np.bool_] | None,
-    detail: int,
-    smooth: bool = False,
+    width: float, height: float, cells: int, figure: NDArray[np.bool_] | None, detail: int
 ) -> tuple[Grid, Transform]:
     """The adaptive grid over a picture (see :func:`fit_grid`): roots twice the square
     grid's cells, refined over ``figure`` to the square grid's count of maze cells."""
@@ -244,12 +230,7 @@ def _fit_adaptive(
     down = max(1, round(height / (width / cells)))  # the square grid, as fit_grid lays it
     laid = Transform(width / cells, (0.0, (height - down * width / cells) / 2.0))
     target = int((_squares_cover(figure, laid, down, cells) >= 0.5).sum())
-    pieces = None
-    if smooth:  # the figure at PIECE_PIXELS a smallest square
-        k = PIECE_PIXELS
-        fine = Transform(unit / k, transform.offset)
-        pieces = _squares_cover(figure, fine, (rows << levels) * k, (cols << levels) * k) >= 0.5
-    splits = refine(cover, rows, cols, levels, max(1, target), pieces=pieces)
+    splits = refine(cover, rows, cols, levels, max(1, target))
     grid = make_grid("adaptive", rows=rows, cols=cols, levels=levels, splits=encode_splits(splits))
     return grid, transform
 
