@@ -262,6 +262,12 @@ class Recipe:
                   if getattr(self, k) is not None]  # fmt: skip
         if len(routes) > 1:
             raise MazeartError(f"{' and '.join(routes)}: the solution follows one route")
+        shaping = [k for k, given in (("decoys", self.decoys != DEFAULTS["decoys"]),
+                                      ("wander", self.wander is not None)) if given]  # fmt: skip
+        if shaping and not routes:
+            verb = "shape" if len(shaping) > 1 else "shapes"
+            raise MazeartError(f"{' and '.join(shaping)} {verb} a route: give route, "
+                               "solution_text or solution_picture")  # fmt: skip
         check_count(self.best_of, "best_of")
         if self.algorithm is not None and not isinstance(self.algorithm, str):
             raise TypeError(f"algorithm must be a string, got {type(self.algorithm).__name__}")

@@ -375,6 +375,20 @@ def test_a_route_that_cannot_be_is_one_line(tmp_path, points, message):
     assert message in line and not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"decoys": 0.3}, "decoys shapes a route"), ({"wander": 0.5}, "wander shapes a route"),
+     ({"decoys": 0.3, "wander": 0}, "decoys and wander shape a route")],
+)  # fmt: skip
+def test_what_shapes_a_route_is_refused_without_one(options, message, tmp_path):
+    with pytest.raises(mazeart.MazeartError, match=message):
+        mazeart.make("20x12", rng=1, **options)
+    out = tmp_path / "x.svg"
+    done = run("20x12", *[f"--{k}={v}" for k, v in options.items()], "-o", out)
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1
+    assert not out.exists()
+
+
 def test_a_route_refuses_what_would_open_another_way():
     with pytest.raises(mazeart.MazeartError, match="does not take braid"):
         mazeart.make("20x12", solution_text="A", braid=0.5, rng=1)
