@@ -210,3 +210,27 @@ def test_a_thin_line_of_ground_through_the_figure_keeps_the_floor_on_both_sides(
         assert walked["doors"] and walked["exit"] and walked["share"] >= 0.995, walked
     else:
         assert solvable(walked), walked
+
+
+@pytest.mark.parametrize("cells", [22, 26])
+def test_the_ends_of_a_smooth_maze_lie_on_the_figure(cells):
+    """A round maze's exit is its middle only when the picture gave the middle maze: a
+    bridge cell across the ground (the middle of "art" on the polar grid, between its
+    letters) is drawn as a corridor from its piece of figure, so an end there would stand
+    on the ground (as it did, the exit, at both sizes). Read off the picture's pixels."""
+    from PIL import ImageFont
+
+    face = ImageFont.truetype(str(REPO / "mazeart" / "fonts" / "DejaVuSans.ttf"), 160)
+    left, top, right, bottom = face.getbbox("art")
+    word = Image.new("L", (right - left + 40, bottom - top + 40), 255)
+    ImageDraw.Draw(word).text((20 - left, 20 - top), "art", font=face, fill=0)
+    maze = mazeart.make(word, cells=cells, rng=1, grid="polar", outline="smooth", edges=False,
+                        mode="silhouette").maze  # fmt: skip
+    figure = figure_coverage(word) >= 0.5
+    _, transform = fit_grid("polar", word.size, cells, figure=figure)
+    x, y = transform.to_pixels(maze.grid.centres[[maze.entrance, maze.exit]]).astype(int).T
+    assert figure[y, x].all()
+    from test_drawn import flood, render, solvable
+
+    walked = flood(render(maze), maze)
+    assert solvable(walked), walked

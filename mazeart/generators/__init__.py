@@ -149,11 +149,14 @@ def _door_cut_pairs(
     return cand[one], joins[one]
 
 
-def _graph_endpoints(maze: Maze) -> tuple[int, int]:
+def _graph_endpoints(maze: Maze, given: NDArray[np.bool_] | None = None) -> tuple[int, int]:
     """The entrance and exit: two cells on the maze's outside with a long path between them.
 
-    On a polar grid whose centre cell is maze, the exit is the centre and the
-    entrance the rim cell farthest from it (the classic round maze). On a full
+    With ``given`` (the cells the picture gave the maze), an end is one of those where it
+    can be, never a bridge across the ground (which a smooth outline draws as a corridor
+    from its piece of figure, not round its centre). On a polar grid whose centre cell is
+    maze (and may be an end), the exit is the centre and the entrance the rim cell farthest
+    from it (the classic round maze). On a full
     grid (every cell maze), the entrance is on the top row and the exit on the
     bottom row. Otherwise both are boundary cells. On a perfect maze (its part
     one tree) they are the pair of such cells farthest apart, found exactly in
@@ -171,7 +174,10 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
         raise MazeartError("the maze has no cells")
     indptr, indices = maze.open_table
     rooms = maze.room_mask if maze.rooms else np.zeros(maze.grid.n_cells, bool)
-    cand = np.flatnonzero(maze.boundary & ~rooms)  # an end is never in a room
+    given = np.ones(maze.grid.n_cells, bool) if given is None else given.reshape(-1)
+    cand = np.flatnonzero(maze.boundary & ~rooms & given)  # an end is never in a room
+    if cand.size == 0:
+        cand = np.flatnonzero(maze.boundary & ~rooms)
     if cand.size == 0:
         cand = np.flatnonzero(maze.mask & ~rooms)
     if cand.size == 0:
@@ -188,7 +194,9 @@ def _graph_endpoints(maze: Maze) -> tuple[int, int]:
     largest = held[np.argmax(sizes[held])]
     cand = cand[part[cand] == largest]
     g = maze.grid
-    if g.kind == "polar" and part[0] == largest and maze.mask[0] and not rooms[0]:  # rim to middle
+    middle = g.kind == "polar" and part[0] == largest and maze.mask[0] and not rooms[0]
+    middle = middle and bool(given[0])
+    if middle:  # rim to middle
         d = distances(maze, 0)
         return int(cand[np.argmax(d[cand])]), 0
     starts = finishes = cand
@@ -556,7 +564,7 @@ def finish(
         maze = _drop_unreached(maze, report)
     if tags:
         maze = maze.replace(tags=_tags_on_path(maze, dict(tags)))
-    maze = _with_ends(maze, entrance, exit, auto)
+    maze = _with_ends(maze, entrance, exit, auto, allowed)
     if prune:
         maze = prune_dead_ends(maze, report=report)
     if braid:
@@ -575,17 +583,24 @@ def recorded_options(defaults: Mapping[str, Any], given: Mapping[str, Any]) -> d
     }
 
 
-def _with_ends(maze: Maze, entrance: Any, exit: Any, auto: Any) -> Maze:
+def _with_ends(
+    maze: Maze, entrance: Any, exit: Any, auto: Any, allowed: NDArray[np.bool_] | None = None
+) -> Maze:
     """The maze entered at ``entrance`` and left at ``exit``, their doors cut: the ones
     given; with one given, the other the farthest from it; else ``auto`` (the ends a single
-    tree's walk found) or :func:`default_endpoints`."""
+    tree's walk found) or :func:`default_endpoints` (on a grid other than the square one,
+    on cells of ``allowed``, those the picture gave the maze, where it can: not on a
+    bridge)."""
     if (entrance is None) != (exit is None):  # one end given: the other is the farthest
         fixed = entrance if entrance is not None else exit
         other = _other_end(maze, fixed, given_is_entrance=entrance is not None)
         if other is not None:
             entrance, exit = (fixed, other) if entrance is not None else (other, fixed)
     if auto is None and (entrance is None or exit is None):
-        auto = default_endpoints(maze)
+        if allowed is not None and not maze.is_square:  # (no end on a bridge)
+            auto = _graph_endpoints(maze, allowed & maze.mask.reshape(allowed.shape))
+        else:
+            auto = default_endpoints(maze)
     if auto is not None:
         entrance = auto[0] if entrance is None else entrance
         exit = auto[1] if exit is None else exit
