@@ -139,9 +139,9 @@ FINE_ALL = 100
 """Mazes finer than this are drawn for half the pictures on each grid (the other half on the
 next), which keeps every picture checked fine on several grids at half the time."""
 GRIDS = [("square", {}), ("square", {"outline": "smooth"}), ("square", {"weave": True}),
-         ("hex", {}), ("triangle", {}), ("polar", {}), ("upsilon", {}),
+         ("hex", {}), ("triangle", {}), ("polar", {}), ("upsilon", {}), ("adaptive", {}),
          ("any", {"outline": "smooth"})]  # fmt: skip
-TURNS = ["hex", "triangle", "polar", "upsilon"]
+TURNS = ["hex", "triangle", "polar", "upsilon", "adaptive"]
 """The grids ``any`` takes in turn, a picture each (``tests/test_grid_outline.py`` walks
 random ones)."""
 
@@ -171,7 +171,7 @@ def pool():
 
 @pytest.mark.parametrize("cells", [50, 200])  # a small maze and a fine one
 @pytest.mark.parametrize("grid, how", GRIDS, ids=["square", "smooth", "weave", "hex",
-                                                  "triangle", "polar", "upsilon",
+                                                  "triangle", "polar", "upsilon", "adaptive",
                                                   "smooth-grids"])  # fmt: skip
 def test_every_default_maze_is_solvable_as_drawn(grid, how, cells, pool):
     names = list(PICTURES)
