@@ -42,7 +42,6 @@ __all__ = [
     "DETOUR",
     "WANDER",
     "carve_route",
-    "picture_lines",
     "plan_route",
     "read_route",
     "stroke_points",
@@ -93,7 +92,7 @@ def read_route(
     ``viewBox`` (the drawing laid over the picture), points in JSON (``[[x, y], ...]`` or
     a list of such lines) or text (``x y`` or ``x,y`` a line; a blank line starts a new one):
     fractions when every number is within 0-1, else the picture's pixels; or a picture of
-    lines laid over the maze's picture (:func:`picture_lines`).
+    lines laid over the maze's picture (its line thinned and followed from its left end).
 
     Parameters
     ----------
@@ -115,7 +114,7 @@ def read_route(
 
     data = read_bytes(path, "a route", limit=4 * 2**20)
     if data.startswith(_PICTURE_MAGIC):
-        return picture_lines(path)
+        return _picture_lines(path)
     if data[:2] == b"\x1f\x8b":
         raise MazeartError(f"{path}: a compressed route: give the SVG or points uncompressed")
     try:
@@ -176,27 +175,12 @@ _PICTURE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"BM", b"II*\x00", b"MM\
 """How a picture file begins (PNG, JPEG, GIF, BMP, TIFF, WebP): a route drawn as lines."""
 
 
-def picture_lines(path: str | os.PathLike[str]) -> list[NDArray[np.float64]]:
-    """A picture of lines laid over the maze's picture (the whole of each on the whole of
-    the other, as a layer drawn over it), as lines in fractions of the picture: its figure
-    thinned to a skeleton and traced from end to end, the first line from the end nearest
-    the picture's left, each next from its end nearest where the one before ended.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A picture file (the figure is read as for a maze's picture: dark lines on light, or
-        opaque lines on a transparent layer).
-
-    Returns
-    -------
-    list of (k, 2) ndarray of float64
-
-    Raises
-    ------
-    MazeartError
-        For a picture with no line in it.
-    """
+def _picture_lines(path: str | os.PathLike[str]) -> list[NDArray[np.float64]]:
+    """:func:`read_route` of a picture of lines laid over the maze's picture (the whole of
+    each on the whole of the other, as a layer drawn over it), its figure read as a maze's
+    picture's is (dark on light, or opaque on a transparent layer): thinned to a skeleton
+    and traced from end to end, the first line from the end nearest the picture's left,
+    each next from its end nearest where the one before ended."""
     from skimage.morphology import skeletonize
 
     from mazeart._io import open_image

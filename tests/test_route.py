@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import mazeart
 from mazeart.grids import make_grid
 from mazeart.grids.generate import generate_on_grid
-from mazeart.route import plan_route, stroke_points, text_picture
+from mazeart.route import plan_route, read_route, stroke_points, text_picture
 
 HORSE = REPO / "samples" / "horse.png"
 GRIDS = ("square", "hex", "triangle", "polar", "upsilon")
@@ -350,7 +350,7 @@ def test_a_route_drawn_as_a_picture_of_a_line(tmp_path):
     layer = Image.new("RGBA", (300, 200), (0, 0, 0, 0))
     ImageDraw.Draw(layer).line(line, fill=(20, 20, 20, 255), width=5)
     layer.save(tmp_path / "layer.png")
-    (traced,) = mazeart.route.picture_lines(tmp_path / "layer.png")
+    (traced,) = read_route(tmp_path / "layer.png")
     drawn = np.asarray(line, float) / (300, 200)
     assert np.abs(traced[0] - drawn[0]).max() < 0.02 and np.abs(traced[-1] - drawn[-1]).max() < 0.02
     gaps = [min(np.hypot(*(p - q)) for q in np.linspace(drawn[i], drawn[i + 1], 300))
