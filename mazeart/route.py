@@ -194,6 +194,9 @@ def _picture_lines(path: str | os.PathLike[str]) -> list[NDArray[np.float64]]:
     if not ink.any() or ink.all():
         raise MazeartError(f"{path}: the route's picture has no line to follow")
     bone = skeletonize(ink)
+    if int(bone.sum()) > 10 * MAX_POINTS:  # (traced a pixel at a time)
+        raise MazeartError(f"{path}: the route's picture holds {int(bone.sum()):,} pixels of "
+                           f"line, more than a route's {10 * MAX_POINTS:,}")  # fmt: skip
     h, w = bone.shape
     width = ink.sum() / max(int(bone.sum()), 1)  # the lines' width in pixels, about
     lines = [line for line in _trace(bone) if len(line) >= max(3.0, 2 * width)]  # no spurs
