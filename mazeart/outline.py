@@ -574,10 +574,10 @@ def _polygonal(geometry: Any) -> Any:
 def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> tuple[Any, list[Any]]:
     """The pieces of the figure inside a cell's square that its floor does not reach: a piece
     apart from the one holding a maze cell's centre, or, in a sliver, apart from the pieces on
-    the side it shares with its owner (two letters' edges in one cell). A piece that shares
-    enough of a wall with a neighbour of another owner joins that one's floor across it
-    (:func:`_handed_across`: those walls' parts are returned, where no wall is drawn); the
-    others would be sealed by walls and are left out of the floor (their union, or None)."""
+    the side it shares with its owner (two letters' edges in one cell). Those :func:`_settle`
+    makes floor stay (the walls' parts it opens are returned, where no wall is drawn); the
+    others would be sealed by walls or make loops, and are left out of the floor (their
+    union, or None)."""
     import shapely
 
     w = maze.width
@@ -589,23 +589,14 @@ def _stray_pieces(maze: Maze, figure: Any, own: NDArray[np.int64]) -> tuple[Any,
     corners = zip(rr.tolist(), cc.tolist(), strict=True)
     cut = np.array([shapely.clip_by_rect(figure, c, r, c + 1.0, r + 1.0) for r, c in corners])
     several = shapely.get_num_geometries(cut) > 1
-    stray: list[Any] = []
-    opens: list[Any] = []
+    loose: list[tuple[int, Any]] = []
     flat = own.reshape(-1)
     for r, c, piece_set in zip(rr[several], cc[several], cut[several], strict=True):
         pieces = [p for p in shapely.get_parts(piece_set)
                   if p.geom_type == "Polygon" and p.area > 1e-9]  # fmt: skip
-        if len(pieces) < 2:
-            continue
-        o = int(own[r, c])
-        if o == r * w + c:  # a maze cell: the piece holding its centre
-            anchor = shapely.Point(c + 0.5, r + 0.5).buffer(0.05)
-        else:  # a sliver: the side it shares with its owner
-            orow, ocol = divmod(o, w)
-            x0, y0 = max(c, ocol), max(r, orow)
-            x1, y1 = min(c, ocol) + 1, min(r, orow) + 1
-            anchor = shapely.LineString([(x0, y0), (x1, y1)]).buffer(0.02)
-        _place_pieces(pieces, anchor, maze.grid, flat, r * w + c, stray, opens)
+        if len(pieces) >= 2:
+            loose += [(r * w + c, p) for p in _loose_pieces(maze.grid, flat, r * w + c, pieces)]
+    stray, opens = _settle(maze, figure, flat, loose)
     return (shapely.union_all(stray).buffer(1e-6) if stray else None), opens
 
 
@@ -1169,19 +1160,13 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     pieces = [floor, *corridors]
     cut = ~bridge & ~shapely.contains_properly(figure, polys) & shapely.intersects(figure, polys)
     pair = g.wall_cells
-    opens: list[Any] = []  # the walls' parts a piece handed across is reached through
+    loose: list[tuple[int, Any]] = []  # pieces a cell's floor does not reach
     for cell, inside in zip(ids[cut], shapely.intersection(polys[cut], figure), strict=True):
         parts = [p for p in shapely.get_parts(_polygonal(inside)) if p.area > 1e-9]
-        if len(parts) < 2:
-            continue
-        o = int(own[cell])
-        if o == cell:
-            anchor = shapely.Point(g.centres[cell]).buffer(0.05)
-        else:
-            shared = np.flatnonzero(((pair[:, 0] == cell) & (pair[:, 1] == o))
-                                    | ((pair[:, 0] == o) & (pair[:, 1] == cell)))  # fmt: skip
-            anchor = shapely.union_all(_wall_lines(g, shared)).buffer(0.02)
-        _place_pieces(parts, anchor, g, own, int(cell), stray, opens)
+        if len(parts) >= 2:
+            loose += [(int(cell), p) for p in _loose_pieces(g, own, int(cell), parts)]
+    left_out, opens = _settle(maze, figure, own, loose)
+    stray += left_out
     if stray:
         pieces[0] = shapely.difference(floor, shapely.union_all(stray).buffer(1e-6))
     mouths, ways = [], []
@@ -1227,51 +1212,139 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     return region, mouths, walled
 
 
-def _place_pieces(pieces: list[Any], anchor: Any, g: Any, own: NDArray[np.int64], cell: int,
-                  stray: list[Any], opens: list[Any]) -> None:  # fmt: skip
-    """Sort the pieces of figure in ``cell`` that its floor (``anchor``) does not reach:
-    each joins a neighbour's floor across a wall (the wall's part is added to ``opens``) or
-    is no floor (added to ``stray``). Nothing, when no piece holds the anchor."""
+def _loose_pieces(g: Any, own: NDArray[np.int64], cell: int, pieces: list[Any]) -> list[Any]:
+    """The pieces of figure in ``cell`` that its floor (:func:`_anchor`) does not reach (a
+    thin line of ground between), when one piece holds it; else none. ``own`` is flat
+    (:func:`owners`)."""
     import shapely
 
-    if not any(shapely.intersects(p, anchor) for p in pieces):
-        return
-    for p in pieces:
-        if not shapely.intersects(p, anchor):
-            way = _handed_across(g, own, cell, p)
-            if way is None:
-                stray.append(p)
+    anchor = _anchor(g, own, cell)
+    if anchor is None or not any(shapely.intersects(p, anchor) for p in pieces):
+        return []
+    return [p for p in pieces if not shapely.intersects(p, anchor)]
+
+
+def _settle(
+    maze: Maze, figure: Any, own: NDArray[np.int64], loose: list[tuple[int, Any]]
+) -> tuple[list[Any], list[Any]]:
+    """Which loose pieces (``(cell, piece)``, :func:`_loose_pieces`) are floor, so that
+    each group of them is reached from the floor by one way and makes no loop.
+
+    Pieces join across walls that are not drawn (the same owner, or a passage:
+    :func:`grid_smooth_walls`), and so does a piece and a cell's floor. The pieces are
+    taken largest first, each while the group it makes meets the floor by one way at most;
+    a group that meets none has one wall it runs along (a pen and a reader's gap each side)
+    to a cell's floor opened there (a maze cell's before a sliver's, then the longest), or
+    is left out. Returns the pieces left out, and the walls' parts opened (thin areas where
+    no wall is drawn)."""
+    import shapely
+
+    if not loose:
+        return [], []
+    g = maze.grid
+    ip, ix = maze.open_table
+    least = 2 * (_PEN + _GAP)
+    by_cell: dict[int, list[int]] = {}
+    for i, (cell, _) in enumerate(loose):
+        by_cell.setdefault(cell, []).append(i)
+    floors: dict[int, Any] = {}
+
+    def floor_of(cell: int) -> Any:
+        if cell not in floors:
+            floors[cell] = _own_floor(maze, figure, own, cell) if own[cell] >= 0 else None
+        return floors[cell]
+
+    ways = np.zeros(len(loose), np.int64)  # ways to a floor across walls not drawn
+    beside: list[set[int]] = [set() for _ in loose]  # pieces across walls not drawn
+    choices: list[list[tuple[bool, float, Any]]] = [[] for _ in loose]  # walls to open
+    for i, (cell, piece) in enumerate(loose):
+        other = g.indices[g.indptr[cell] : g.indptr[cell + 1]]
+        walls = np.asarray(g.wall_of[g.indptr[cell] : g.indptr[cell + 1]], np.int64)
+        if not len(other):
+            continue
+        along = shapely.intersection(_wall_lines(g, walls), shapely.buffer(piece, 1e-6))
+        length = shapely.length(along)
+        opened = np.isin(other, ix[ip[cell] : ip[cell + 1]])
+        drawn = (own[other] != own[cell]) & ~opened  # as grid_smooth_walls draws them
+        for k in np.flatnonzero(length > 1e-3):
+            z = int(other[k])
+            floor = floor_of(z)
+            seam = None if floor is None else shapely.intersection(
+                along[k], shapely.buffer(floor, 1e-6))  # fmt: skip
+            if not drawn[k]:
+                if seam is not None:  # each stretch of the seam is a way in
+                    ways[i] += sum(part.length > 1e-3 for part in shapely.get_parts(seam))
+                for j in by_cell.get(z, []):  # a loose piece of the neighbour across it
+                    shared = shapely.intersection(along[k], shapely.buffer(loose[j][1], 1e-6))
+                    if shapely.length(shared) > 1e-3:
+                        beside[i].add(j)
+                        beside[j].add(i)
+            elif seam is not None and shapely.length(seam) >= least:
+                choices[i].append((bool(own[z] == z), float(shapely.length(seam)), seam))
+    group = list(range(len(loose)))  # among the pieces taken
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    taken = np.zeros(len(loose), bool)
+    meets = ways.copy()  # per group root: its ways in
+    for i in sorted(range(len(loose)), key=lambda i: -loose[i][1].area):
+        roots = [root(j) for j in beside[i] if taken[j]]
+        if len(set(roots)) < len(roots):  # two ways into one group: a loop
+            continue
+        if ways[i] + sum(int(meets[r]) for r in roots) > 1:
+            continue
+        taken[i] = True
+        for r in roots:
+            group[r] = i
+        meets[i] = ways[i] + sum(int(meets[r]) for r in roots)
+    stray = [loose[q][1] for q in np.flatnonzero(~taken).tolist()]
+    opens: list[Any] = []
+    members: dict[int, list[int]] = {}
+    for q in np.flatnonzero(taken).tolist():
+        members.setdefault(root(q), []).append(q)
+    for r, group_of in members.items():
+        if meets[r] == 0:  # no way in yet: open one, or leave the group out
+            best = max((c for i in group_of for c in choices[i]), default=None,
+                       key=lambda c: (c[0], c[1]))  # fmt: skip
+            if best is None:
+                stray += [loose[i][1] for i in group_of]
             else:
-                opens.append(way)
+                opens.append(shapely.buffer(best[2], 1e-3, cap_style="flat"))
+    return stray, opens
 
 
-def _handed_across(g: Any, own: NDArray[np.int64], cell: int, piece: Any) -> Any:
-    """Where a piece of ``cell`` that its floor does not reach (a thin line of ground
-    between) joins the floor of a neighbour across one of ``cell``'s walls: that wall's
-    part along the piece, as a thin area where no wall is drawn (an empty one when the
-    neighbour has ``cell``'s owner: no wall stands between them); or None when no owned
-    neighbour shares enough of a wall with it (a pen and a reader's gap each side), and the
-    piece is left out of the floor. A maze cell is taken before a sliver (whose floor by
-    that wall may be a stray piece of its own), then the longest wall shared."""
+def _anchor(g: Any, own: NDArray[np.int64], cell: int) -> Any:
+    """Where an owned cell's floor is: about its centre (a maze cell), or along the walls
+    it shares with its owner (a sliver); None for a sliver with no such wall."""
     import shapely
 
-    walls = g.wall_of[g.indptr[cell] : g.indptr[cell + 1]]
-    other = g.indices[g.indptr[cell] : g.indptr[cell + 1]]
-    take = own[other] >= 0
-    if not take.any():
+    o = int(own[cell])
+    if o == cell:
+        return shapely.Point(g.centres[cell]).buffer(0.05)
+    pair = g.wall_cells
+    shared = np.flatnonzero(((pair[:, 0] == cell) & (pair[:, 1] == o))
+                            | ((pair[:, 0] == o) & (pair[:, 1] == cell)))  # fmt: skip
+    return shapely.union_all(_wall_lines(g, shared)).buffer(0.02) if len(shared) else None
+
+
+def _own_floor(maze: Maze, figure: Any, own: NDArray[np.int64], cell: int) -> Any:
+    """The piece of ``figure`` in owned ``cell`` that its floor holds: the one holding its
+    centre (a maze cell), or the ones on the side it shares with its owner (a sliver); None
+    when there is none (a bridge cell, drawn as corridors)."""
+    import shapely
+
+    g = maze.grid
+    inside = shapely.intersection(shapely.Polygon(g.polygon(cell)), figure)
+    parts = [p for p in shapely.get_parts(_polygonal(inside)) if p.area > 1e-9]
+    anchor = _anchor(g, own, cell)
+    if anchor is None:
         return None
-    lines = _wall_lines(g, walls[take])
-    along = shapely.intersection(lines, shapely.buffer(piece, 1e-6))
-    length = shapely.length(along)
-    wide = length >= 2 * (_PEN + _GAP)
-    if not wide.any():
-        return None
-    # a maze cell first (its floor is its own), else the sliver sharing the most
-    rank = np.where(wide, length + 1e6 * (own[other[take]] == other[take]), -1.0)
-    best = int(np.argmax(rank))
-    if own[other[take][best]] == own[cell]:
-        return shapely.Polygon()
-    return shapely.buffer(along[best], 1e-3, cap_style="flat")
+    held = [p for p in parts if shapely.intersects(p, anchor)]
+    return shapely.union_all(held) if held else None
 
 
 _PEN = 0.1
