@@ -202,6 +202,9 @@ def _picture_lines(path: str | os.PathLike[str]) -> list[NDArray[np.float64]]:
     lines = [line for line in _trace(bone) if len(line) >= max(3.0, 2 * width)]  # no spurs
     if not lines:
         raise MazeartError(f"{path}: the route's picture has no line to follow")
+    if len(lines) > MAX_LINES:
+        raise MazeartError(f"{path}: a route holds at most {MAX_LINES} lines; the picture has "
+                           f"{len(lines)}")  # fmt: skip
     ordered = [min(lines, key=lambda line: float(line[:, 0].min()))]
     lines = [line for line in lines if line is not ordered[0]]
     if ordered[0][-1, 0] < ordered[0][0, 0]:
