@@ -194,7 +194,8 @@ def grid_over_picture(
         rings = tuple(np.round(r, 3) for r in grid_contours(cover, transform))
         figure = inside_points(rings, grid.centres)
         free = figure & inside_points(rings, grid.centres, margin=margin_of(grid))
-        pieces = figure_pieces(cover >= 0.5, transform.to_pixels(grid.centres))
+        pieces = np.zeros(grid.n_cells, np.int64)  # (only the free cells' are read)
+        pieces[free] = figure_pieces(cover >= 0.5, transform.to_pixels(grid.centres[free]))
     else:
         share = cell_coverage(grid, transform, cover)
         free = share >= float(coverage) - 1e-6
