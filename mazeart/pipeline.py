@@ -1256,6 +1256,12 @@ def _square_plan(
     if k > 1:
         check_work(k, preset.size, f"best_of {k}")
     guided = _guidance(preset, picture, opts)
+    if guided is not None and picture is not None and not (guided.weights == FREE).any():
+        h, w = preset.shape  # (a smooth outline keeps the cells whose centre is inside it)
+        thin = fit_warnings(picture, preset, threshold=opts["threshold"], invert=opts["invert"])
+        hint = f": {thin[-1]}" if thin and "strokes" in thin[-1] else ""
+        raise MazeartError(f"no cell of the {w} x {h} grid lies inside the picture's outline, "
+                           f"nothing to carve{hint}")  # fmt: skip
     if guided is not None and guided.angle is not None:
         extra = {**extra, "angle": guided.angle, "bias": guided.bias}
     arguments = dict(

@@ -234,3 +234,26 @@ def test_the_ends_of_a_smooth_maze_lie_on_the_figure(cells):
 
     walked = flood(render(maze), maze)
     assert solvable(walked), walked
+
+
+def test_a_smooth_outline_with_no_cell_inside_says_how_many_cells_would_do(tmp_path):
+    """A word at too few cells for the smooth outline to keep a cell: one line that names
+    the grid and the cells that would keep the strokes (not "the preset has no free cell":
+    the user gave a picture)."""
+    import subprocess
+    import sys
+
+    from PIL import ImageFont
+
+    face = ImageFont.truetype(str(REPO / "mazeart" / "fonts" / "DejaVuSans.ttf"), 160)
+    left, top, right, bottom = face.getbbox("Maze")
+    word = Image.new("L", (right - left + 40, bottom - top + 40), 255)
+    ImageDraw.Draw(word).text((20 - left, 20 - top), "Maze", font=face, fill=0)
+    word.save(tmp_path / "word.png")
+    out = tmp_path / "m.svg"
+    done = subprocess.run([sys.executable, "-m", "mazeart", str(tmp_path / "word.png"), "-o",
+                           str(out), "--cells", "14", "--outline", "smooth"],
+                          capture_output=True, text=True, cwd=REPO)  # fmt: skip
+    assert done.returncode == 2 and not out.exists()
+    (line,) = done.stderr.strip().splitlines()
+    assert "14 x 5 grid" in line and "more --cells" in line and "preset" not in line
