@@ -239,7 +239,7 @@ def test_the_ends_of_a_smooth_maze_lie_on_the_figure(cells):
 def test_a_smooth_outline_with_no_cell_inside_says_how_many_cells_would_do(tmp_path):
     """A word at too few cells for the smooth outline to keep a cell: one line that names
     the grid and the cells that would keep the strokes (not "the preset has no free cell":
-    the user gave a picture)."""
+    the user gave a picture); and so on another grid (not "try invert or a threshold")."""
     import subprocess
     import sys
 
@@ -257,3 +257,5 @@ def test_a_smooth_outline_with_no_cell_inside_says_how_many_cells_would_do(tmp_p
     assert done.returncode == 2 and not out.exists()
     (line,) = done.stderr.strip().splitlines()
     assert "14 x 5 grid" in line and "more --cells" in line and "preset" not in line
+    with pytest.raises(mazeart.MazeartError, match=r"hex grid .* more --cells, about \d+"):
+        mazeart.make(word, cells=4, grid="hex", rng=1)  # and on another grid, as on squares
