@@ -257,5 +257,5 @@ def test_a_smooth_outline_with_no_cell_inside_says_how_many_cells_would_do(tmp_p
     assert done.returncode == 2 and not out.exists()
     (line,) = done.stderr.strip().splitlines()
     assert "14 x 5 grid" in line and "more --cells" in line and "preset" not in line
-    with pytest.raises(mazeart.MazeartError, match=r"hex grid .* more --cells, about \d+"):
+    with pytest.raises(mazeart.MazeartError, match=r"hex grid .*more --cells, about \d+"):
         mazeart.make(word, cells=4, grid="hex", rng=1)  # and on another grid, as on squares
