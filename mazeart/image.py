@@ -137,6 +137,21 @@ def _border(a: NDArray) -> NDArray:
     return np.concatenate([a[0], a[-1], a[1:-1, 0], a[1:-1, -1]])
 
 
+def stroke_width(figure: NDArray[np.bool_]) -> float:
+    """The width of a figure's strokes in pixels: twice its area over its perimeter (exact
+    for long strokes of even width)."""
+    area = int(np.count_nonzero(figure))
+    edges = int(np.count_nonzero(figure[1:] != figure[:-1]))
+    edges += int(np.count_nonzero(figure[:, 1:] != figure[:, :-1]))
+    return 2 * area / max(edges, 1)
+
+
+def cells_for_strokes(cells: int, stroke: float) -> int:
+    """The cells across that keep strokes now ``stroke`` cells wide at ``cells`` across (a
+    cell and a half across each)."""
+    return int(np.ceil(cells * 1.5 / max(stroke, 0.05)))
+
+
 def figure_coverage(
     image: Image | str | os.PathLike[str],
     *,

@@ -480,7 +480,9 @@ def fit_warnings(
     pieces = int(np.count_nonzero(sizes >= cell * cell))  # the picture's, a cell or more
     broken = ndimage.label(weights == FREE)[1] > max(pieces, 1)
     if kept < 0.6 or broken:
-        wanted = int(np.ceil(cols * 1.5 / max(stroke, 0.05)))
+        from mazeart.image import cells_for_strokes
+
+        wanted = cells_for_strokes(cols, stroke)
         lost = "breaks it into pieces" if broken else f"keeps {min(kept, 1.0):.0%} of it"
         out.append(
             f"the figure's strokes are about {stroke:.1f} cells wide and the grid {lost} "
@@ -494,13 +496,10 @@ def _figure_strokes(
 ) -> tuple[NDArray[np.bool_], int, float]:
     """The picture's figure, its area and its strokes' width (pixels): twice the area over
     the perimeter, exact for long strokes of even width."""
-    from mazeart.image import figure_coverage
+    from mazeart.image import figure_coverage, stroke_width
 
     figure = figure_coverage(picture, threshold=threshold, invert=invert) >= 0.5
-    area = int(np.count_nonzero(figure))
-    edges = int(np.count_nonzero(figure[1:] != figure[:-1]))
-    edges += int(np.count_nonzero(figure[:, 1:] != figure[:, :-1]))
-    return figure, area, 2 * area / max(edges, 1)
+    return figure, int(np.count_nonzero(figure)), stroke_width(figure)
 
 
 DRAWN_PIXELS = 6_000_000

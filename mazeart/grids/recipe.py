@@ -202,12 +202,11 @@ def grid_over_picture(
         pieces = None
     free, specks = _drop_small(grid, free, min_island, pieces)
     if not free.any():
-        mask = cover >= 0.5  # strokes thinner than a cell: more cells keep them (as squares)
-        edge = np.count_nonzero(np.diff(mask, axis=0)) + np.count_nonzero(np.diff(mask, axis=1))
-        stroke = 2 * np.count_nonzero(mask) / max(int(edge), 1) / (picture.width / cells)
-        wanted = int(np.ceil(cells * 1.5 / max(stroke, 0.05)))
+        from mazeart.image import cells_for_strokes, stroke_width
+
+        stroke = stroke_width(cover >= 0.5) / (picture.width / cells)  # in cells
         hint = (f": the figure's strokes are about {stroke:.1f} cells wide (more --cells, about "
-                f"{wanted}, keep thin strokes)" if 0 < stroke < 1
+                f"{cells_for_strokes(cells, stroke)}, keep thin strokes)" if 0 < stroke < 1
                 else " (try invert or a threshold)")  # fmt: skip
         raise MazeartError(
             f"no cell of the {kind} grid ({grid.n_cells} cells) is free, nothing to carve{hint}"
