@@ -16,10 +16,10 @@ the kernel on its topology (:func:`mazeart.grids.carve.carve_graph`, free cells 
 and open walls out: the hex, triangle and upsilon grids carved on a framed lattice,
 the polar grid on its rings) on a grid of about the same number of cells, built once
 outside the timing. The target: every other grid within 1.5x the square one per
-cell. Each time is the best of ``--repeat`` runs after one warm-up call, summed over
-``--seeds`` seeds: a random walk's length (Wilson's first walk must find a tree of one
-cell) varies from seed to seed far more than the machine does, so one seed would
-compare luck.
+cell. Each time is the best of ``--repeat`` runs after one warm-up call, the grids
+taken in turn (square, hex, ..., then again), summed over ``--seeds`` seeds: a random
+walk's length (Wilson's first walk must find a tree of one cell) varies from seed to
+seed far more than the machine does, so a few seeds would compare luck.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import math
 import time
 
 import numpy as np
-from bench_generate import best_of  # beside this file: best of the runs after one warm-up
 
 import mazeart
 from mazeart import ALGORITHMS
@@ -106,19 +105,35 @@ def run(args: argparse.Namespace) -> None:
           f"   (seconds summed over {args.seeds} seeds)")  # fmt: skip
     for name in args.algorithms.split(","):
         func = ALGORITHMS[name].func
-        seeds = range(1, args.seeds + 1)
-        base = sum(best_of(lambda f=func, s=s: f(weights, np.random.default_rng(s)), args.repeat)
-                   for s in seeds)  # fmt: skip
-        print(f"{name:<14}{'square':<10}{side * side:>11,}{base:>10.3f}{1.0:>10.2f}", flush=True)
+        calls = {"square": lambda s, f=func: f(weights, np.random.default_rng(s))}
         for kind, grid in built.items():
             free = np.ones(grid.n_cells, bool)
-            t = sum(best_of(lambda g=grid, f=free, a=name, s=s: carve_graph(g, f, a, s),
-                            args.repeat) for s in seeds)  # fmt: skip
-            ratio = (t / grid.n_cells) / (base / (side * side))
+            calls[kind] = lambda s, g=grid, f=free, a=name: carve_graph(g, f, a, s)
+        times = {kind: 0.0 for kind in calls}
+        for s in range(1, args.seeds + 1):
+            for kind, t in interleaved(calls, s, args.repeat).items():
+                times[kind] += t
+        base = times["square"] / (side * side)
+        for kind, t in times.items():
+            cells = side * side if kind == "square" else built[kind].n_cells
+            ratio = (t / cells) / base
             mark = "" if ratio <= TARGET else f"  (target <= {TARGET})"
-            print(
-                f"{'':<14}{kind:<10}{grid.n_cells:>11,}{t:>10.3f}{ratio:>10.2f}{mark}", flush=True
-            )
+            print(f"{name if kind == 'square' else '':<14}{kind:<10}{cells:>11,}{t:>10.3f}"
+                  f"{ratio:>10.2f}{mark}", flush=True)  # fmt: skip
+
+
+def interleaved(calls: dict, seed: int, repeat: int) -> dict[str, float]:
+    """The best of ``repeat`` runs of each call with ``seed``, taken in turn (one of
+    each, then again), so that the machine's slow drifts fall on every grid alike."""
+    for call in calls.values():
+        call(seed)  # warm-up: compiled, cached, paged in
+    best = dict.fromkeys(calls, math.inf)
+    for _ in range(repeat):
+        for kind, call in calls.items():
+            started = time.perf_counter()
+            call(seed)
+            best[kind] = min(best[kind], time.perf_counter() - started)
+    return best
 
 
 if __name__ == "__main__":

@@ -734,7 +734,7 @@ def _flat(maze: Maze) -> _Flat:
         room=maze.room_mask.copy(),
         region=maze.region.copy(),
         bridgeable=~_unbridgeable(maze),
-        order=np.arange(topo[2], dtype=np.int64),
+        order=np.arange(degree(topo), dtype=np.int64),
         stride=0,
         back=other,
     )

@@ -47,6 +47,7 @@ from mazeart._graph import erase_loops
 from mazeart._jit import njit
 from mazeart._kernels import paths
 from mazeart._kernels.paths import BLOCKED, OPEN_SIDES
+from mazeart._kernels.topology import degree
 from mazeart._rng import RngLike, as_generator, kernel_state
 from mazeart.errors import MazeartError, NoPathError, check_int
 from mazeart.maze import Maze, check_maze
@@ -195,7 +196,7 @@ class _Reading:
             outside = 2 * g.centres[a] - g.centres[maze.mask].mean(axis=0)
         d = outside - g.centres[a]
         angle = float(np.arctan2(-d[1], d[0]))
-        width = int(self.topo[2])
+        width = int(degree(self.topo))
         nbs = ring_cells[a * width : (a + 1) * width]
         nbs = nbs[nbs >= 0]
         k = nbs.size

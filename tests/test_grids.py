@@ -490,3 +490,35 @@ def test_a_polar_grid_of_one_ring_is_one_cell_with_no_neighbour(mode):
     with jit_mode(mode):
         for name in GRAPH_ALGORITHMS:
             assert not carve_graph(grid, np.ones(1, bool), name, 1).any(), name
+
+
+def test_a_cell_with_more_neighbours_than_the_kernels_hold_is_refused_in_one_line():
+    """The kernels keep a cell's sides as the bits of one integer: a grid whose cell has more
+    than :data:`MAX_SIDES` neighbours is refused with the count, not carved wrong."""
+    from mazeart._kernels.topology import MAX_SIDES
+    from mazeart.errors import MazeartError
+    from mazeart.grids import Grid
+    from mazeart.grids.carve import carve_graph
+
+    leaves = MAX_SIDES + 1  # a star: one cell beside all the others
+    n = leaves + 1
+    indptr = np.r_[0, leaves, leaves + np.arange(1, n)].astype(np.int64)
+    indices = np.r_[np.arange(1, n), np.zeros(leaves, int)].astype(np.int32)
+    wall_of = np.r_[np.arange(leaves), np.arange(leaves)].astype(np.int32)
+    wall_cells = np.c_[np.zeros(leaves, int), np.arange(1, n)].astype(np.int32)
+    star = Grid(
+        kind="star",
+        params={},
+        centres=np.zeros((n, 2)),
+        indptr=indptr,
+        indices=indices,
+        wall_of=wall_of,
+        wall_cells=wall_cells,
+        wall_ptr=np.zeros(leaves + 1, np.int64),
+        wall_points=np.zeros((0, 2)),
+        cell_ptr=np.zeros(n + 1, np.int64),
+        cell_points=np.zeros((0, 2)),
+        size=(1.0, 1.0),
+    )
+    with pytest.raises(MazeartError, match=f"has {leaves} neighbours"):
+        carve_graph(star, np.ones(n, bool), "backtracker", 1)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import mazeart
 from mazeart._jit import jit_mode
 from mazeart._kernels.topology import (
+    degree,
     graph_topology,
     lattice_walls,
     slot,
@@ -69,7 +70,7 @@ def test_the_lattice_is_the_explicit_grid(kind, mode):
             none = np.zeros(0, np.bool_)
             assert lattice_walls(topo, rows, cols, none, none) == explicit.n_walls
             for a in range(grid.n_cells):
-                steps = [int(step(topo, framed[a], d)) for d in range(int(topo[2]))]
+                steps = [int(step(topo, framed[a], d)) for d in range(degree(topo))]
                 near = [int(back[f]) for f in steps if f >= 0 and back[f] >= 0]
                 assert near == explicit.neighbours(a).tolist(), (rows, cols, a)
                 for d, f in enumerate(steps):
@@ -87,7 +88,7 @@ def test_the_lattice_is_the_explicit_grid(kind, mode):
 
 
 def steps_of(topo, f: int) -> list[int]:
-    return [int(step(topo, f, d)) for d in range(int(topo[2]))]
+    return [int(step(topo, f, d)) for d in range(degree(topo))]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -51,6 +51,25 @@ __all__ = [
 ]
 
 
+_NTH = np.full(256 * 8, -1, np.int64)  # _NTH[mask * 8 + j]: the place of mask's j-th set bit
+for _mask in range(256):
+    _places = [b for b in range(8) if _mask >> b & 1]
+    _NTH[_mask * 8 : _mask * 8 + len(_places)] = _places
+
+
+@njit(cache=True)
+def _nth_bit(mask, j):
+    """The place of the ``j``-th (from 0) lowest set bit of ``mask``."""
+    if mask < 256:
+        return _NTH[mask * 8 + j]
+    for _ in range(j):
+        mask &= mask - 1  # the lowest set bit cleared
+    d = 0
+    while not (mask >> d) & 1:
+        d += 1
+    return np.int64(d)
+
+
 @njit(cache=True)
 def backtracker(topo, free, starts, state, links, order):
     """From the cell on top of the stack, carve into a random unvisited neighbour."""
@@ -58,7 +77,6 @@ def backtracker(topo, free, starts, state, links, order):
     width = degree(topo)
     avail = free.copy()  # free and not yet visited: one read a neighbour
     stack = np.empty(n, np.int64)
-    frontier = np.empty(width, np.int64)
     for s in starts:
         if not avail[s]:
             continue
@@ -68,15 +86,16 @@ def backtracker(topo, free, starts, state, links, order):
         while top >= 0:
             cur = stack[top]
             k = 0
-            for d in range(sides(topo, cur)):
+            sides_open = 0  # a bit a side: no store in the loop, so the topology's loads
+            for d in range(width):  # for the cell are made once, not again at each side
                 nb = step(topo, cur, d)
                 if nb >= 0 and avail[nb]:
-                    frontier[k] = d
+                    sides_open |= 1 << d
                     k += 1
             if k == 0:
                 top -= 1
                 continue
-            d = frontier[0] if k == 1 else frontier[below(state, k)]
+            d = _nth_bit(sides_open, 0 if k == 1 else below(state, k))
             nb = step(topo, cur, d)
             join(topo, links, order, cur, d, nb)
             avail[nb] = False
@@ -95,7 +114,6 @@ def prim(topo, free, starts, state, links, order):
         if free[c]:
             mark[c] = 0
     frontier = np.empty(n, np.int64)
-    choice = np.empty(width, np.int64)
     for s in starts:
         if mark[s] == 2:
             continue
@@ -113,20 +131,19 @@ def prim(topo, free, starts, state, links, order):
             m -= 1
             frontier[i] = frontier[m]
             k = 0
-            for d in range(
-                sides(topo, cur)
-            ):  # one look at each side: the maze, and the new frontier
+            in_maze = 0
+            for d in range(width):  # one look at each side: the maze, and the new frontier
                 nb = step(topo, cur, d)
                 if nb >= 0:
                     seen = mark[nb]
                     if seen == 2:
-                        choice[k] = d
+                        in_maze |= 1 << d
                         k += 1
                     elif seen == 0:
                         mark[nb] = 1
                         frontier[m] = nb
                         m += 1
-            d = choice[0] if k == 1 else choice[below(state, k)]
+            d = _nth_bit(in_maze, 0 if k == 1 else below(state, k))
             join(topo, links, order, cur, d, step(topo, cur, d))
             mark[cur] = 2
 
@@ -542,7 +559,7 @@ def _open_lightest_of_each_cell(topo, free, links, order, keys, parent):
             continue
         best = _NONE
         side = -1
-        for d in range(sides(topo, a)):
+        for d in range(degree(topo)):  # (past a cell's own sides, no neighbour)
             b = step(topo, a, d)
             if b >= 0 and free[b]:
                 k = _wall_key(keys, slot(topo, a, d))
@@ -568,9 +585,10 @@ def _lightest_of_each_set(topo, free, keys, label, best, where):
         if not free[a]:
             continue
         la = label[a]
-        for d in range(higher(topo, a), sides(topo, a)):
+        low = higher(topo, a)
+        for d in range(width):  # (a constant: the loop unrolled; the lower sides skipped)
             b = step(topo, a, d)
-            if b > a and free[b]:
+            if d >= low and b > a and free[b]:
                 lb = label[b]
                 if lb != la:
                     between += 1
@@ -615,9 +633,10 @@ def _walls_between_sets(topo, free, label, up, walls, x, y):
         if not free[a]:
             continue
         la = up[label[a]]
-        for d in range(higher(topo, a), sides(topo, a)):
+        low = higher(topo, a)
+        for d in range(degree(topo)):  # (as in _lightest_of_each_set)
             b = step(topo, a, d)
-            if b > a and free[b]:
+            if d >= low and b > a and free[b]:
                 lb = up[label[b]]
                 walls[m] = slot(topo, a, d)
                 x[m] = la

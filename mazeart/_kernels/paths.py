@@ -210,11 +210,11 @@ def _gr_turns(topo, rings, c):  # type: ignore[no-untyped-def]
 
 
 def _gr_turn_way(topo, rings, c, j):  # type: ignore[no-untyped-def]
-    return np.int64(rings[0][c * topo[2] + j])
+    return np.int64(rings[0][c * degree(topo) + j])
 
 
 def _gr_turn_back(topo, rings, c, j):  # type: ignore[no-untyped-def]
-    return np.int64(rings[1][c * topo[2] + j])
+    return np.int64(rings[1][c * degree(topo) + j])
 
 
 def graph_rings(

@@ -45,7 +45,7 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
 - ``open_slot(topo, links, order, s)``: open wall slot ``s``;
 
-**Lattice** ``(table, shift, width, klog, mixed)``: a grid of rows and columns
+**Lattice** ``(table, shift, counts, klog, mixed)``: a grid of rows and columns
 whose steps depend only on a cell's type (the parity of its row, or with ``mixed``
 of its row plus column): hexagons, triangles, octagons and squares. Like the
 square grid it is *framed* (a border of cells that are not free) and its rows are
@@ -53,9 +53,12 @@ square grid it is *framed* (a border of cells that are not free) and its rows ar
 ``table`` holds, per type, each neighbour's step in increasing order of the
 neighbours, how many sides the type has and how many of its neighbours are lower,
 and for each lower neighbour the place of the shared wall among that neighbour's
-walls. A wall belongs to its lower cell: slot ``(c << klog) + j`` is the wall of
-``c`` to its ``j``-th higher neighbour. Passages are one bool per slot; nothing is
-stored per cell.
+walls. ``counts`` says again how many sides each type has and how many are lower, as
+the lengths of four tuples of zeros: lengths are part of a tuple's type, so numba
+compiles a kernel once per lattice with those counts as constants, and a loop over a
+hexagon's six sides runs unrolled, as the square grid's four do. A wall belongs to
+its lower cell: slot ``(c << klog) + j`` is the wall of ``c`` to its ``j``-th higher
+neighbour. Passages are one bool per slot; nothing is stored per cell.
 
 **Rings** ``(ring, tab, width, rings, cells, 0)``: the polar grid, whose rings hold
 cells in counts that double now and then. ``ring`` is each cell's ring (uint16: 2 bytes
@@ -63,7 +66,9 @@ a cell), ``tab`` eight numbers a ring (its first cell and wall, how its cells gr
 the ring inward and grow into the one outward); a cell's neighbours and walls follow by
 arithmetic, in the order and numbering of the grid's explicit table (the cell it grew
 from, the lower and the higher of its two in the ring, those grown from it), so a
-kernel reads no table per cell. Passages are one bool per wall.
+kernel reads no table per cell. Passages are one bool per wall. ``width`` is six zeros
+(none when the centre is the only ring): the centre's count of sides as a length, a
+constant once compiled, as a lattice's ``counts`` are.
 
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
@@ -81,6 +86,11 @@ from numpy.typing import NDArray
 from mazeart._graph import BITS, OPPOSITE_BITS
 from mazeart._jit import before_compile, njit, readonly
 from mazeart._rng import below
+from mazeart.errors import MazeartError
+
+MAX_SIDES = 62
+"""The most neighbours a cell may have: the kernels keep a cell's sides as the bits of one
+int64 (:func:`mazeart._kernels.carve.backtracker`)."""
 
 __all__ = [
     "carve",
@@ -176,6 +186,10 @@ def graph_topology(
     deg = np.diff(indptr)
     n = len(deg)
     width = int(deg.max()) if deg.size else 1
+    if width > MAX_SIDES:
+        raise MazeartError(
+            f"a cell of this grid has {width} neighbours; a maze's cells have {MAX_SIDES} at most"
+        )
     nbr = np.full(n * width, -1, np.int32)
     wall = np.full(n * width, -1, np.int32)
     src = np.repeat(np.arange(n), deg)
@@ -188,7 +202,7 @@ def graph_topology(
 
 def lattice_topology(
     steps: list[list[tuple[int, int]]], mixed: bool, cols: int
-) -> tuple[NDArray[np.int64], int, int, int, int]:
+) -> tuple[NDArray[np.int64], int, tuple[tuple[int, ...], ...], int, int]:
     """The topology of a framed lattice ``cols`` cells wide (frame not included).
 
     ``steps[t]`` lists, for a cell of type ``t`` (0 or 1: the parity of its framed row,
@@ -215,7 +229,8 @@ def lattice_topology(
             tb = (t + dr + (dc if mixed else 0)) % 2
             twin = flat[tb].index(-row[d])
             table[2 * width + 4 + t * width + d] = twin - low[tb]
-    return readonly((table, shift, width, klog, int(bool(mixed))))
+    counts = tuple((0,) * k for k in (len(flat[0]), len(flat[1]), low[0], low[1]))
+    return readonly((table, shift, counts, klog, int(bool(mixed))))
 
 
 def rings_topology(counts: list[int]) -> tuple[Any, ...]:
@@ -237,7 +252,7 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
         tab[8 * r : 8 * r + 8] = (first, n, grown, grows, base, last, last + 1 + grows,
                                   first + n)  # fmt: skip
         first, base = first + n, base + n * (last + 1 + grows)
-    width = 6 if rings > 1 else 0
+    width = (0,) * (6 if rings > 1 else 0)  # (a length, so a constant once compiled)
     return readonly((ring, tab, width, rings, n_cells, 0))
 
 
@@ -263,7 +278,8 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
     grid numbers them (cell by cell, each cell's walls to the outside first, then those to
     higher cells in their order); with ``links`` (the slots of a carve), ``opened[w]`` is
     set for every open wall ``w``. Returns the number of walls."""
-    table, shift, width, klog, mixed = topo
+    table, shift, _, klog, mixed = topo
+    width = degree(topo)
     mark = links.size > 0
     span = 1 << klog  # a cell's slots
     ups = table[2 * width : 2 * width + 2] - table[2 * width + 2 : 2 * width + 4]
@@ -449,33 +465,37 @@ def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 
 # ----------------------------------------------------------------------------- a framed lattice
-# (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: LLVM inlines these)
+# (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: LLVM inlines these;
+# its counts are the lengths of the tuples in topo[2], constants once compiled)
+
+
+def _lt_degree(topo):  # type: ignore[no-untyped-def]
+    return max(len(topo[2][0]), len(topo[2][1]))
 
 
 def _lt_sides(topo, c):  # type: ignore[no-untyped-def]
     t = ((c >> topo[1]) + c * topo[4]) & 1
-    return topo[0][2 * topo[2] + t]
+    return np.int64(len(topo[2][0]) if t == 0 else len(topo[2][1]))
 
 
 def _lt_higher(topo, c):  # type: ignore[no-untyped-def]
     t = ((c >> topo[1]) + c * topo[4]) & 1
-    return topo[0][2 * topo[2] + 2 + t]
+    return np.int64(len(topo[2][2]) if t == 0 else len(topo[2][3]))
 
 
 def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]
-    t = ((c >> topo[1]) + c * topo[4]) & 1
-    width = topo[2]
-    if d >= topo[0][2 * width + t]:
+    if d >= sides(topo, c):
         return np.int64(-1)
-    return c + topo[0][t * width + d]
+    t = ((c >> topo[1]) + c * topo[4]) & 1
+    return c + topo[0][t * degree(topo) + d]
 
 
 def _lt_slot(topo, c, d):  # type: ignore[no-untyped-def]
-    t = ((c >> topo[1]) + c * topo[4]) & 1
-    width = topo[2]
-    low = topo[0][2 * width + 2 + t]
+    low = higher(topo, c)
     if d >= low:
         return (np.int64(c) << topo[3]) + d - low
+    t = ((c >> topo[1]) + c * topo[4]) & 1
+    width = degree(topo)
     b = np.int64(c + topo[0][t * width + d])
     return (b << topo[3]) + topo[0][2 * width + 4 + t * width + d]
 
@@ -493,7 +513,7 @@ def _lt_is_open(topo, links, c, d):  # type: ignore[no-untyped-def]
 
 
 def _lt_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
-    width = topo[2]
+    width = degree(topo)
     while True:
         d = below(state, width)
         nb = step(topo, c, d)
@@ -504,7 +524,7 @@ def _lt_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
             return d, nb
 
 
-_lt_degree, _lt_open_slot = _gr_degree, _gr_open_slot
+_lt_open_slot = _gr_open_slot
 
 
 # ----------------------------------------------------------------------------- rings
@@ -559,9 +579,13 @@ def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
     return tab[o + 4] + k * tab[o + 6] + (k > 0) + last
 
 
+def _rg_degree(topo):  # type: ignore[no-untyped-def]
+    return len(topo[2])
+
+
 def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
     o = 8 * np.int64(topo[0][c])  # the centre: six, or none when it is the only ring
-    return np.int64(3) + topo[1][o + 3] if o else np.int64(topo[2])
+    return np.int64(3) + topo[1][o + 3] if o else np.int64(len(topo[2]))
 
 
 def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
