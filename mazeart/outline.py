@@ -658,8 +658,9 @@ def blocked_doors(maze: Maze) -> list[Any]:
     return out
 
 
-_REGIONS: dict[int, tuple[weakref.ref, Any, list, Any]] = {}
-"""Each living maze's drawn region and door mouths, by id (a Maze is immutable: computed once)."""
+_REGIONS: dict[int, tuple[weakref.ref, Any, list, Any, Any, dict]] = {}
+"""Each living maze's drawn region, door mouths, walled region, figure and those regions
+inset (by what and how far), by id (a Maze is immutable: computed once)."""
 
 
 def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
@@ -667,18 +668,19 @@ def _drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]]]:
     hit = _REGIONS.get(id(maze))
     if hit is not None and hit[0]() is maze:
         return hit[1], hit[2]
-    region, mouths, walled = _square_drawn(maze) if maze.is_square else _grid_drawn(maze)
+    region, mouths, walled, figure = (_square_drawn(maze) if maze.is_square
+                                      else _grid_drawn(maze))  # fmt: skip
     key = id(maze)
 
     def forget(_: object) -> None:
         _REGIONS.pop(key, None)
 
-    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths, walled)
+    _REGIONS[key] = (weakref.ref(maze, forget), region, mouths, walled, figure, {})
     return region, mouths
 
 
-def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
-    """The drawn region, door mouths and walled region of a smooth square maze."""
+def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, Any]:
+    """The drawn region, door mouths, walled region and figure of a smooth square maze."""
     import shapely
 
     from mazeart._graph import runs
@@ -730,25 +732,73 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     parts.extend(crossings)
     region = _polygonal(shapely.union_all(parts))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
-    return region, mouths, walled
+    return region, mouths, walled, figure
 
 
-def drawn_region(maze: Maze) -> Any:
+def drawn_region(maze: Maze, *, inset: float = 0.0) -> Any:
     """The area a smooth maze's floor covers, as a shapely geometry: the figure inside the
     outline, the bridges' corridors, and the corridors that cross the outline (each
-    bridge's passage in and out of it, and each door's way out to beyond the outline).
+    bridge's passage in and out of it, and each door's way out to beyond the outline);
+    ``inset`` (grid units) inside its boundary (see :func:`outline_paths`).
 
     Its boundary, less the two doors' mouths, is the drawn outline
     (:func:`outline_paths`); the walls inside are clipped to it.
     """
-    return _drawn(maze)[0]
-
-
-def walled_region(maze: Maze) -> Any:
-    """Where a smooth maze's inner walls are drawn: :func:`drawn_region` less each door's way
-    out (from the end cell's side to the door's mouth), which no wall may cross."""
     _drawn(maze)
-    return _REGIONS[id(maze)][3]
+    return _inset(maze, 1, inset)
+
+
+def walled_region(maze: Maze, *, inset: float = 0.0) -> Any:
+    """Where a smooth maze's inner walls are drawn: :func:`drawn_region` less each door's way
+    out (from the end cell's side to the door's mouth), which no wall may cross; ``inset``
+    (grid units) inside its boundary (see :func:`outline_paths`)."""
+    _drawn(maze)
+    return _inset(maze, 3, inset)
+
+
+def _inset(maze: Maze, which: int, inset: float) -> Any:
+    """The region ``which`` of :data:`_REGIONS` (the drawn region 1, the walled region 3) of
+    ``maze``'s drawing shrunk by ``inset`` where it lies on the figure: the corridors across
+    the ground (bridges, doors' ways out) keep their width, which is made for the pen drawn
+    on their edges, and the silhouette is the figure's only where there is figure. Itself
+    for 0; computed once."""
+    entry = _REGIONS[id(maze)]
+    region = entry[which]
+    if inset <= 0:
+        return region
+    made = entry[5].get((which, inset))
+    if made is None:
+        import shapely
+
+        made = entry[5].get((1, inset))
+        if made is None:
+            made = entry[5][1, inset] = _shrunk(entry[1], entry[4], inset)
+        if which != 1:  # (the walled region lies within the drawn one)
+            made = entry[5][which, inset] = _polygonal(shapely.intersection(made, region))
+    return made
+
+
+def _shrunk(region: Any, figure: Any, inset: float) -> Any:
+    """:func:`_inset`'s work: ``region`` less a band ``inset`` wide inside its boundary on
+    ``figure``."""
+    import shapely
+
+    inner = shapely.buffer(region, -inset, quad_segs=4)
+    # the ground's corridors, without the slivers a difference leaves along shared edges
+    ground = shapely.difference(region, figure)
+    ground = shapely.buffer(shapely.buffer(ground, -1e-6, quad_segs=1), 1e-6, quad_segs=1)
+    # (and the floor within a line's width of them, so that where a corridor meets the
+    # figure the two lines do not close in on its mouth)
+    keep = [shapely.intersection(shapely.buffer(ground, 2 * _PEN, quad_segs=4), region)]
+    # and the floor too narrow for two lines drawn inside it and a gap between (a stroke's
+    # tip, a neck): inset, its lines' ink would close it; drawn as it was, a reader passes
+    reach = inset + _PEN + _GAP
+    opened = shapely.buffer(shapely.buffer(region, -reach, quad_segs=4), reach, quad_segs=4)
+    near = shapely.buffer(inner, 1e-6, quad_segs=1)
+    for piece in shapely.get_parts(shapely.difference(region, opened)):
+        if piece.area > 1e-6 and (shapely.intersects(piece, near) or not near.area):
+            keep.append(piece)  # (a corner's sliver that misses the inset floor is not)
+    return _polygonal(shapely.union_all([inner, *keep]))
 
 
 def _region_rings(region: Any) -> list[NDArray[np.float64]]:
@@ -771,19 +821,24 @@ def door_mouths(maze: Maze) -> list[tuple[NDArray, NDArray]]:
     return list(_drawn(maze)[1])
 
 
-def outline_paths(maze: Maze) -> list[NDArray[np.float64]]:
+def outline_paths(maze: Maze, *, inset: float = 0.0) -> list[NDArray[np.float64]]:
     """The drawn outline: the boundary of :func:`drawn_region`, open at the two doors.
 
     The outline runs along the picture's contour, around each bridge and out
     along each door's corridor, so it opens to the outside at the doors' mouths
-    (one corridor wide) and nowhere else.
+    (one corridor wide) and nowhere else. With ``inset`` (grid units; half the pen's
+    width for a drawing) it runs that far inside, so a line drawn along it lies
+    within the figure, its outer edge on the contour, as a designer aligns a stroke
+    to the inside of a shape: the drawing's silhouette is the figure's, not a pen's
+    half width bolder all round.
     """
     import shapely
 
-    region = drawn_region(maze)
+    region = drawn_region(maze, inset=inset)
     outline = shapely.boundary(region)
     for a, b in door_mouths(maze):
-        outline = shapely.difference(outline, shapely.LineString([a, b]).buffer(1e-6))
+        mouth = shapely.LineString([a, b]).buffer(inset + 1e-6)
+        outline = shapely.difference(outline, mouth)
     outline = shapely.line_merge(outline) if not outline.is_empty else outline
     out = []
     for line in shapely.get_parts(outline):
@@ -1129,8 +1184,8 @@ def _grid_owners(maze: Maze) -> NDArray[np.int64]:
     return own
 
 
-def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
-    """The drawn region, door mouths and walled region of a smooth maze on a grid."""
+def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, Any]:
+    """The drawn region, door mouths, walled region and figure of a smooth maze on a grid."""
     import shapely
 
     g = maze.grid
@@ -1209,7 +1264,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any]:
     if sealed is not None:  # floor no way reaches is left out: the outline goes round it
         region = _polygonal(shapely.difference(region, sealed))
         walled = _polygonal(shapely.difference(walled, sealed))
-    return region, mouths, walled
+    return region, mouths, walled, figure
 
 
 def _loose_pieces(g: Any, own: NDArray[np.int64], cell: int, pieces: list[Any]) -> list[Any]:

@@ -81,8 +81,8 @@ def test_the_check_sees_a_sealed_maze_and_a_gap(pictures, monkeypatch):
     assert drawn(smooth)["leaks"] == 0
     whole = mazeart.outline.outline_paths
 
-    def torn(m):
-        paths = whole(m)
+    def torn(m, **options):
+        paths = whole(m, **options)
         longest = max(range(len(paths)), key=lambda i: len(paths[i]))
         line = paths[longest]
         k = len(line) // 2
