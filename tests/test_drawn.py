@@ -177,7 +177,10 @@ def test_every_default_maze_is_solvable_as_drawn(grid, how, cells, pool):
     names = list(PICTURES)
     if cells > FINE_ALL:  # every other picture, alternating by grid: each on three or four
         turn = [g for g, _ in GRIDS].index(grid) + len(how)
-        names = names[turn % 2 :: 2]
+        # (the adaptive grid's fine mazes refine to several times as many cells, each drawn
+        # at its smallest squares' size: every fourth picture)
+        every = 4 if grid == "adaptive" else 2
+        names = names[turn % every :: every]
     grids = [TURNS[(i + cells) % len(TURNS)] if grid == "any" else grid
              for i in range(len(names))]  # fmt: skip
     results = list(pool.map(walk_one, names, grids, [how] * len(names),

@@ -162,8 +162,12 @@ def test_the_polar_rings_are_the_explicit_grids_table():
         explicit = grid._arrays()
         nbr, wall, width, _ = graph_topology(explicit.indptr, explicit.indices,
                                              explicit.wall_of, explicit.wall_cells)  # fmt: skip
-        assert grid.n_walls == explicit.n_walls and degree(topo) == width
+        assert grid.n_walls == explicit.n_walls and degree(topo) == 6 >= width
         cells = range(grid.n_cells)
+        # (the centre's six slots are kept when it is the only ring, and hold no neighbour)
+        assert [step(topo, c, d) for c in cells for d in range(width, 6)] == [-1] * (
+            grid.n_cells * (6 - width)
+        )
         assert [step(topo, c, d) for c in cells for d in range(width)] == nbr.tolist()
         assert [slot(topo, c, d) if nbr[c * width + d] >= 0 else -1
                 for c in cells for d in range(width)] == wall.tolist()  # fmt: skip

@@ -66,9 +66,9 @@ a cell), ``tab`` eight numbers a ring (its first cell and wall, how its cells gr
 the ring inward and grow into the one outward); a cell's neighbours and walls follow by
 arithmetic, in the order and numbering of the grid's explicit table (the cell it grew
 from, the lower and the higher of its two in the ring, those grown from it), so a
-kernel reads no table per cell. Passages are one bool per wall. ``width`` is six zeros
-(none when the centre is the only ring): the centre's count of sides as a length, a
-constant once compiled, as a lattice's ``counts`` are.
+kernel reads no table per cell. Passages are one bool per wall. ``width`` is six zeros:
+the centre's slots as a length, a constant once compiled, as a lattice's ``counts`` are
+(when the centre is the only ring, its slots hold no neighbour).
 
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
@@ -252,7 +252,7 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
         tab[8 * r : 8 * r + 8] = (first, n, grown, grows, base, last, last + 1 + grows,
                                   first + n)  # fmt: skip
         first, base = first + n, base + n * (last + 1 + grows)
-    width = (0,) * (6 if rings > 1 else 0)  # (a length, so a constant once compiled)
+    width = (0,) * 6  # the centre's slots (a length, so a constant once compiled)
     return readonly((ring, tab, width, rings, n_cells, 0))
 
 
@@ -539,10 +539,10 @@ def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
     tab = topo[1]
     o = 8 * np.int64(topo[0][c])
     k = c - tab[o]
-    if d == 0:  # the cell it grew from (the centre's row has its six ring cells here)
-        return tab[o - 8] + (k >> tab[o + 2]) if o else np.int64(1)
-    if o == 0:
-        return np.int64(d + 1)
+    if o == 0:  # the centre: its six ring cells, none when it is the only ring
+        return np.int64(d + 1) if topo[3] > 1 else np.int64(-1)
+    if d == 0:  # the cell it grew from
+        return tab[o - 8] + (k >> tab[o + 2])
     if d <= 2:  # either side in its ring, the lower first
         n = tab[o + 1]
         before = c - 1 + n * (k == 0)
@@ -585,7 +585,7 @@ def _rg_degree(topo):  # type: ignore[no-untyped-def]
 
 def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
     o = 8 * np.int64(topo[0][c])  # the centre: six, or none when it is the only ring
-    return np.int64(3) + topo[1][o + 3] if o else np.int64(len(topo[2]))
+    return np.int64(3) + topo[1][o + 3] if o else np.int64(len(topo[2]) * (topo[3] > 1))
 
 
 def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
