@@ -405,20 +405,26 @@ def _side_runs(hor, ver):  # type: ignore[no-untyped-def]
     return out
 
 
+def _outline_inset(style: Style) -> float:
+    """How far inside the picture's contour a smooth outline's line runs, and the floor and
+    walls end: half its width, so that its outer edge lies on the contour."""
+    return style.line_width / 2
+
+
 def _side_segments(hor: NDArray[np.bool_], ver: NDArray[np.bool_]) -> NDArray[np.float64]:
     """Wall runs on the grid lines as segments ``x0, y0, x1, y1`` (horizontal walls first)."""
     return _side_runs(np.ascontiguousarray(hor), np.ascontiguousarray(ver))
 
 
 def _walls_in_outline(
-    maze: Maze, hor: NDArray[np.bool_], ver: NDArray[np.bool_], inset: float
+    maze: Maze, hor: NDArray[np.bool_], ver: NDArray[np.bool_], style: Style
 ) -> NDArray[np.float64]:
     """Wall runs cut to the area the smooth maze's floor covers (its outline, bridges and
-    door corridors: :func:`mazeart.outline.drawn_region`), ``inset`` inside it (where
-    the outline runs)."""
+    door corridors: :func:`mazeart.outline.drawn_region`), as far inside it as the outline
+    runs (:func:`_outline_inset`)."""
     from mazeart.outline import _region_rings, clip_segments, walled_region
 
-    rings = _region_rings(walled_region(maze, inset=inset))
+    rings = _region_rings(walled_region(maze, inset=_outline_inset(style)))
     return clip_segments(_side_segments(hor, ver), rings)
 
 
@@ -434,8 +440,7 @@ def _wall_strokes(maze: Maze, st: Style, ordered: bool, chained: bool) -> tuple[
     else:
         smooth = bool(g.outline) or g.edge_labels is not None
         hor, ver = drawn_sides(maze) if smooth else maze.walls()
-        segs = (_walls_in_outline(maze, hor, ver, st.line_width / 2) if g.outline
-                else _side_segments(hor, ver))  # fmt: skip
+        segs = _walls_in_outline(maze, hor, ver, st) if g.outline else _side_segments(hor, ver)
         groups = [(st.line_width, segs)]
     out = []
     for width, segs in groups:
@@ -687,8 +692,7 @@ def _grid_scene(
     elif style.floor and maze.guide.outline:  # what the drawn outline encloses
         from mazeart.outline import _region_rings, drawn_region
 
-        inset = style.line_width / 2  # the outline's line lies inside the contour
-        rings = Lines.from_list(_region_rings(drawn_region(maze, inset=inset)))
+        rings = Lines.from_list(_region_rings(drawn_region(maze, inset=_outline_inset(style))))
         layers.append(Layer("floor", fills=(Fill(style.floor, rings=rings),)))
     elif style.floor:
         if square:  # whole rows of cells as rectangles, as a square maze's floor is drawn
@@ -713,7 +717,7 @@ def _grid_scene(
         if maze.guide.outline:  # cut to the floor, clear of the doors' ways out
             from mazeart.outline import clip_lines, walled_region
 
-            inside = walled_region(maze, inset=style.line_width / 2)
+            inside = walled_region(maze, inset=_outline_inset(style))
             design = None if design is None else clip_lines(design, inside)
             segments = clip_lines(segments, inside)
         if maze.guide.tone is not None:  # a width per level of darkness (mazeart.tone)
@@ -747,7 +751,7 @@ def _grid_scene(
     elif maze.guide.outline:  # the picture's contour, open at the doors
         from mazeart.outline import outline_paths
 
-        outline = Lines.from_list(outline_paths(maze, inset=style.line_width / 2))
+        outline = Lines.from_list(outline_paths(maze, inset=_outline_inset(style)))
         if ordered:
             outline = order_lines(outline)
         layers.append(Layer("outline", strokes=(Stroke(outline, style.line_width, style.wall,
@@ -876,7 +880,7 @@ def build_scene(
             if g.outline:  # what the drawn outline encloses: bridges and doors' ways out too
                 from mazeart.outline import _region_rings, drawn_region
 
-                inset = style.line_width / 2  # the outline's line lies inside the contour
+                inset = _outline_inset(style)
                 rings = Lines.from_list(_region_rings(drawn_region(maze, inset=inset)))
                 layers.append(Layer("floor", fills=(Fill(st_floor, rings=rings),)))
             else:
@@ -890,7 +894,7 @@ def build_scene(
         layers.append(Layer("walls", strokes=_wall_strokes(maze, style, ordered, chain)))
         width = style.line_width
         if g.outline:
-            outline = order_lines(Lines.from_list(outline_paths(maze, inset=width / 2)))
+            outline = order_lines(Lines.from_list(outline_paths(maze, inset=_outline_inset(style))))
             layers.append(Layer("outline", strokes=(Stroke(outline, width, style.wall),)))
         if g.edge_labels is not None:
             curves = order_lines(Lines.from_list(edge_paths(maze)))

@@ -194,9 +194,8 @@ def _graph_endpoints(maze: Maze, given: NDArray[np.bool_] | None = None) -> tupl
     largest = held[np.argmax(sizes[held])]
     cand = cand[part[cand] == largest]
     g = maze.grid
-    middle = g.kind == "polar" and part[0] == largest and maze.mask[0] and not rooms[0]
-    middle = middle and bool(given[0])
-    if middle:  # rim to middle
+    if g.kind == "polar" and part[0] == largest and maze.mask[0] and given[0] and not rooms[0]:
+        # rim to middle
         d = distances(maze, 0)
         return int(cand[np.argmax(d[cand])]), 0
     starts = finishes = cand
