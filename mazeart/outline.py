@@ -648,7 +648,7 @@ def blocked_doors(maze: Maze) -> list[Any]:
             if beyond is None or shapely.contains(filled, beyond):
                 front = int(pair[wall, 1] if pair[wall, 0] == end else pair[wall, 0])
                 fronts.extend([front] if front >= 0 else [])
-        return fronts
+        return fronts + _crowded_ends(maze, rings)
     out = []
     for cell, side in maze.end_doors:
         dr, dc = STEP[side]
@@ -656,6 +656,32 @@ def blocked_doors(maze: Maze) -> list[Any]:
         if _door_reach(figure, start, np.array([dc, dr], float)) is None:
             out.append((cell[0] + dr, cell[1] + dc))
     return out
+
+
+def _crowded_ends(maze: Maze, rings: Sequence[NDArray[np.float64]]) -> list[int]:
+    """When an end's centre lies under the outline's line or within a reader's gap of it
+    (less than :data:`_END_ROOM` inside the contour: its marker on the line, the pen's
+    start in the ink), the cells of the ground beside every such cell of the maze's rim,
+    so that none of them is an end again; none while fewer than two rim cells would be
+    left (a figure too thin for any)."""
+    mask = maze.mask.reshape(-1)
+    g = maze.grid
+    ends = [maze.cell_index(e) for e in (maze.entrance, maze.exit) if e is not None]
+    if not ends or inside_points(rings, g.centres[ends], margin=_END_ROOM).all():
+        return []
+    rim = np.flatnonzero(maze.boundary.reshape(-1))
+    roomy = inside_points(rings, g.centres[rim], margin=_END_ROOM)
+    if np.count_nonzero(roomy) < 2:
+        return []
+    crowded = np.zeros(g.n_cells, bool)
+    crowded[rim[~roomy]] = True
+    pair = g.wall_cells
+    a, b = pair[:, 0], pair[:, 1]
+    inner = b >= 0
+    a, b = a[inner], b[inner]
+    ground = ~mask
+    fronts = np.concatenate([b[crowded[a] & ground[b]], a[crowded[b] & ground[a]]])
+    return np.unique(fronts).tolist()
 
 
 _REGIONS: dict[int, tuple[weakref.ref, Any, list, Any, Any, dict]] = {}
@@ -1207,9 +1233,9 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, An
     narrow = _narrow(figure, g.centres, is_bridge, links)
     openings = shapely.get_coordinates(shapely.line_interpolate_point(
         _wall_lines(g, opened[narrow]), 0.5, normalized=True)).reshape(-1, 2)  # fmt: skip
-    # half a cell, and never narrower than the pen and a reader's gap leave room for
+    # half a cell, and never narrower than the pen and the gap :func:`_sealed` asks for
     # (the triangle grid's cells are small: half of one would be sealed as no way)
-    width = max(_BRIDGE * _unit(g), 2 * (_PEN + _GAP) + 2.0 / _SEAL_PX)
+    width = max(_BRIDGE * _unit(g), 2 * (_PEN + _SEAL_GAP) + 2.0 / _SEAL_PX)
     corridors, stray = _bridge_ways(g.centres, is_bridge, links[narrow], openings, width,
                                     figure, polys[bridge])  # fmt: skip
     pieces = [floor, *corridors]
@@ -1408,8 +1434,18 @@ _GAP = 0.05
 """Half the narrowest gap (cells) between two lines' ink that a reader can pass through."""
 
 
-_SEAL_PX = 16
+_LINE = 0.15
+"""The width (cells) of a drawn line, as a style draws it by default."""
+_END_ROOM = _LINE + 2 * _GAP
+"""How far inside the contour (cells) an end's centre lies at least, where it can: clear of
+the outline's line by a reader's gap."""
+
+_SEAL_PX = 24
 """Pixels a cell at which :func:`_sealed` draws the floor near the outline."""
+_SEAL_GAP = 0.1
+"""Half the gap (cells) :func:`_sealed` asks of a way between two lines' ink: twice a
+reader's narrowest (:data:`_GAP`), so that a way stays open drawn at 8 pixels a cell, where
+a slanted line's ink takes whole pixels each side of it. The bridges are made that wide."""
 
 
 def _sealed(
@@ -1423,10 +1459,9 @@ def _sealed(
     bridges and their neighbours, drawn at :data:`_SEAL_PX` pixels a cell tile by tile
     (:data:`_TILE` cells, each seen with two cells around it), the floor less the walls'
     (cut to ``walled``, as they are drawn) and the outline's ink (:data:`_PEN` either side)
-    is opened by :data:`_GAP` (a gap narrower than twice that does not let a reader
-    through); what the opened pieces holding a maze cell's centre do not reach is sealed
-    (where the contour comes within a pen's width of a wall), as an area. None when there
-    is none."""
+    is opened by :data:`_SEAL_GAP` (a gap narrower than twice that is no way); what the
+    opened pieces holding a maze cell's centre do not reach is sealed (where the contour
+    comes within a pen's width of a wall), as an area. None when there is none."""
     import shapely
 
     from mazeart.export._walls import wall_segments
@@ -1509,7 +1544,7 @@ def _sealed_tile(
         for x, y in (pts[0], pts[-1]):  # round caps
             ink.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=1)
     floor = np.asarray(floor_img, dtype=bool) & ~np.asarray(ink_img, dtype=bool)
-    r = max(1, round(_GAP * px))
+    r = max(1, round(_SEAL_GAP * px))
     disk = np.hypot(*np.mgrid[-r : r + 1, -r : r + 1]) <= r + 0.01
     opened = ndimage.binary_opening(floor, structure=disk)
     labels, _ = ndimage.label(opened)
@@ -1525,7 +1560,14 @@ def _sealed_tile(
     alive |= np.isin(labels, edge[edge > 0])
     reached = ndimage.binary_dilation(alive, structure=disk, iterations=2)
     dead = floor & ~reached
-    if np.count_nonzero(dead) < 2:
+    # a speck where two lines meet (smaller than a square as wide as the gap asked for) is
+    # no pocket a reader sees: sealed, the outline would only notch round it
+    pieces, count = ndimage.label(dead)
+    sizes = np.bincount(pieces.reshape(-1), minlength=count + 1)
+    big = sizes >= (2 * _SEAL_GAP * px) ** 2
+    big[0] = False
+    dead = big[pieces]
+    if not dead.any():
         return None
     rings = [c[:, ::-1] / px + origin for c in find_contours(np.pad(dead, 1).astype(float), 0.5)]
     rings = [ring - 1.0 / px for ring in rings if len(ring) >= 4]

@@ -236,6 +236,30 @@ def test_the_ends_of_a_smooth_maze_lie_on_the_figure(cells):
     assert solvable(walked), walked
 
 
+@pytest.mark.parametrize("grid", KINDS)
+def test_the_ends_of_a_smooth_maze_lie_clear_of_its_outline(grid):
+    """The outline's line is drawn inside the contour, and an end whose middle lies under it
+    puts its marker on the line and its way in or out in the ink (the exit at the tip of a
+    hoof of scikit-image's horse at 15 cells on the triangle grid, whose cells' middles may
+    lie a tenth of a cell from the contour). Where the maze's rim has cells with room, the
+    ends are among them: their middles a line and a gap (a quarter of a cell) inside the
+    figure, measured on the picture's own pixels, and the drawing walked from one to the
+    other."""
+    import skimage.data
+    from test_drawn import flood, render, solvable
+
+    horse = Image.fromarray(~skimage.data.horse())
+    maze = mazeart.make(horse, cells=15, rng=1, grid=grid, outline="smooth", edges=False,
+                        mode="silhouette").maze  # fmt: skip
+    figure = figure_coverage(horse) >= 0.5
+    _, transform = fit_grid(grid, horse.size, 15, figure=figure)
+    depth = ndimage.distance_transform_edt(figure) / transform.scale  # cells from the ground
+    x, y = transform.to_pixels(maze.grid.centres[[maze.entrance, maze.exit]]).astype(int).T
+    assert (depth[y, x] >= 0.25).all(), depth[y, x]
+    walked = flood(render(maze), maze)
+    assert solvable(walked), walked
+
+
 def test_a_smooth_outline_with_no_cell_inside_says_how_many_cells_would_do(tmp_path):
     """A word at too few cells for the smooth outline to keep a cell: one line that names
     the grid and the cells that would keep the strokes (not "the preset has no free cell":
