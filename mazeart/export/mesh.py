@@ -189,7 +189,14 @@ def write_3mf(maze: Maze, fh: BinaryIO, **options: Any) -> None:
 # ----------------------------------------------------------------------------- a look at it
 
 
-@njit(cache=True)
+def _raster_work(xy: Any, depth: Any, shade: Any, tris: Any, width: int, height: int) -> int:
+    """What :func:`_raster` costs, in the kernels' units of work: the picture's pixels and
+    those of each triangle's box (its arrays alone would not tell a large picture)."""
+    span = np.ptp(np.asarray(xy)[np.asarray(tris)], axis=1) + 1.0  # (T, 2): each box
+    return int(width * height + float(np.sum(span[:, 0] * span[:, 1])))
+
+
+@njit(cache=True, work=_raster_work)
 def _raster(xy, depth, shade, tris, width, height):
     """Flat-shaded triangles through a depth buffer: the nearest (largest depth) wins."""
     zbuf = np.full((height, width), -np.inf)
