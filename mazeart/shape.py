@@ -287,6 +287,96 @@ def _grow(topo, label, dist, parent, queue, tail, ground):  # type: ignore[no-un
 
 
 @njit(cache=True)
+def _voronoi_by_length(topo, sources, ground, cost):  # type: ignore[no-untyped-def]
+    """:func:`_voronoi` where crossing a ground cell costs ``cost`` (its length, whole
+    numbers): the nearest source piece by the corridor's length, the length, and the
+    parent, by Dijkstra's search (of equal lengths, the cell reached first goes first,
+    as a breadth-first search takes them)."""
+    n = sources.size
+    label = sources.copy()
+    dist = np.zeros(n, np.int64)
+    parent = np.full(n, -1, np.int64)
+    done = np.zeros(n, np.bool_)
+    width = degree(topo)
+    room = n * width + n + 1
+    heap = np.empty(room, np.int64)  # length << 32 | order reached, and the cell beside
+    cells = np.empty(room, np.int64)
+    size = 0
+    seq = 0
+    for c in range(n):
+        if sources[c] > 0:
+            size = _heap_push(heap, cells, size, seq, c)
+            seq += 1
+    while size > 0:
+        cur = cells[0]
+        size = _heap_pop(heap, cells, size)
+        if done[cur]:
+            continue
+        done[cur] = True
+        for d in range(width):
+            nb = step(topo, cur, d)
+            if nb < 0 or not ground[nb] or done[nb] or sources[nb] > 0:
+                continue
+            length = dist[cur] + cost[nb]
+            if label[nb] == 0 or length < dist[nb]:
+                label[nb] = label[cur]
+                dist[nb] = length
+                parent[nb] = cur
+                size = _heap_push(heap, cells, size, (length << 32) | seq, nb)
+                seq += 1
+    return label, dist, parent
+
+
+@njit(cache=True)
+def _heap_push(heap, cells, size, key, cell):  # type: ignore[no-untyped-def]
+    """Push ``cell`` by ``key`` on a binary min-heap of ``size`` entries; the new size."""
+    i = size
+    while i > 0:
+        up = (i - 1) >> 1
+        if heap[up] <= key:
+            break
+        heap[i], cells[i] = heap[up], cells[up]
+        i = up
+    heap[i], cells[i] = key, cell
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_pop(heap, cells, size):  # type: ignore[no-untyped-def]
+    """Drop the least entry of a binary min-heap of ``size`` entries; the new size."""
+    size -= 1
+    key, cell = heap[size], cells[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= key:
+            break
+        heap[i], cells[i] = heap[child], cells[child]
+        i = child
+    if size > 0:
+        heap[i], cells[i] = key, cell
+    return size
+
+
+def _crossing_cost(maze: Maze) -> NDArray[np.int64] | None:
+    """How long a bridge's corridor is across each cell, in the grid's smallest cells: the
+    side of each square of the adaptive grid (a corridor across a big square of the ground
+    is as long as the small squares it passes); None on the other grids, whose cells are
+    alike (a corridor is as long as the cells it crosses)."""
+    g = maze.grid
+    if g.kind != "adaptive":
+        return None
+    starts = g.cell_ptr[:-1]
+    x = g.cell_points[:, 0]
+    side = np.maximum.reduceat(x, starts) - np.minimum.reduceat(x, starts)
+    return np.maximum(1, np.rint(side / side.min())).astype(np.int64)
+
+
+@njit(cache=True)
 def _meeting(out, k, a, b, length, u, v):
     """Row ``k`` of a meetings table: the two parts (lower first), the length of the
     bridge between them, and its cells ``u`` and ``v`` (-1: one cell)."""
@@ -502,7 +592,8 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
 
     The bridges are those of a minimum spanning tree over the pieces, where two
     pieces are as far apart as the fewest ground cells a corridor between them
-    crosses (Mehlhorn's construction: one multi-source search from all pieces,
+    crosses (on the adaptive grid, whose squares differ in size, the shortest
+    corridor; Mehlhorn's construction: one multi-source search from all pieces,
     then Kruskal over the places where their regions meet). In a ``blocks``
     maze a corridor touches no path block but its two ends; corridors that
     would touch each other wait for another round, which searches again from
@@ -544,7 +635,11 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
     if not (maze.geometry == "blocks"):
         ground = f.bridgeable & ~f.mask & ~f.room
         sources = np.where(f.mask & ~f.room & f.bridgeable, pieces, 0).astype(np.int32)
-        label, dist, parent = _voronoi(f.topo, sources, ground)
+        cost = _crossing_cost(maze)
+        if cost is None:
+            label, dist, parent = _voronoi(f.topo, sources, ground)
+        else:
+            label, dist, parent = _voronoi_by_length(f.topo, sources, ground, cost)
         meet = _meetings(f.topo, label, dist, ground)
         # Kruskal over pieces: cheapest meeting per pair, then cheapest pairs first.
         ordered = meet[np.lexsort((meet[:, 4], meet[:, 3], meet[:, 2]))]
@@ -555,7 +650,7 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
             np.zeros(len(ordered), np.bool_),
         )
         mask, links, region = f.mask, f.links, f.region
-        for _a, _b, length, u, v in ordered[kept]:
+        for _a, _b, _length, u, v in ordered[kept]:
             chain_u = [int(u)]
             while parent[chain_u[-1]] >= 0:
                 chain_u.append(int(parent[chain_u[-1]]))
@@ -568,7 +663,7 @@ def connect(maze: Maze, *, report: ShapeReport | None = None) -> Maze:
             for x, y in itertools.pairwise(corridor):
                 _join_cells(f.topo, f.links, x, y)
             report.bridges += 1
-            report.bridge_cells += int(length)
+            report.bridge_cells += len(corridor) - 2
         report.unreachable = int(n) - 1 - int(np.count_nonzero(kept))
         return f.back(mask, links, region)
     # A blocks maze: rounds of Voronoi + Kruskal under the block rule. Each round carves

@@ -176,3 +176,38 @@ def test_bad_adaptive_parameters_are_one_line():
         make_grid("adaptive", rows=1, cols=1, levels=9)
     with pytest.raises(mazeart.MazeartError, match="detail"):
         mazeart.make("20x10", grid="adaptive", detail=7)
+
+
+@pytest.mark.parametrize("cells", [47, 60])
+def test_a_bridge_across_the_ground_is_the_shortest_corridor(cells):
+    """The adaptive grid's squares of the ground differ in size, so the fewest cells are not
+    the shortest way: "Ma" at 47 cells was joined over the top of the M through big
+    squares, 20 small squares long where 16 would do. Its two letters, carved apart, are
+    joined by a corridor as long as the shortest across the ground, found by scipy's
+    Dijkstra over the grid's neighbours (a step into a square of the ground costs its
+    side)."""
+    from PIL import ImageFont
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components, dijkstra
+
+    from mazeart.shape import connect
+
+    face = ImageFont.truetype(str(REPO / "mazeart" / "fonts" / "DejaVuSans.ttf"), 160)
+    left, top, right, bottom = face.getbbox("Ma")
+    word = Image.new("L", (right - left + 40, bottom - top + 40), 255)
+    ImageDraw.Draw(word).text((20 - left, 20 - top), "Ma", font=face, fill=0)
+    apart = mazeart.make(word, cells=cells, rng=1, grid="adaptive", islands="separate").maze
+    g, mask, n = apart.grid, apart.mask, apart.grid.n_cells
+    indptr, indices = apart.open_table
+    opened = csr_matrix((np.ones(len(indices)), (np.repeat(np.arange(n), np.diff(indptr)),
+                                                 indices)), shape=(n, n))  # fmt: skip
+    piece = connected_components(opened, directed=False)[1]
+    one, other = np.unique(piece[mask])  # the M and the a
+    x, starts = g.cell_points[:, 0], g.cell_ptr[:-1]
+    side = np.maximum.reduceat(x, starts) - np.minimum.reduceat(x, starts)
+    src, dst = np.repeat(np.arange(n), np.diff(g.indptr)), g.indices.astype(np.int64)
+    steps = csr_matrix((np.where(mask[dst], 1e-9, side[dst]), (src, dst)), shape=(n, n))
+    far = dijkstra(steps, indices=np.flatnonzero(mask & (piece == one)), min_only=True)
+    shortest = far[mask & (piece == other)].min()
+    bridge = connect(apart).mask & ~mask
+    assert side[bridge].sum() == pytest.approx(shortest, abs=1e-6)
