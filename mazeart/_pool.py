@@ -168,7 +168,12 @@ def ordered_map(
     retried = False
     try:
         for item in items:
-            pending.append((item, pool.submit(_within, bounds, func, item)))
+            try:  # (a worker that died before this breaks the pool for the submit too)
+                future = pool.submit(_within, bounds, func, item)
+            except BrokenExecutor:
+                pool, retried = _renew(pending, pool, workers, own, retried, bounds, func)
+                future = _again(pool, bounds, func, item)
+            pending.append((item, future))
             while len(pending) >= width:
                 pool, retried = yield from _next(pending, pool, workers, own, retried, bounds, func)
         while pending:
@@ -200,15 +205,39 @@ def _next(
     try:
         result = _result(future, pool)
     except BrokenExecutor:
-        if not own or retried:
-            twice = " twice" if own else ""
-            raise WorkerDied(f"a worker process died{twice} (killed, or out of memory)") from None
-        pool.shutdown(wait=False, cancel_futures=True)
-        pool = _pool(workers)
-        again = [(it, pool.submit(_within, bounds, func, it)) for it, _ in pending]
-        pending.clear()
-        pending.extend(again)
-        return pool, True
+        return _renew(pending, pool, workers, own, retried, bounds, func)
     pending.popleft()
     yield result
     return pool, retried
+
+
+def _renew(
+    pending: deque[tuple[Any, Future[Any]]],
+    pool: Executor,
+    workers: int,
+    own: bool,
+    retried: bool,
+    bounds: Limits,
+    func: Callable[[Any], Any],
+) -> tuple[Executor, bool]:
+    """After a worker's death broke ``pool``: a new pool of our own with the pending items
+    submitted to it again; a second death, or a death in an executor not ours, is one
+    error naming it."""
+    if not own or retried:
+        twice = " twice" if own else ""
+        raise WorkerDied(f"a worker process died{twice} (killed, or out of memory)") from None
+    pool.shutdown(wait=False, cancel_futures=True)
+    pool = _pool(workers)
+    again = [(it, _again(pool, bounds, func, it)) for it, _ in pending]
+    pending.clear()
+    pending.extend(again)
+    return pool, True
+
+
+def _again(pool: Executor, bounds: Limits, func: Callable[[Any], Any], item: Any) -> Future[Any]:
+    """``item`` submitted to the pool made after a death: a death that breaks it before
+    the item is in is the second one."""
+    try:
+        return pool.submit(_within, bounds, func, item)
+    except BrokenExecutor:
+        raise WorkerDied("a worker process died twice (killed, or out of memory)") from None

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from conftest import REPO, run_cli
@@ -208,3 +209,47 @@ def test_a_cluster_whose_last_worker_dies_is_not_waited_on_forever(monkeypatch):
 def _sleep_forever(gone) -> None:
     gone.wait()
     time.sleep(0.5)
+
+
+class _BrokenAtSubmit:
+    """A process pool whose worker died before the next item was handed over: its first
+    ``breaks`` submits raise, as ``ProcessPoolExecutor.submit`` does on a broken pool."""
+
+    made: ClassVar[list[_BrokenAtSubmit]] = []
+
+    def __init__(self, breaks: int) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.breaks, self.inner = breaks, ThreadPoolExecutor(1)
+        _BrokenAtSubmit.made.append(self)
+
+    def submit(self, *args, **kwargs):
+        from concurrent.futures.process import BrokenProcessPool
+
+        if self.breaks:
+            self.breaks -= 1
+            raise BrokenProcessPool("A child process terminated abruptly")
+        return self.inner.submit(*args, **kwargs)
+
+    def shutdown(self, *args, **kwargs) -> None:
+        self.inner.shutdown(wait=True)
+
+
+@pytest.mark.parametrize("deaths", [1, 2])
+def test_a_pool_broken_before_an_item_is_handed_over_retries_once(monkeypatch, deaths):
+    """A worker can die between two items, so that handing over the next one is what finds
+    the pool broken (the SIGTERM case above once ended so, in a traceback): the items
+    still to do run once more in a new pool, in order; a second death is the one error
+    that names it."""
+    from mazeart import _pool
+
+    _BrokenAtSubmit.made.clear()
+    pools = iter([_BrokenAtSubmit(1), _BrokenAtSubmit(deaths - 1)])
+    monkeypatch.setattr(_pool, "_pool", lambda workers: next(pools))
+    run = _pool.ordered_map(abs, [-1, -2, -3, -4, -5], jobs=2)
+    if deaths == 1:
+        assert list(run) == [1, 2, 3, 4, 5]
+        assert len(_BrokenAtSubmit.made) == 2
+    else:
+        with pytest.raises(_pool.WorkerDied, match="died twice"):
+            list(run)
