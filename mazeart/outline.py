@@ -1256,15 +1256,23 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, An
         p0, p1 = line[0].astype(np.float64), line[-1].astype(np.float64)
         centre = g.centres[end]
         bulge = max(0.0, float(np.max((line - p0) @ normal)))  # an arc's beyond its chord
-        reach = max(_way_out(figure, p0, p1, normal) or 0.5, bulge + 0.1)
-        q0, q1 = p0 + reach * normal, p1 + reach * normal
-        # from the end's centre to the wall as wide as the door (within the cell), then out
         half = 0.5 * (p1 - p0)
+        back = _out_before(figure, p0, p1, normal, float((mid - centre) @ normal))
+        if back > 0:  # the cell reaches out of the figure (a big square of the adaptive grid):
+            # its door opens where its way leaves the figure, not on its side beyond
+            p0, p1, mid = p0 - back * normal, p1 - back * normal, mid - back * normal
+            q0, q1 = p0, p1
+        else:
+            reach = max(_way_out(figure, p0, p1, normal) or 0.5, bulge + 0.1)
+            q0, q1 = p0 + reach * normal, p1 + reach * normal
+            pieces.append(shapely.Polygon([centre, p0, q0, q1, p1]))
+        # from the end's centre to the wall as wide as the door (within the cell), then out
         inner = shapely.Polygon([centre - half, mid - half, mid + half, centre + half])
         pieces.append(shapely.intersection(inner, _cell_polygons(g, np.array([end]))[0]))
-        pieces.append(shapely.Polygon([centre, p0, q0, q1, p1]))
         mouths.append((q0, q1))
         inner = 0.05 * (p1 - p0)
+        if back > 0:  # (no wall crosses the mouth: the last half cell of the way)
+            p0, p1 = p0 - 0.5 * normal, p1 - 0.5 * normal
         ways.append(shapely.Polygon([p0 + inner, q0 + inner, q1 - inner, p1 - inner]))
     # passages whose way from centre to centre crosses the outline, or passes within a pen's
     # width of it (its opening half cut off by a corner): a corridor through it
@@ -1585,6 +1593,21 @@ def _solid(region: Any, least: float = 1e-3) -> Any:
         holes = [h for h in poly.interiors if shapely.Polygon(h).area >= least]
         polys.append(shapely.Polygon(poly.exterior, holes))
     return shapely.union_all(polys) if polys else region
+
+
+def _out_before(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray, depth: float) -> float:
+    """How far before a door's wall (``p0`` to ``p1``, ``depth`` beyond its cell's centre)
+    a cross-section as wide as the door first misses the figure, going out from a tenth of
+    a cell past the centre; 0 when every one up to the wall meets it."""
+    import shapely
+
+    shrink = 0.02 * (p1 - p0)
+    for t in np.arange(0.1, depth, 0.05):
+        back = depth - t
+        section = shapely.LineString([p0 + shrink - back * normal, p1 - shrink - back * normal])
+        if not shapely.intersects(figure, section):
+            return float(back)
+    return 0.0
 
 
 def _way_out(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray) -> float | None:

@@ -796,12 +796,21 @@ def _grid_scene(
         layers.append(Layer("markers", dots=dots))
     if arrows or style.markers:  # the ends shown: an arrow in, an arrow out
         fills, marks = [], []
+        mouths = {}  # a smooth outline's doors: where each opens it
+        if maze.guide.outline and not square:
+            from mazeart.outline import _end_doors, door_mouths
+
+            doors = zip(_end_doors(maze), door_mouths(maze), strict=True)
+            mouths = {end: mouth for (end, *_), mouth in doors}
         for cell, colour in ends:
             way = door(maze, cell)
             if way is None:
                 marks.append(Dot(*_xy(g.centres[cell]), _dot_radius(g, cell), colour))
                 continue
             mid, normal = way
+            if cell in mouths:  # (a door that opens before its wall, where the figure ends)
+                q0, q1 = mouths[cell]
+                mid = mid + min(0.0, float(((q0 + q1) / 2 - mid) @ normal)) * normal
             near, far = mid + 0.15 * normal, mid + 0.95 * normal
             tip, back = (near, far) if cell == maze.entrance else (far, near)
             side = np.array([-normal[1], normal[0]]) * 0.4
