@@ -17,7 +17,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from mazeart._limits import Limits, current, limits
 from mazeart.errors import MazeartError, check_int
@@ -163,6 +163,7 @@ def ordered_map(
             yield func(item)
             break
     pool = _pool(workers) if executor is None else executor
+    job = _Job(workers, own, bounds, func)
     width = _AHEAD * (workers or 8)
     pending: deque[tuple[T, Future[Any]]] = deque()
     retried = False
@@ -171,13 +172,13 @@ def ordered_map(
             try:  # (a worker that died before this breaks the pool for the submit too)
                 future = pool.submit(_within, bounds, func, item)
             except BrokenExecutor:
-                pool, retried = _renew(pending, pool, workers, own, retried, bounds, func)
-                future = _again(pool, bounds, func, item)
+                pool, retried = _renew(pending, pool, retried, job)
+                future = _again(pool, job, item)
             pending.append((item, future))
             while len(pending) >= width:
-                pool, retried = yield from _next(pending, pool, workers, own, retried, bounds, func)
+                pool, retried = yield from _next(pending, pool, retried, job)
         while pending:
-            pool, retried = yield from _next(pending, pool, workers, own, retried, bounds, func)
+            pool, retried = yield from _next(pending, pool, retried, job)
     finally:
         for _, future in pending:
             future.cancel()
@@ -189,14 +190,18 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, initializer=_worker_start)
 
 
+class _Job(NamedTuple):
+    """What :func:`ordered_map` runs: on how many workers, in a pool of its own or not,
+    within which limits, and the function."""
+
+    workers: int
+    own: bool
+    bounds: Limits
+    func: Callable[[Any], Any]
+
+
 def _next(
-    pending: deque[tuple[Any, Future[Any]]],
-    pool: Executor,
-    workers: int,
-    own: bool,
-    retried: bool,
-    bounds: Limits,
-    func: Callable[[Any], Any],
+    pending: deque[tuple[Any, Future[Any]]], pool: Executor, retried: bool, job: _Job
 ) -> Generator[Any, None, tuple[Executor, bool]]:
     """Yield the first pending result. A worker that dies (killed, out of memory) breaks
     a pool of our own: the items still pending run once more in a new pool; a second
@@ -205,39 +210,33 @@ def _next(
     try:
         result = _result(future, pool)
     except BrokenExecutor:
-        return _renew(pending, pool, workers, own, retried, bounds, func)
+        return _renew(pending, pool, retried, job)
     pending.popleft()
     yield result
     return pool, retried
 
 
 def _renew(
-    pending: deque[tuple[Any, Future[Any]]],
-    pool: Executor,
-    workers: int,
-    own: bool,
-    retried: bool,
-    bounds: Limits,
-    func: Callable[[Any], Any],
+    pending: deque[tuple[Any, Future[Any]]], pool: Executor, retried: bool, job: _Job
 ) -> tuple[Executor, bool]:
     """After a worker's death broke ``pool``: a new pool of our own with the pending items
     submitted to it again; a second death, or a death in an executor not ours, is one
     error naming it."""
-    if not own or retried:
-        twice = " twice" if own else ""
+    if not job.own or retried:
+        twice = " twice" if job.own else ""
         raise WorkerDied(f"a worker process died{twice} (killed, or out of memory)") from None
     pool.shutdown(wait=False, cancel_futures=True)
-    pool = _pool(workers)
-    again = [(it, _again(pool, bounds, func, it)) for it, _ in pending]
+    pool = _pool(job.workers)
+    again = [(it, _again(pool, job, it)) for it, _ in pending]
     pending.clear()
     pending.extend(again)
     return pool, True
 
 
-def _again(pool: Executor, bounds: Limits, func: Callable[[Any], Any], item: Any) -> Future[Any]:
+def _again(pool: Executor, job: _Job, item: Any) -> Future[Any]:
     """``item`` submitted to the pool made after a death: a death that breaks it before
     the item is in is the second one."""
     try:
-        return pool.submit(_within, bounds, func, item)
+        return pool.submit(_within, job.bounds, job.func, item)
     except BrokenExecutor:
         raise WorkerDied("a worker process died twice (killed, or out of memory)") from None

@@ -39,6 +39,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from mazeart._graph import find, spanning_edges, union
 from mazeart._jit import njit
+from mazeart._kernels.heap import heap_pop, heap_push
 from mazeart._kernels.parts import label_links
 from mazeart._kernels.topology import (
     degree,
@@ -305,11 +306,11 @@ def _voronoi_by_length(topo, sources, ground, cost):  # type: ignore[no-untyped-
     seq = 0
     for c in range(n):
         if sources[c] > 0:
-            size = _heap_push(heap, cells, size, seq, c)
+            size = heap_push(heap, cells, size, seq, c)
             seq += 1
     while size > 0:
         cur = cells[0]
-        size = _heap_pop(heap, cells, size)
+        size = heap_pop(heap, cells, size)
         if done[cur]:
             continue
         done[cur] = True
@@ -322,44 +323,9 @@ def _voronoi_by_length(topo, sources, ground, cost):  # type: ignore[no-untyped-
                 label[nb] = label[cur]
                 dist[nb] = length
                 parent[nb] = cur
-                size = _heap_push(heap, cells, size, (length << 32) | seq, nb)
+                size = heap_push(heap, cells, size, (length << 32) | seq, nb)
                 seq += 1
     return label, dist, parent
-
-
-@njit(cache=True)
-def _heap_push(heap, cells, size, key, cell):  # type: ignore[no-untyped-def]
-    """Push ``cell`` by ``key`` on a binary min-heap of ``size`` entries; the new size."""
-    i = size
-    while i > 0:
-        up = (i - 1) >> 1
-        if heap[up] <= key:
-            break
-        heap[i], cells[i] = heap[up], cells[up]
-        i = up
-    heap[i], cells[i] = key, cell
-    return size + 1
-
-
-@njit(cache=True)
-def _heap_pop(heap, cells, size):  # type: ignore[no-untyped-def]
-    """Drop the least entry of a binary min-heap of ``size`` entries; the new size."""
-    size -= 1
-    key, cell = heap[size], cells[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and heap[child + 1] < heap[child]:
-            child += 1
-        if heap[child] >= key:
-            break
-        heap[i], cells[i] = heap[child], cells[child]
-        i = child
-    if size > 0:
-        heap[i], cells[i] = key, cell
-    return size
 
 
 def _crossing_cost(maze: Maze) -> NDArray[np.int64] | None:

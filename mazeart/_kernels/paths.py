@@ -68,6 +68,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from mazeart._jit import before_compile, njit, readonly
+from mazeart._kernels.heap import heap_pop, heap_push
 from mazeart._kernels.topology import degree, is_open, step, teach
 from mazeart._rng import below
 
@@ -474,23 +475,7 @@ def astar(topo, ways, guide, n, source, goal):  # type: ignore[no-untyped-def]
     size = 1
     while size > 0:
         cur = heap_c[0]
-        size -= 1  # pop: the last item down from the root into the hole
-        lf, lc = heap_f[size], heap_c[size]
-        i = 0
-        while True:
-            child = 2 * i + 1
-            if child >= size:
-                break
-            if child + 1 < size and heap_f[child + 1] < heap_f[child]:
-                child += 1
-            if heap_f[child] >= lf:
-                break
-            heap_f[i] = heap_f[child]
-            heap_c[i] = heap_c[child]
-            i = child
-        if size > 0:
-            heap_f[i] = lf
-            heap_c[i] = lc
+        size = heap_pop(heap_f, heap_c, size)
         if done[cur]:
             continue
         done[cur] = True
@@ -504,18 +489,7 @@ def astar(topo, ways, guide, n, source, goal):  # type: ignore[no-untyped-def]
                 continue
             g[nb] = ng
             prev[nb] = cur
-            f = ng + estimate(topo, guide, nb, goal)
-            k = size  # push: up from the last place
-            size += 1
-            while k > 0:
-                parent = (k - 1) // 2
-                if heap_f[parent] <= f:
-                    break
-                heap_f[k] = heap_f[parent]
-                heap_c[k] = heap_c[parent]
-                k = parent
-            heap_f[k] = f
-            heap_c[k] = nb
+            size = heap_push(heap_f, heap_c, size, ng + estimate(topo, guide, nb, goal), nb)
     return prev
 
 
