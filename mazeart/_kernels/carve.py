@@ -25,14 +25,18 @@ import numpy as np
 from mazeart._graph import find
 from mazeart._jit import njit
 from mazeart._kernels.topology import (
+    cell,
     degree,
     higher,
     is_open,
     join,
+    join_view,
     open_slot,
     sides,
     slot,
     step,
+    step_view,
+    view,
     walk,
 )
 from mazeart._rng import below, next_u64, nth_u64, uniform
@@ -113,39 +117,41 @@ def prim(topo, free, starts, state, links, order):
     for c in range(n):
         if free[c]:
             mark[c] = 0
-    frontier = np.empty(n, np.int64)
+    frontier = np.empty(n, np.int64)  # views (:func:`view`): a take reads no table of cells
     for s in starts:
         if mark[s] == 2:
             continue
         mark[s] = 2
         m = 0
+        at = view(topo, s)
         for d in range(width):
-            nb = step(topo, s, d)
-            if nb >= 0 and mark[nb] == 0:
-                mark[nb] = 1
-                frontier[m] = nb
+            nv = step_view(topo, at, d)
+            if nv >= 0 and mark[cell(topo, nv)] == 0:
+                mark[cell(topo, nv)] = 1
+                frontier[m] = nv
                 m += 1
         while m > 0:
             i = below(state, m)
-            cur = frontier[i]
+            at = frontier[i]
             m -= 1
             frontier[i] = frontier[m]
             k = 0
             in_maze = 0
             for d in range(width):  # one look at each side: the maze, and the new frontier
-                nb = step(topo, cur, d)
-                if nb >= 0:
+                nv = step_view(topo, at, d)
+                if nv >= 0:
+                    nb = cell(topo, nv)
                     seen = mark[nb]
                     if seen == 2:
                         in_maze |= 1 << d
                         k += 1
                     elif seen == 0:
                         mark[nb] = 1
-                        frontier[m] = nb
+                        frontier[m] = nv
                         m += 1
             d = _nth_bit(in_maze, 0 if k == 1 else below(state, k))
-            join(topo, links, order, cur, d, step(topo, cur, d))
-            mark[cur] = 2
+            join_view(topo, links, order, at, d, cell(topo, step_view(topo, at, d)))
+            mark[cell(topo, at)] = 2
 
 
 @njit(cache=True)

@@ -44,6 +44,11 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   folding the upper half of the draw onto the lower;
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
 - ``open_slot(topo, links, order, s)``: open wall slot ``s``;
+- ``view(topo, c)``, ``cell(topo, v)``, ``step_view(topo, v, d)`` and
+  ``join_view(topo, links, order, v, d, b)``: a cell as a kernel may keep it (an int64):
+  on the rings its id and its ring together, so that a kernel which lists cells and takes
+  them back at random (Prim's frontier) reads no ring from the table when it takes one:
+  the step gave it. Elsewhere a view is the cell's id;
 
 **Lattice** ``(table, shift, counts, klog, mixed)``: a grid of rows and columns
 whose steps depend only on a cell's type (the parity of its row, or with ``mixed``
@@ -94,12 +99,14 @@ int64 (:func:`mazeart._kernels.carve.backtracker`)."""
 
 __all__ = [
     "carve",
+    "cell",
     "degree",
     "graph_topology",
     "grid_topology",
     "higher",
     "is_open",
     "join",
+    "join_view",
     "lattice_topology",
     "lattice_walls",
     "open_slot",
@@ -110,7 +117,9 @@ __all__ = [
     "slot",
     "square_topology",
     "step",
+    "step_view",
     "teach",
+    "view",
     "walk",
 ]
 
@@ -163,6 +172,22 @@ def open_slot(topo: Any, links: Any, order: Any, s: int) -> None:
 
 def slot(topo: Any, c: int, d: int) -> int:
     return _IMPL["slot"][_kind(topo)](topo, c, d)
+
+
+def view(topo: Any, c: int) -> int:
+    return _IMPL["view"][_kind(topo)](topo, c)
+
+
+def cell(topo: Any, v: int) -> int:
+    return _IMPL["cell"][_kind(topo)](topo, v)
+
+
+def step_view(topo: Any, v: int, d: int) -> int:
+    return _IMPL["step_view"][_kind(topo)](topo, v, d)
+
+
+def join_view(topo: Any, links: Any, order: Any, v: int, d: int, b: int) -> None:
+    _IMPL["join_view"][_kind(topo)](topo, links, order, v, d, b)
 
 
 def square_topology(stride: int) -> NDArray[np.int64]:
@@ -373,6 +398,22 @@ def _sq_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     carve(links, order, c, d, b)
 
 
+def _sq_view(topo, c):  # type: ignore[no-untyped-def]
+    return np.int64(c)
+
+
+def _sq_cell(topo, v):  # type: ignore[no-untyped-def]
+    return v
+
+
+def _sq_step_view(topo, v, d):  # type: ignore[no-untyped-def]
+    return v + topo[d]
+
+
+def _sq_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
+    carve(links, order, v, d, b)
+
+
 def _sq_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
     links[c] &= ~BITS[d]
     links[b] &= ~OPPOSITE_BITS[d]
@@ -464,6 +505,22 @@ def _gr_slot(topo, c, d):  # type: ignore[no-untyped-def]
     return np.int64(topo[1][c * topo[2] + d])
 
 
+def _gr_view(topo, c):  # type: ignore[no-untyped-def]
+    return np.int64(c)
+
+
+def _gr_cell(topo, v):  # type: ignore[no-untyped-def]
+    return v
+
+
+def _gr_step_view(topo, v, d):  # type: ignore[no-untyped-def]
+    return step(topo, v, d)
+
+
+def _gr_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
+    join(topo, links, order, v, d, b)
+
+
 # ----------------------------------------------------------------------------- a framed lattice
 # (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: LLVM inlines these;
 # its counts are the lengths of the tuples in topo[2], constants once compiled)
@@ -536,8 +593,14 @@ _lt_open_slot = _gr_open_slot
 
 
 def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
+    return _rg_step_in(topo, c, np.int64(topo[0][c]), d)
+
+
+@njit(cache=True)
+def _rg_step_in(topo, c, r, d):  # type: ignore[no-untyped-def]
+    """Neighbour ``d`` of cell ``c`` of ring ``r``."""
     tab = topo[1]
-    o = 8 * np.int64(topo[0][c])
+    o = 8 * r
     k = c - tab[o]
     if o == 0:  # the centre: its six ring cells, none when it is the only ring
         return np.int64(d + 1) if topo[3] > 1 else np.int64(-1)
@@ -554,7 +617,12 @@ def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
 
 
 def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
-    r = np.int64(topo[0][c])
+    return _rg_slot_in(topo, c, np.int64(topo[0][c]), d)
+
+
+@njit(cache=True)
+def _rg_slot_in(topo, c, r, d):  # type: ignore[no-untyped-def]
+    """The wall slot between cell ``c`` of ring ``r`` and its neighbour ``d``."""
     if r == 0:
         return np.int64(d)
     tab = topo[1]
@@ -598,6 +666,34 @@ def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
 
 
 _rg_join, _rg_shut, _rg_is_open = _lt_join, _lt_shut, _lt_is_open
+
+_RING = 40
+"""A view of a polar cell holds its ring from this bit up, its id below."""
+
+
+def _rg_view(topo, c):  # type: ignore[no-untyped-def]
+    return np.int64(c) | (np.int64(topo[0][c]) << _RING)
+
+
+def _rg_cell(topo, v):  # type: ignore[no-untyped-def]
+    return v & ((np.int64(1) << _RING) - 1)
+
+
+def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
+    c = v & ((np.int64(1) << _RING) - 1)
+    r = v >> _RING
+    nb = _rg_step_in(topo, c, r, d)
+    if nb < 0:
+        return nb
+    # the cell it grew from is a ring in, those grown from it a ring out (the centre's six
+    # are ring 1), the two beside it in its ring
+    there = r + 1 if (r == 0 or d >= 3) else (r - 1 if d == 0 else r)
+    return nb | (there << _RING)
+
+
+def _rg_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
+    c = v & ((np.int64(1) << _RING) - 1)
+    open_slot(topo, links, order, _rg_slot_in(topo, c, v >> _RING, d))
 
 
 _REGISTERED: list[bool] = []
