@@ -1595,19 +1595,27 @@ def _solid(region: Any, least: float = 1e-3) -> Any:
     return shapely.union_all(polys) if polys else region
 
 
+def _first_miss(
+    figure: Any, p0: NDArray, p1: NDArray, normal: NDArray, offsets: NDArray
+) -> float | None:
+    """The first of ``offsets`` (along ``normal`` from a door's wall, ``p0`` to ``p1``) at
+    which a cross-section as wide as the door misses the figure; None if none does."""
+    import shapely
+
+    shrink = 0.02 * (p1 - p0)
+    for t in offsets:
+        section = shapely.LineString([p0 + shrink + t * normal, p1 - shrink + t * normal])
+        if not shapely.intersects(figure, section):
+            return float(t)
+    return None
+
+
 def _out_before(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray, depth: float) -> float:
     """How far before a door's wall (``p0`` to ``p1``, ``depth`` beyond its cell's centre)
     a cross-section as wide as the door first misses the figure, going out from a tenth of
     a cell past the centre; 0 when every one up to the wall meets it."""
-    import shapely
-
-    shrink = 0.02 * (p1 - p0)
-    for t in np.arange(0.1, depth, 0.05):
-        back = depth - t
-        section = shapely.LineString([p0 + shrink - back * normal, p1 - shrink - back * normal])
-        if not shapely.intersects(figure, section):
-            return float(back)
-    return 0.0
+    t = _first_miss(figure, p0, p1, normal, np.arange(0.1, depth, 0.05) - depth)
+    return 0.0 if t is None else -t
 
 
 def _way_out(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray) -> float | None:
@@ -1615,14 +1623,7 @@ def _way_out(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray) -> float | 
     cross-section as wide as the door no longer meets the figure (at least a tenth of a
     cell); None for a door that does not leave the figure within a cell and a half (it
     opens onto a notch, runs into another part of the figure, or along its edge)."""
-    import shapely
-
-    shrink = 0.02 * (p1 - p0)
-    for t in np.arange(0.1, 1.5, 0.05):
-        section = shapely.LineString([p0 + shrink + t * normal, p1 - shrink + t * normal])
-        if not shapely.intersects(figure, section):
-            return float(t)
-    return None
+    return _first_miss(figure, p0, p1, normal, np.arange(0.1, 1.5, 0.05))
 
 
 def grid_smooth_walls(maze: Maze) -> NDArray[np.bool_]:

@@ -398,22 +398,6 @@ def _sq_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     carve(links, order, c, d, b)
 
 
-def _sq_view(topo, c):  # type: ignore[no-untyped-def]
-    return np.int64(c)
-
-
-def _sq_cell(topo, v):  # type: ignore[no-untyped-def]
-    return v
-
-
-def _sq_step_view(topo, v, d):  # type: ignore[no-untyped-def]
-    return v + topo[d]
-
-
-def _sq_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
-    carve(links, order, v, d, b)
-
-
 def _sq_shut(topo, links, c, d, b):  # type: ignore[no-untyped-def]
     links[c] &= ~BITS[d]
     links[b] &= ~OPPOSITE_BITS[d]
@@ -519,6 +503,10 @@ def _gr_step_view(topo, v, d):  # type: ignore[no-untyped-def]
 
 def _gr_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
     join(topo, links, order, v, d, b)
+
+
+# (a view is the id: the square grid's are the graph's, which ask the topology itself)
+_sq_view, _sq_cell, _sq_step_view, _sq_join_view = _gr_view, _gr_cell, _gr_step_view, _gr_join_view
 
 
 # ----------------------------------------------------------------------------- a framed lattice
@@ -669,6 +657,8 @@ _rg_join, _rg_shut, _rg_is_open = _lt_join, _lt_shut, _lt_is_open
 
 _RING = 40
 """A view of a polar cell holds its ring from this bit up, its id below."""
+_ID = (1 << _RING) - 1
+"""The bits of a polar cell's view that hold its id."""
 
 
 def _rg_view(topo, c):  # type: ignore[no-untyped-def]
@@ -676,11 +666,11 @@ def _rg_view(topo, c):  # type: ignore[no-untyped-def]
 
 
 def _rg_cell(topo, v):  # type: ignore[no-untyped-def]
-    return v & ((np.int64(1) << _RING) - 1)
+    return v & _ID
 
 
 def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
-    c = v & ((np.int64(1) << _RING) - 1)
+    c = v & _ID
     r = v >> _RING
     nb = _rg_step_in(topo, c, r, d)
     if nb < 0:
@@ -692,7 +682,7 @@ def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
 
 
 def _rg_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
-    c = v & ((np.int64(1) << _RING) - 1)
+    c = v & _ID
     open_slot(topo, links, order, _rg_slot_in(topo, c, v >> _RING, d))
 
 
