@@ -1254,6 +1254,10 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, An
     for end, wall, mid, normal in _end_doors(maze):
         line = g.wall(wall)
         p0, p1 = line[0].astype(np.float64), line[-1].astype(np.float64)
+        wide, most = float(np.hypot(*(p1 - p0))), _DOOR_WIDE * _unit(g)
+        if wide > most:  # a big square's side (the adaptive grid): the door at its middle
+            middle, along = 0.5 * (p0 + p1), (p1 - p0) * (0.5 * most / wide)
+            p0, p1 = middle - along, middle + along
         centre = g.centres[end]
         bulge = max(0.0, float(np.max((line - p0) @ normal)))  # an arc's beyond its chord
         half = 0.5 * (p1 - p0)
@@ -1287,11 +1291,17 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, An
         for w, p, q, cells in zip(opened[crossing], ca[crossing], cb[crossing], both,
                                   strict=True):  # fmt: skip
             line = g.wall(int(w))
-            # as wide as the wall all the way from centre to centre, within the two cells
-            width = float(np.hypot(*(line[-1] - line[0])))
+            # as wide as a bridge all the way from centre to centre, within the two cells,
+            # and through the middle of the wall (a small cell's wall on a big one's side)
+            ends = np.array([line[0], line[-1]], np.float64)
+            along = ends[1] - ends[0]
+            middle = 0.5 * (ends[0] + ends[1])
+            half = along * min(0.5, 0.5 * width / max(float(np.hypot(*along)), 1e-12))
             strip = shapely.buffer(shapely.LineString([p, q]), 0.5 * width, cap_style="flat")
             pieces.append(shapely.intersection(strip, shapely.union(*cells)))
-            pieces.append(shapely.convex_hull(shapely.multipoints([p, q, *line])))
+            pieces.append(
+                shapely.convex_hull(shapely.multipoints([p, q, middle - half, middle + half]))
+            )
     region = _solid(_polygonal(shapely.union_all(pieces)))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
     sealed = _sealed(maze, region, walled, ids[cut | bridge], mouths)
@@ -1436,6 +1446,9 @@ def _own_floor(maze: Maze, figure: Any, own: NDArray[np.int64], cell: int) -> An
     return shapely.union_all(held) if held else None
 
 
+_DOOR_WIDE = 1.0
+"""A door's widest, in the grid's smallest cells (:func:`_unit`): a big square of the
+adaptive grid opens on part of its side, so its way out stays near the figure."""
 _PEN = 0.1
 """Half the width (cells) of a drawn line with room to spare (a line is 0.15 wide)."""
 _GAP = 0.05

@@ -260,6 +260,29 @@ def test_the_ends_of_a_smooth_maze_lie_clear_of_its_outline(grid):
     assert solvable(walked), walked
 
 
+@pytest.mark.parametrize(("cells", "seed"), [(16, 2), (20, 1)])
+def test_a_door_on_a_big_square_opens_as_wide_as_a_small_one(cells, seed):
+    """An end on a big square of the adaptive grid (four or eight small squares a side at
+    the rim of scikit-image's horse) opened its whole side onto the ground: a tab of floor
+    beyond the figure as wide as the square, 0.3 % of the word's footprint at 150 cells.
+    Each door's mouth, where the outline opens, is one small square wide, and the drawing
+    is walked from one to the other."""
+    import skimage.data
+    from test_drawn import flood, render, solvable
+
+    from mazeart.outline import door_mouths
+
+    horse = Image.fromarray(~skimage.data.horse())
+    maze = mazeart.make(horse, cells=cells, rng=seed, grid="adaptive", outline="smooth",
+                        edges=False, mode="silhouette").maze  # fmt: skip
+    mouths = door_mouths(maze)
+    assert len(mouths) == 2
+    for q0, q1 in mouths:
+        assert np.hypot(*(q1 - q0)) <= 1.0 + 1e-9  # the adaptive grid's unit: a small square
+    walked = flood(render(maze), maze)
+    assert solvable(walked), walked
+
+
 def test_a_smooth_outline_with_no_cell_inside_says_how_many_cells_would_do(tmp_path):
     """A word at too few cells for the smooth outline to keep a cell: one line that names
     the grid and the cells that would keep the strokes (not "the preset has no free cell":

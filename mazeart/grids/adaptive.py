@@ -320,6 +320,7 @@ def refine(
                 heap.append((-worth(0, i, j, gain, full), 0, i, j))
     heapq.heapify(heap)
     order: list[tuple[int, int, int]] = []
+    grown = [free]  # the maze cells after each split, before balancing
     while heap and free < target:
         _, d, i, j = heapq.heappop(heap)
         splits[d][i, j] = True
@@ -331,19 +332,31 @@ def refine(
                 free += full
                 if d + 1 < levels and gain >= GAIN:
                     heapq.heappush(heap, (-worth(d + 1, ci, cj, gain, full), d + 1, ci, cj))
+        grown.append(free)
     # balancing adds cells: the longest run of splits whose balanced tree holds no more
-    # than the target (the splits came greedily, so any first part of them is a tree)
-    lo, hi = 0, len(order)
+    # than the target (the splits came greedily, so any first part of them is a tree; the
+    # cells a run holds grow with its length, which the search below takes as a rule)
     best = balance(splits)
-    if _free(best, fulls) <= target or not order:
+    most = _free(best, fulls)
+    if most <= target or not order:
         return best
     at = np.asarray(order, np.int64).reshape(-1, 3)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if _free(balance(_first(splits, at[:mid])), fulls) <= target:
-            lo = mid
+    before = np.asarray(grown, np.int64)
+    # each guess: the longest run whose cells before balancing, plus what balancing added
+    # (known at both ends of the bracket, taken as growing evenly between), fit; every
+    # third guess halves the bracket instead, so no more are made than halving would
+    lo, hi, added_lo, added_hi, tries = 0, len(order), 0, most - int(before[-1]), 0
+    while hi - lo > 1:
+        k = np.arange(lo + 1, hi)
+        added = added_lo + (added_hi - added_lo) * (k - lo) / (hi - lo)
+        fits = k[before[k] + added <= target]
+        tries += 1
+        k = (lo + hi) // 2 if tries % 3 == 0 else int(fits[-1]) if fits.size else lo + 1
+        n = _free(balance(_first(splits, at[:k])), fulls)
+        if n <= target:
+            lo, added_lo = k, n - int(before[k])
         else:
-            hi = mid - 1
+            hi, added_hi = k, n - int(before[k])
     return balance(_first(splits, at[:lo]))
 
 
