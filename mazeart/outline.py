@@ -1255,7 +1255,7 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, An
         line = g.wall(wall)
         p0, p1 = line[0].astype(np.float64), line[-1].astype(np.float64)
         wide, most = float(np.hypot(*(p1 - p0))), _DOOR_WIDE * _unit(g)
-        if wide > most:  # a big square's side (the adaptive grid): the door at its middle
+        if wide > most:  # a longer side (a big square of the adaptive grid): the door its middle
             middle, along = 0.5 * (p0 + p1), (p1 - p0) * (0.5 * most / wide)
             p0, p1 = middle - along, middle + along
         centre = g.centres[end]
@@ -1447,8 +1447,9 @@ def _own_floor(maze: Maze, figure: Any, own: NDArray[np.int64], cell: int) -> An
 
 
 _DOOR_WIDE = 1.0
-"""A door's widest, in the grid's smallest cells (:func:`_unit`): a big square of the
-adaptive grid opens on part of its side, so its way out stays near the figure."""
+"""A door's widest, in cells (:func:`_unit`, the adaptive grid's smallest square): an end
+on a longer side (a big square of the adaptive grid) opens on the middle of it, so its way
+out stays near the figure."""
 _PEN = 0.1
 """Half the width (cells) of a drawn line with room to spare (a line is 0.15 wide)."""
 _GAP = 0.05
