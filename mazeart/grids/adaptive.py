@@ -347,9 +347,9 @@ def refine(
     # third guess halves the bracket instead, so no more are made than halving would
     lo, hi, added_lo, added_hi, tries = 0, len(order), 0, most - int(before[-1]), 0
     while hi - lo > 1:
-        k = np.arange(lo + 1, hi)
-        added = added_lo + (added_hi - added_lo) * (k - lo) / (hi - lo)
-        fits = k[before[k] + added <= target]
+        runs = np.arange(lo + 1, hi)
+        added = added_lo + (added_hi - added_lo) * (runs - lo) / (hi - lo)
+        fits = runs[before[runs] + added <= target]
         tries += 1
         k = (lo + hi) // 2 if tries % 3 == 0 else int(fits[-1]) if fits.size else lo + 1
         n = _free(balance(_first(splits, at[:k])), fulls)
