@@ -344,7 +344,8 @@ def refine(
     before = np.asarray(grown, np.int64)
     # each guess: the longest run whose cells before balancing, plus what balancing added
     # (known at both ends of the bracket, taken as growing evenly between), fit; every
-    # third guess halves the bracket instead, so no more are made than halving would
+    # third guess halves the bracket instead, so a guess that keeps missing costs at most
+    # three times the halvings
     lo, hi, added_lo, added_hi, tries = 0, len(order), 0, most - int(before[-1]), 0
     while hi - lo > 1:
         runs = np.arange(lo + 1, hi)
