@@ -818,13 +818,30 @@ def _shrunk(region: Any, figure: Any, inset: float) -> Any:
     keep = [shapely.intersection(shapely.buffer(ground, 2 * _PEN, quad_segs=4), region)]
     # and the floor too narrow for two lines drawn inside it and a gap between (a stroke's
     # tip, a neck): inset, its lines' ink would close it; drawn as it was, a reader passes
-    reach = inset + _PEN + _GAP
-    opened = shapely.buffer(shapely.buffer(region, -reach, quad_segs=4), reach, quad_segs=4)
     near = shapely.buffer(inner, 1e-6, quad_segs=1)
-    for piece in shapely.get_parts(shapely.difference(region, opened)):
-        if piece.area > 1e-6 and (shapely.intersects(piece, near) or not near.area):
-            keep.append(piece)  # (a corner's sliver that misses the inset floor is not)
-    return _polygonal(shapely.union_all([inner, *keep]))
+
+    def narrow(gap: float) -> list[Any]:
+        reach = inset + _PEN + gap
+        opened = shapely.buffer(shapely.buffer(region, -reach, quad_segs=4), reach, quad_segs=4)
+        pieces = shapely.get_parts(shapely.difference(region, opened))
+        return [
+            p for p in pieces if p.area > 1e-6 and (shapely.intersects(p, near) or not near.area)
+        ]
+
+    keep += narrow(_GAP)  # (a corner's sliver that misses the inset floor is not kept)
+    # and a neck or tip too narrow for the wider gap :func:`_sealed` asks (which stays open
+    # at 8 pixels a cell), with the band's wedges beside it: where it meets the inset floor,
+    # or a notch's tip beside it is inset, the band pokes in and its ink would close in on
+    # the way past it (a corner's piece holds no disk as wide as the band: left as it was)
+    ways = [p for p in narrow(_SEAL_GAP) if not shapely.buffer(p, -inset, quad_segs=1).is_empty]
+    made = shapely.union_all([inner, *keep, *ways])
+    if ways:  # the band less what a line half its width cannot sweep, beside them
+        band = shapely.difference(region, made)
+        r = 0.45 * inset
+        swept = shapely.buffer(shapely.buffer(band, -r, quad_segs=4), r, quad_segs=4)
+        beside = shapely.buffer(shapely.union_all(ways), 2 * inset, quad_segs=4)
+        made = shapely.union(made, shapely.intersection(shapely.difference(band, swept), beside))
+    return _polygonal(made)
 
 
 def _region_rings(region: Any) -> list[NDArray[np.float64]]:

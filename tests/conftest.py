@@ -182,6 +182,21 @@ CHROMIUM_ARGS = [
 """How the browser tests start Chromium (no sandbox as root, nothing fetched in the background)."""
 
 
+SYSTEM_FONTS = Path("/usr/share/fonts/truetype/dejavu")
+"""Where Debian's ``fonts-dejavu-core`` puts the DejaVu faces the package does not bundle."""
+
+
+def system_font(name: str) -> Path:
+    """A DejaVu face from :data:`SYSTEM_FONTS` (the test is skipped without it, unless
+    ``MAZEART_REQUIRE_TOOLS`` says every tool must be there)."""
+    path = SYSTEM_FONTS / name
+    if not path.is_file():
+        if os.environ.get("MAZEART_REQUIRE_TOOLS"):
+            pytest.fail(f"{path} is not installed (fonts-dejavu-core)")
+        pytest.skip(f"{path} is not installed (fonts-dejavu-core)")
+    return path
+
+
 @pytest.fixture(scope="module")
 def browser():
     """The system's Chromium under Playwright, one a test module (skipped without it, unless
