@@ -187,13 +187,14 @@ def test_a_word_thinner_than_its_cells_is_walkable_as_drawn():
 
 @pytest.mark.parametrize(("grid", "cells"), [("square", 47), ("hex", 30), ("polar", 30)])
 def test_the_way_past_a_notch_beside_a_neck_stays_open_as_drawn(grid, cells):
-    """ "Maze" set in DejaVu Serif at 30 cells across: under the ``a``'s bowl the floor is a
-    neck, and where the bowl meets the stem the figure has a notch whose tip lies beside it.
+    """The word "Maze" set in DejaVu Serif, 30 cells across: under the ``a``'s bowl the floor
+    is a neck, and where the bowl meets the stem the figure has a notch whose tip lies beside
+    it.
     The outline runs half a line inside the contour, but not along a neck (its two lines'
     ink would close it); it ran inside along the notch's tip, whose ink then closed the way
     past it at 8 pixels a cell, leaving a pocket of floor (99.2 % of the floor reached on
-    the hex grid, 99.4 % on the polar). On the square grid at 47 cells a stroke's tip keeps
-    its floor as it was drawn (a wider band kept beside it sealed 8 more pixels of it).
+    the hex grid, 99.4 % on the polar). On the square grid at 47 cells, the band beside
+    every kept piece un-inset made a stroke tip's sealed strip of floor a pocket (8 pixels).
     Walked on the rendered picture by ``test_drawn``'s flood, as the benchmark's pictures
     are."""
     from conftest import system_font
