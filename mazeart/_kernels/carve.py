@@ -103,8 +103,8 @@ def backtracker(topo, free, starts, state, links, order):
             nb = step(topo, cur, d)
             join(topo, links, order, cur, d, nb)
             avail[nb] = False
-            top += 1
-            stack[top] = nb
+            top += k > 1  # (a cell whose only way on is taken has none when the walk is
+            stack[top] = nb  # back: the next takes its place, with no second look)
 
 
 @njit(cache=True)
