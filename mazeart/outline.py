@@ -819,27 +819,31 @@ def _shrunk(region: Any, figure: Any, inset: float) -> Any:
     # and the floor too narrow for two lines drawn inside it and a gap between (a stroke's
     # tip, a neck): inset, its lines' ink would close it; drawn as it was, a reader passes
     near = shapely.buffer(inner, 1e-6, quad_segs=1)
+    shapely.prepare(near)
 
     def narrow(gap: float) -> list[Any]:
         reach = inset + _PEN + gap
         opened = shapely.buffer(shapely.buffer(region, -reach, quad_segs=4), reach, quad_segs=4)
         pieces = shapely.get_parts(shapely.difference(region, opened))
-        return [
-            p for p in pieces if p.area > 1e-6 and (shapely.intersects(p, near) or not near.area)
-        ]
+        held = shapely.intersects(near, pieces) if near.area else np.ones(len(pieces), bool)
+        return list(pieces[(shapely.area(pieces) > 1e-6) & held])
 
     keep += narrow(_GAP)  # (a corner's sliver that misses the inset floor is not kept)
     # and a neck or tip too narrow for the wider gap :func:`_sealed` asks (which stays open
     # at 8 pixels a cell), with the band's wedges beside it: where it meets the inset floor,
     # or a notch's tip beside it is inset, the band pokes in and its ink would close in on
     # the way past it (a corner's piece holds no disk as wide as the band: left as it was)
-    ways = [p for p in narrow(_SEAL_GAP) if not shapely.buffer(p, -inset, quad_segs=1).is_empty]
+    wide = np.array(narrow(_SEAL_GAP), dtype=object)
+    ways = list(wide[~shapely.is_empty(shapely.buffer(wide, -inset, quad_segs=1))])
     made = shapely.union_all([inner, *keep, *ways])
-    if ways:  # the band less what a line half its width cannot sweep, beside them
-        band = shapely.difference(region, made)
+    if ways:  # the band less what a line half its width cannot sweep, beside them (the
+        # band looked at a little wider, so that where it is cut off it is not thin)
+        ways_at = shapely.union_all(ways)
+        window = shapely.buffer(ways_at, 3 * inset, quad_segs=4)
+        band = shapely.intersection(shapely.difference(region, made), window)
         r = 0.45 * inset
         swept = shapely.buffer(shapely.buffer(band, -r, quad_segs=4), r, quad_segs=4)
-        beside = shapely.buffer(shapely.union_all(ways), 2 * inset, quad_segs=4)
+        beside = shapely.buffer(ways_at, 2 * inset, quad_segs=4)
         made = shapely.union(made, shapely.intersection(shapely.difference(band, swept), beside))
     return _polygonal(made)
 
