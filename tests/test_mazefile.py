@@ -15,6 +15,9 @@ from mazeart import ALGORITHMS, generate, preset_from_text
 from mazeart.mazefile import dumps, load_maze, loads, save_maze, schema
 
 CASES = [(name, geo) for name, algo in ALGORITHMS.items() for geo in algo.geometries]
+VALIDATOR = jsonschema.Draft202012Validator(schema())
+"""The shipped schema's validator, made once (``jsonschema.validate`` checks the schema
+itself at each call, which cost the property tests most of their time)."""
 
 ROOMY = """
 ..............
@@ -28,6 +31,10 @@ ROOMY = """
 """
 
 
+def test_the_shipped_schema_is_a_valid_json_schema():
+    jsonschema.Draft202012Validator.check_schema(schema())
+
+
 @pytest.mark.parametrize(("algorithm", "geometry"), CASES)
 @given(weights=presets(max_side=10), seed=st.integers(0, 2**32 - 1))
 def test_round_trip_is_exact(algorithm, geometry, weights, seed):
@@ -36,7 +43,7 @@ def test_round_trip_is_exact(algorithm, geometry, weights, seed):
     back = loads(text)
     assert back == maze
     assert dumps(back) == text
-    jsonschema.validate(json.loads(text), schema())
+    VALIDATOR.validate(json.loads(text))
 
 
 @given(seed=st.integers(0, 2**32 - 1), braid=st.sampled_from([0.0, 0.5]))
@@ -46,7 +53,7 @@ def test_round_trip_with_rooms_and_tags(seed, braid):
     assert maze.rooms and maze.tags
     back = loads(dumps(maze))
     assert back == maze and back.rooms == maze.rooms and back.tags == maze.tags
-    jsonschema.validate(json.loads(dumps(maze)), schema())
+    VALIDATOR.validate(json.loads(dumps(maze)))
 
 
 def test_save_load_save_is_byte_identical(tmp_path):
