@@ -347,18 +347,20 @@ def refine(
     # third guess halves the bracket instead, so a guess that keeps missing costs at most
     # three times the halvings
     lo, hi, added_lo, added_hi, tries = 0, len(order), 0, most - int(before[-1]), 0
+    kept = None  # the balanced tree of the longest run found to fit
     while hi - lo > 1:
         runs = np.arange(lo + 1, hi)
         added = added_lo + (added_hi - added_lo) * (runs - lo) / (hi - lo)
         fits = runs[before[runs] + added <= target]
         tries += 1
         k = (lo + hi) // 2 if tries % 3 == 0 else int(fits[-1]) if fits.size else lo + 1
-        n = _free(balance(_first(splits, at[:k])), fulls)
+        tree = balance(_first(splits, at[:k]))
+        n = _free(tree, fulls)
         if n <= target:
-            lo, added_lo = k, n - int(before[k])
+            lo, added_lo, kept = k, n - int(before[k]), tree
         else:
             hi, added_hi = k, n - int(before[k])
-    return balance(_first(splits, at[:lo]))
+    return kept if kept is not None else balance(_first(splits, at[:lo]))
 
 
 def _first(splits: list[NDArray[np.bool_]], at: NDArray[np.int64]) -> list[NDArray[np.bool_]]:
