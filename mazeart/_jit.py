@@ -5,7 +5,8 @@ two ways, with the same results:
 
 - **as Python**, while the work it has been given in this process is small
   (:data:`BUDGET`: its largest array argument, summed over its calls, at most
-  100,000 elements). A maze of a
+  100,000 elements; 10,000, :data:`WARM_BUDGET`, once another kernel has loaded
+  numba and this one is in numba's cache, since reading it is then cheap). A maze of a
   few thousand cells takes Python a few tenths of a second, less than loading
   numba (a third of a second to import, as much again to set up its compiler
   and read a cached kernel): so the main job on a picture starts and finishes
@@ -96,6 +97,13 @@ def caching() -> bool:
 BUDGET = 100_000
 """How much work a kernel may be given as Python in one process: the size of its largest
 array argument, summed over its calls; beyond it the kernel is compiled."""
+
+WARM_BUDGET = 10_000
+"""The same once numba is set up in the process (a kernel has been compiled): reading
+another kernel from the cache then costs a few hundredths of a second, not the half second
+of loading numba, so a kernel's Python is worth less of it."""
+
+_WARM: list[bool] = []
 
 _MODES = ("auto", "always", "never")
 _MODE: list[str] = []
@@ -193,6 +201,7 @@ class _Kernel:
         self.options = options
         self.dispatcher: Any = None
         self.work = 0  # array elements run as Python so far
+        self.in_cache: bool | None = None  # whether numba's cache holds it (once asked)
         self.__name__ = func.__name__
         self.__qualname__ = func.__qualname__
         self.__module__ = func.__module__
@@ -229,6 +238,7 @@ class _Kernel:
             if not caching():
                 options.pop("cache", None)
             self.dispatcher = numba.njit(**options)(self.py_func)
+            _WARM[:] = [True]
         return self.dispatcher
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -242,12 +252,30 @@ class _Kernel:
                 work = int(self.counter(*args, **kwargs))
             else:
                 work = _work(args if self.measure is None else (args[self.measure],))
-            if self.work + work <= BUDGET:
+            if self.work + work <= self._budget():
                 self.work += work
                 return self._as_python(args, kwargs)
         elif mode == "never":
             return self._as_python(args, kwargs)
         return (self.dispatcher or self.compiled())(*args, **kwargs)
+
+    def _budget(self) -> int:
+        """:data:`WARM_BUDGET` once numba is set up and the cache holds this kernel (only
+        read, not compiled, it is cheap), else :data:`BUDGET`."""
+        if not _WARM:
+            return BUDGET
+        if self.in_cache is None:
+            self.in_cache = bool(self.options.get("cache")) and caching() and self._indexed()
+        return WARM_BUDGET if self.in_cache else BUDGET
+
+    def _indexed(self) -> bool:
+        """Whether numba's cache has an index of this kernel's compiled signatures."""
+        try:
+            from numba.core.caching import FunctionCache
+
+            return os.path.exists(FunctionCache(self.py_func)._cache_file._index_path)
+        except Exception:  # a numba without that layout: the budget as before
+            return False
 
     def _as_python(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         _LOCAL.inside = True

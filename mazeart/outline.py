@@ -758,6 +758,17 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, 
     parts.extend(crossings)
     region = _polygonal(shapely.union_all(parts))
     walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
+    # the floor no way reaches, as on the other grids: in the cells the outline cuts or
+    # bridges (a wall's end and the contour can close a way that a pen's width keeps open)
+    ids = np.flatnonzero(own.reshape(-1) >= 0)
+    boxes = shapely.box(ids % maze.width, ids // maze.width, ids % maze.width + 1.0,
+                        ids // maze.width + 1.0)  # fmt: skip
+    cut = bridge[ids] | (~shapely.contains_properly(figure, boxes)
+                         & shapely.intersects(figure, boxes))  # fmt: skip
+    sealed = _sealed(maze, region, walled, ids[cut], mouths)
+    if sealed is not None:
+        region = _polygonal(shapely.difference(region, sealed))
+        walled = _polygonal(shapely.difference(walled, sealed))
     return region, mouths, walled, figure
 
 
@@ -1524,13 +1535,16 @@ def _sealed(
     band = _polygonal(shapely.intersection(region, cells))
     segs, wall = wall_segments(maze, grid_smooth_walls(maze))
     mine = touching[wall] | near[pair[wall, 0]]
-    ink = list(shapely.linestrings(clip_lines(segs[mine], walled).reshape(-1, 2, 2)))
+    ink = [clip_lines(segs[mine], walled).reshape(-1, 2, 2)]
     outline = shapely.intersection(shapely.boundary(region), cells)  # ink, but at the mouths
     for a, b in mouths:
         outline = shapely.difference(outline, shapely.LineString([a, b]).buffer(1e-6))
-    ink += [p for p in shapely.get_parts(outline) if p.geom_type == "LineString"]
-    lines = np.array(ink, dtype=object)
-    tree = shapely.STRtree(lines)
+    for part in shapely.get_parts(outline):
+        if part.geom_type == "LineString":
+            pts = shapely.get_coordinates(part)
+            ink.append(np.stack([pts[:-1], pts[1:]], axis=1))
+    ink_segs = np.concatenate(ink)
+    lo, hi = ink_segs.min(axis=1), ink_segs.max(axis=1)
     centres = g.centres[ids[maze.mask.reshape(-1)[ids]]]
     shapely.prepare(band)
     x0, y0, x1, y1 = cells.bounds
@@ -1540,9 +1554,15 @@ def _sealed(
             core = shapely.box(tx, ty, tx + _TILE, ty + _TILE)
             if not shapely.intersects(band, core):
                 continue
-            window = shapely.box(tx - 2, ty - 2, tx + _TILE + 2, ty + _TILE + 2)
-            piece = _sealed_tile(shapely.intersection(band, window), lines[tree.query(window)],
-                                 centres, window.bounds)  # fmt: skip
+            window = np.array([tx - 2, ty - 2, tx + _TILE + 2, ty + _TILE + 2])
+            floor = shapely.intersection(band, shapely.box(*window))
+            # drawn as far as the floor there goes (and a little more), within the window
+            bounds = np.array(floor.bounds) + np.array([-1, -1, 1, 1]) * 4 / _SEAL_PX
+            bounds[:2] = np.maximum(bounds[:2], window[:2])
+            bounds[2:] = np.minimum(bounds[2:], window[2:])
+            seen = (hi[:, 0] >= bounds[0]) & (lo[:, 0] <= bounds[2])
+            seen &= (hi[:, 1] >= bounds[1]) & (lo[:, 1] <= bounds[3])
+            piece = _sealed_tile(floor, ink_segs[seen], centres, tuple(bounds))
             if piece is not None:
                 dead.append(shapely.intersection(piece, core))
     if not dead:
@@ -1555,8 +1575,50 @@ _TILE = 32
 """Cells a side of the tiles :func:`_sealed` draws one at a time."""
 
 
+def _disk(r: float) -> NDArray[np.int64]:
+    """The pixel offsets ``(dy, dx)`` within ``r`` of a pixel."""
+    k = int(np.floor(r + 0.01))
+    dy, dx = np.mgrid[-k : k + 1, -k : k + 1]
+    inside = np.hypot(dy, dx) <= r + 0.01
+    return np.stack([dy[inside], dx[inside]], axis=1)
+
+
+def _morph(image: NDArray[np.bool_], disk: NDArray[np.int64], *, grow: bool) -> NDArray:
+    """``image`` dilated (``grow``) or eroded by the pixel offsets ``disk``, outside the image
+    being empty: one pass of whole-array logic per offset (a small disk's morphology in a
+    tenth of a generic one's time)."""
+    k = int(np.abs(disk).max())
+    h, w = image.shape
+    padded = np.pad(image, k)
+    out = np.zeros_like(image) if grow else np.ones_like(image)
+    for dy, dx in disk.tolist():
+        shifted = padded[k + dy : k + dy + h, k + dx : k + dx + w]
+        if grow:
+            out |= shifted
+        else:
+            out &= shifted
+    return out
+
+
+def _stamp(segs: NDArray[np.float64], size: tuple[int, int]) -> NDArray[np.bool_]:
+    """The pixels (``(height, width)`` ``size``) the segments ``segs`` (``(K, 2, 2)`` pixel
+    coordinates, pixel centres at whole numbers) pass through, sampled every half pixel."""
+    out = np.zeros(size, bool)
+    if not len(segs):
+        return out
+    a, d = segs[:, 0], segs[:, 1] - segs[:, 0]
+    n = np.ceil(2 * np.hypot(d[:, 0], d[:, 1])).astype(np.int64) + 1
+    which = np.repeat(np.arange(len(segs)), n)
+    t = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+    pts = np.rint(a[which] + d[which] * (t / np.maximum(n - 1, 1)[which])[:, None])
+    x, y = pts[:, 0].astype(np.int64), pts[:, 1].astype(np.int64)
+    keep = (x >= 0) & (x < size[1]) & (y >= 0) & (y < size[0])
+    out[y[keep], x[keep]] = True
+    return out
+
+
 def _sealed_tile(
-    band: Any, lines: NDArray[np.object_], centres: NDArray, bounds: tuple[float, ...]
+    band: Any, segs: NDArray[np.float64], centres: NDArray, bounds: tuple[float, ...]
 ) -> Any:
     """:func:`_sealed` in one window ``bounds``: the dead floor of ``band`` there, or None."""
     import shapely
@@ -1578,31 +1640,29 @@ def _sealed_tile(
         draw.polygon(at(poly.exterior.coords), fill=1)
         for hole in poly.interiors:
             draw.polygon(at(hole.coords), fill=0)
-    ink_img = Image.new("1", size, 0)
-    ink = ImageDraw.Draw(ink_img)
-    width = max(1, round(2 * _PEN * px))
-    for line in lines:
-        pts = at(line.coords)
-        ink.line(pts, fill=1, width=width, joint="curve")
-        for x, y in (pts[0], pts[-1]):  # round caps
-            ink.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=1)
-    floor = np.asarray(floor_img, dtype=bool) & ~np.asarray(ink_img, dtype=bool)
-    r = max(1, round(_SEAL_GAP * px))
-    disk = np.hypot(*np.mgrid[-r : r + 1, -r : r + 1]) <= r + 0.01
-    opened = ndimage.binary_opening(floor, structure=disk)
-    labels, _ = ndimage.label(opened)
+    # the ink: every line's pixels widened by the pen (round joints and caps)
+    lines = _stamp((segs - origin) * px, (size[1], size[0]))
+    floor = np.asarray(floor_img, dtype=bool) & ~_morph(lines, _disk(_PEN * px), grow=True)
+    disk = _disk(max(1, round(_SEAL_GAP * px)))
+    opened = _morph(_morph(floor, disk, grow=False), disk, grow=True)
+    labels, count = ndimage.label(opened)
     spots = ((centres - origin) * px).astype(np.int64)
     inside = (spots[:, 0] >= 0) & (spots[:, 0] < size[0]) & (spots[:, 1] >= 0)
     inside &= spots[:, 1] < size[1]
-    seeds = np.unique(labels[spots[inside, 1], spots[inside, 0]])
-    alive = np.isin(labels, seeds[seeds > 0])
+    keep = np.zeros(count + 1, bool)
+    keep[labels[spots[inside, 1], spots[inside, 0]]] = True
     # the window's rim: floor that goes on beyond it is reached from there
-    rim = np.zeros_like(alive)
-    rim[[0, -1], :] = rim[:, [0, -1]] = True
-    edge = np.unique(labels[rim & opened])
-    alive |= np.isin(labels, edge[edge > 0])
-    reached = ndimage.binary_dilation(alive, structure=disk, iterations=2)
+    for rim in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        keep[rim] = True
+    keep[0] = False
+    alive = keep[labels]
+    reached = _morph(_morph(alive, disk, grow=True), disk, grow=True)
     dead = floor & ~reached
+    rows, cols = np.flatnonzero(dead.any(axis=1)), np.flatnonzero(dead.any(axis=0))
+    if not len(rows):
+        return None
+    dead = dead[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]  # where there is any
+    origin = origin + np.array([cols[0], rows[0]]) / px
     # a speck where two lines meet (smaller than a square as wide as the gap asked for) is
     # no pocket a reader sees: sealed, the outline would only notch round it
     pieces, count = ndimage.label(dead)
@@ -1662,18 +1722,20 @@ def _way_out(figure: Any, p0: NDArray, p1: NDArray, normal: NDArray) -> float | 
 
 
 def grid_smooth_walls(maze: Maze) -> NDArray[np.bool_]:
-    """The walls of a smooth maze on a grid drawn inside its outline (before clipping to it):
-    a wall between cells of different owners that no passage opens, ``(n_walls,)``."""
-    own = owners(maze)
+    """The walls of a smooth maze drawn inside its outline (before clipping to it): a wall
+    between cells of different owners that no passage opens, ``(n_walls,)`` (on the square
+    grid, the sides :func:`smooth_walls` draws)."""
+    own = owners(maze).reshape(-1)
     a, b = maze.grid.wall_cells[:, 0], maze.grid.wall_cells[:, 1]
     oa = own[a]
     ob = np.where(b >= 0, own[np.maximum(b, 0)], -1)
-    return (oa != ob) & ((oa >= 0) | (ob >= 0)) & ~maze.passages
+    return (oa != ob) & ((oa >= 0) | (ob >= 0)) & ~maze.open_walls
 
 
 def clip_lines(segs: NDArray, region: Any) -> NDArray[np.float64]:
     """The parts of segments ``x0, y0, x1, y1`` (any direction) inside a shapely area:
-    those wholly inside kept as they are, those across its boundary cut by geometry.
+    those wholly inside kept as they are, those across its boundary cut by geometry (or,
+    when every segment is axis-parallel, by :func:`clip_segments` on the area's rings).
 
     Parameters
     ----------
@@ -1689,6 +1751,9 @@ def clip_lines(segs: NDArray, region: Any) -> NDArray[np.float64]:
     segs = np.asarray(segs, dtype=float).reshape(-1, 4)
     if not len(segs):
         return segs
+    square = (segs[:, 0] == segs[:, 2]) | (segs[:, 1] == segs[:, 3])
+    if square.all():  # the square grid's walls: crossed with the rings, compiled
+        return clip_segments(segs, _region_rings(region))
     lines = shapely.linestrings(segs.reshape(-1, 2, 2))
     shapely.prepare(region)
     inside = shapely.contains_properly(region, lines)

@@ -1,5 +1,5 @@
-"""The smooth outline on the hex, triangle, polar, upsilon and adaptive grids, checked on what
-is drawn.
+"""The smooth outline on the hex, triangle, polar, upsilon and adaptive grids (and, where the
+same case reaches it, the square grid), checked on what is drawn.
 
 The footprint of the rendered floor is compared with the picture's figure, placed on the
 drawing by the grid's own placement (``fit_grid``): the smooth outline must trace it closer
@@ -210,6 +210,32 @@ def test_the_way_past_a_notch_beside_a_neck_stays_open_as_drawn(grid, cells):
                             edges=False, mode="silhouette").maze  # fmt: skip
         walked = flood(render(maze), maze)
         assert solvable(walked), (seed, walked)
+
+
+@pytest.mark.parametrize("name", ["horse", "gift"])
+def test_a_square_smooth_maze_is_walkable_at_the_pngs_own_scale(name):
+    """Drawn at the PNG's default 10 pixels a cell (and at 12), the square grid's smooth
+    outline leaves no pocket: the horse's crossed hind legs at 24 cells across and the
+    gift's bow at 10 each had a sliver of floor that a wall's end and the contour closed
+    at that size (36 and 24 pixels), which the floor no way reaches, found and left out as
+    on the other grids, no longer keeps."""
+    import skimage
+    from test_drawn import MARGIN, flood, solvable
+
+    picture, cells = (
+        (Image.fromarray(~skimage.data.horse()), 24)
+        if name == "horse"
+        else (PICTURES["gift"](), 10)
+    )
+    for seed in (1, 2):
+        maze = mazeart.make(picture, cells=cells, rng=seed, outline="smooth", edges=False,
+                            mode="silhouette").maze  # fmt: skip
+        for px in (10, 12):
+            img = to_png_image(maze, cell_size=px, margin=MARGIN, floor="#ffffff",
+                               background="#00ff00", wall="#000000", tags=False,
+                               markers=False)  # fmt: skip
+            walked = flood(np.asarray(img.convert("RGB")), maze, scale=px)
+            assert solvable(walked), (seed, px, walked)
 
 
 @pytest.mark.parametrize(("grid", "least"), [("square", 0.94), ("hex", 0.94), ("adaptive", 0.975)])

@@ -111,13 +111,32 @@ def test_a_large_maze_is_compiled(tmp_path, monkeypatch):
     assert (tmp_path / "m.svg").is_file()
 
 
-def test_a_kernel_is_compiled_once_its_work_is_no_longer_small():
-    """Called again and again (a batch, a loop in a notebook), a kernel stops running as
-    Python once it has been given :data:`BUDGET` array elements, and gives the same
-    answers compiled."""
+def test_a_kernel_in_numbas_cache_is_known_to_be_there():
+    """The smaller budget applies to kernels numba's cache holds: a kernel compiled once is
+    found there (numba's cache layout read as this numba writes it)."""
     import numpy as np
 
-    from mazeart._jit import BUDGET, _Kernel
+    from mazeart._jit import caching, jit_mode
+    from mazeart.outline import _crossings
+
+    if not caching():
+        pytest.skip("no writable cache folder here")
+    with jit_mode("always"):
+        _crossings(np.zeros(1), np.zeros(1), np.ones(1), np.ones(1), np.array([0.5]))
+    assert _crossings._indexed()
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["numba-not-loaded", "numba-loaded"])
+def test_a_kernel_is_compiled_once_its_work_is_no_longer_small(monkeypatch, warm):
+    """Called again and again (a batch, a loop in a notebook), a kernel stops running as
+    Python once it has been given :data:`BUDGET` array elements (:data:`WARM_BUDGET` once
+    another kernel has loaded numba), and gives the same answers compiled."""
+    import numpy as np
+
+    import mazeart._jit as jit
+
+    monkeypatch.setattr(jit, "_WARM", [True] if warm else [])
+    budget = jit.WARM_BUDGET if warm else jit.BUDGET
 
     def total(a):  # type: ignore[no-untyped-def]
         s = 0
@@ -125,11 +144,14 @@ def test_a_kernel_is_compiled_once_its_work_is_no_longer_small():
             s += x
         return s
 
-    kernel = _Kernel(total, {})
+    kernel = jit._Kernel(total, {})
+    kernel.in_cache = True  # as if numba's cache held it (only read, not compiled)
     small = np.arange(1000, dtype=np.int64)
-    answers = [kernel(small) for _ in range(BUDGET // 1000 + 2)]
+    answers = [kernel(small) for _ in range(budget // 1000)]
+    assert kernel.dispatcher is None  # within the budget: Python
+    answers += [kernel(small) for _ in range(2)]
     assert kernel.dispatcher is not None  # compiled at last
-    assert kernel.work <= BUDGET
+    assert kernel.work == budget
     assert set(answers) == {int(small.sum())}
 
 

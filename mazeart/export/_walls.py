@@ -106,7 +106,7 @@ def door(maze: Maze, cell: int) -> tuple[NDArray[np.float64], NDArray[np.float64
     -------
     (middle, normal) or None
     """
-    at = maze.door_wall(cell)
+    at = maze.door_wall(maze.cell_at(cell))
     if at < 0:
         return None
     mid, direction = along(maze.grid.wall(at))
