@@ -27,6 +27,8 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   ``c`` run from 0 (from ``higher`` for its higher neighbours only, where the kind
   orders them) up to ``sides``: on a lattice or the rings the cell's own count, on a
   graph the padded width (a slot past a cell's last is ``-1``);
+- ``narrow(topo, c)``: whether ``c``'s sides all lie in the lower half of the slots (an
+  upsilon square: half its lattice's); false on a grid whose cells all have as many;
 - ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
 - ``join(topo, links, order, c, d, b)``: open the passage from ``c`` to its
   neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
@@ -109,6 +111,7 @@ __all__ = [
     "join_view",
     "lattice_topology",
     "lattice_walls",
+    "narrow",
     "open_slot",
     "register",
     "rings_topology",
@@ -144,6 +147,10 @@ def sides(topo: Any, c: int) -> int:
 
 def higher(topo: Any, c: int) -> int:
     return _IMPL["higher"][_kind(topo)](topo, c)
+
+
+def narrow(topo: Any, c: int) -> bool:
+    return _IMPL["narrow"][_kind(topo)](topo, c)
 
 
 def step(topo: Any, c: int, d: int) -> int:
@@ -390,6 +397,10 @@ def _sq_higher(topo, c):  # type: ignore[no-untyped-def]
     return 0
 
 
+def _sq_narrow(topo, c):  # type: ignore[no-untyped-def]
+    return False
+
+
 def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
     return c + topo[d]
 
@@ -449,6 +460,10 @@ def _gr_sides(topo, c):  # type: ignore[no-untyped-def]
 
 def _gr_higher(topo, c):  # type: ignore[no-untyped-def]
     return 0
+
+
+def _gr_narrow(topo, c):  # type: ignore[no-untyped-def]
+    return False
 
 
 def _gr_step(topo, c, d):  # type: ignore[no-untyped-def]
@@ -526,6 +541,10 @@ def _lt_sides(topo, c):  # type: ignore[no-untyped-def]
 def _lt_higher(topo, c):  # type: ignore[no-untyped-def]
     t = ((c >> topo[1]) + c * topo[4]) & 1
     return np.int64(len(topo[2][2]) if t == 0 else len(topo[2][3]))
+
+
+def _lt_narrow(topo, c):  # type: ignore[no-untyped-def]
+    return 2 * sides(topo, c) <= degree(topo)
 
 
 def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]
