@@ -756,19 +756,13 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, 
     if unreached:
         parts[0] = shapely.difference(parts[0], shapely.union_all(unreached).buffer(1e-6))
     parts.extend(crossings)
-    region = _polygonal(shapely.union_all(parts))
-    walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
-    # the floor no way reaches, as on the other grids: in the cells the outline cuts or
-    # bridges (a wall's end and the contour can close a way that a pen's width keeps open)
+    # the cells the outline cuts or bridges, where the floor may be sealed
     ids = np.flatnonzero(own.reshape(-1) >= 0)
     boxes = shapely.box(ids % maze.width, ids // maze.width, ids % maze.width + 1.0,
                         ids // maze.width + 1.0)  # fmt: skip
     cut = bridge[ids] | (~shapely.contains_properly(figure, boxes)
                          & shapely.intersects(figure, boxes))  # fmt: skip
-    sealed = _sealed(maze, region, walled, ids[cut], mouths)
-    if sealed is not None:
-        region = _polygonal(shapely.difference(region, sealed))
-        walled = _polygonal(shapely.difference(walled, sealed))
+    region, walled = _settled(maze, shapely.union_all(parts), ways + opens, ids[cut], mouths)
     return region, mouths, walled, figure
 
 
@@ -1334,13 +1328,37 @@ def _grid_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, An
             pieces.append(
                 shapely.convex_hull(shapely.multipoints([p, q, middle - half, middle + half]))
             )
-    region = _solid(_polygonal(shapely.union_all(pieces)))
-    walled = _polygonal(shapely.difference(region, shapely.union_all(ways + opens)))
-    sealed = _sealed(maze, region, walled, ids[cut | bridge], mouths)
-    if sealed is not None:  # floor no way reaches is left out: the outline goes round it
+    region, walled = _settled(maze, shapely.union_all(pieces), ways + opens, ids[cut | bridge],
+                              mouths)  # fmt: skip
+    return region, mouths, walled, figure
+
+
+_SPECK_HOLE = 0.1
+"""The largest hole (cells²) of the drawn floor that is filled: narrower than about two of
+the outline's lines, its ring would be drawn as a blot (where a corridor crosses the tip
+of a notch in the figure)."""
+
+
+def _settled(
+    maze: Maze,
+    floor: Any,
+    closed: list[Any],
+    cut: NDArray[np.int64],
+    mouths: Sequence[tuple[NDArray, NDArray]],
+) -> tuple[Any, Any]:
+    """The drawn region and the walled region (no wall crosses the ``closed`` ways) from the
+    union of the floor's pieces, on every grid: holes under :data:`_SPECK_HOLE` filled, and
+    the floor no way reaches (:func:`_sealed`, in the ``cut`` cells) left out, the outline
+    going round it."""
+    import shapely
+
+    region = _solid(_polygonal(floor), _SPECK_HOLE)
+    walled = _polygonal(shapely.difference(region, shapely.union_all(closed)))
+    sealed = _sealed(maze, region, walled, cut, mouths)
+    if sealed is not None:
         region = _polygonal(shapely.difference(region, sealed))
         walled = _polygonal(shapely.difference(walled, sealed))
-    return region, mouths, walled, figure
+    return region, walled
 
 
 def _loose_pieces(g: Any, own: NDArray[np.int64], cell: int, pieces: list[Any]) -> list[Any]:
@@ -1679,8 +1697,8 @@ def _sealed_tile(
 
 
 def _solid(region: Any, least: float = 1e-3) -> Any:
-    """The area without the holes smaller than ``least`` (seams where two pieces of floor
-    were cut apart by rounding, not holes of the figure)."""
+    """The area without the holes smaller than ``least`` (by default seams where two pieces
+    of floor were cut apart by rounding, not holes of the figure)."""
     import shapely
 
     polys = []
