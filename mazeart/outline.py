@@ -1355,7 +1355,17 @@ def _settled(
     region = _solid(_polygonal(floor), _SPECK_HOLE)
     walled = _polygonal(shapely.difference(region, shapely.union_all(closed)))
     sealed = _sealed(maze, region, walled, cut, mouths)
-    if sealed is not None:
+    if sealed is not None:  # (but not where a passage's way runs: its floor is a way there)
+        g = maze.grid
+        near = np.zeros(g.n_cells, bool)
+        near[cut] = True
+        pair = g.wall_cells[maze.open_walls]
+        pair = pair[near[pair[:, 0]] | near[pair[:, 1]]]
+        pieces = shapely.get_parts(sealed)
+        paths = shapely.linestrings(np.stack([g.centres[pair[:, 0]], g.centres[pair[:, 1]]], 1))
+        on_way = np.unique(shapely.STRtree(paths).query(pieces, predicate="intersects")[0])
+        sealed = shapely.union_all(np.delete(pieces, on_way)) if len(on_way) else sealed
+    if sealed is not None and not sealed.is_empty:
         region = _polygonal(shapely.difference(region, sealed))
         walled = _polygonal(shapely.difference(walled, sealed))
     return region, walled
@@ -1585,8 +1595,7 @@ def _sealed(
                 dead.append(shapely.intersection(piece, core))
     if not dead:
         return None
-    return shapely.intersection(shapely.buffer(shapely.union_all(dead), _PEN + 1.0 / _SEAL_PX),
-                                cells)  # fmt: skip
+    return shapely.intersection(shapely.union_all(dead), cells)
 
 
 _TILE = 32
@@ -1679,8 +1688,12 @@ def _sealed_tile(
     rows, cols = np.flatnonzero(dead.any(axis=1)), np.flatnonzero(dead.any(axis=0))
     if not len(rows):
         return None
-    dead = dead[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]  # where there is any
-    origin = origin + np.array([cols[0], rows[0]]) / px
+    pen = _disk(_PEN * px + 1)
+    k = int(np.abs(pen).max())
+    r0, r1 = max(rows[0] - k, 0), min(rows[-1] + k + 1, dead.shape[0])
+    c0, c1 = max(cols[0] - k, 0), min(cols[-1] + k + 1, dead.shape[1])
+    dead, floor = dead[r0:r1, c0:c1], floor[r0:r1, c0:c1]  # where there is any
+    origin = origin + np.array([c0, r0]) / px
     # a speck where two lines meet (smaller than a square as wide as the gap asked for) is
     # no pocket a reader sees: sealed, the outline would only notch round it
     pieces, count = ndimage.label(dead)
@@ -1690,6 +1703,9 @@ def _sealed_tile(
     dead = big[pieces]
     if not dead.any():
         return None
+    # and the lines' ink about it, so that the outline is drawn where they were; never the
+    # floor a way reaches (the outline round the dead floor is drawn inside that alone)
+    dead |= _morph(dead, pen, grow=True) & ~floor
     rings = [c[:, ::-1] / px + origin for c in find_contours(np.pad(dead, 1).astype(float), 0.5)]
     rings = [ring - 1.0 / px for ring in rings if len(ring) >= 4]
     area = _figure(rings)
