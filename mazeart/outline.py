@@ -1354,17 +1354,19 @@ def _settled(
     """The drawn region and the walled region (no wall crosses the ``closed`` ways) from the
     union of the floor's pieces, on every grid: holes under :data:`_SPECK_HOLE` filled, and
     the floor no way reaches (:func:`_sealed`, in the ``cut`` cells) left out, the outline
-    going round it."""
+    going round it, but for a piece that a passage's way (centre to centre) crosses: there
+    the neck is the passage's own, and leaving it out would cut the maze."""
     import shapely
 
     region = _solid(_polygonal(floor), _SPECK_HOLE)
     walled = _polygonal(shapely.difference(region, shapely.union_all(closed)))
     sealed = _sealed(maze, region, walled, cut, mouths)
-    if sealed is not None:  # (but not where a passage's way runs: its floor is a way there)
+    if sealed is not None:
         g = maze.grid
         near = np.zeros(g.n_cells, bool)
         near[cut] = True
         pair = g.wall_cells[maze.open_walls]
+        pair = pair[(pair >= 0).all(axis=1)]  # (between two cells: not a door's wall)
         pair = pair[near[pair[:, 0]] | near[pair[:, 1]]]
         pieces = shapely.get_parts(sealed)
         paths = shapely.linestrings(np.stack([g.centres[pair[:, 0]], g.centres[pair[:, 1]]], 1))
