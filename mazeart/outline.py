@@ -763,10 +763,9 @@ def _square_drawn(maze: Maze) -> tuple[Any, list[tuple[NDArray, NDArray]], Any, 
     parts.extend(crossings)
     # the cells the outline cuts or bridges, where the floor may be sealed
     ids = np.flatnonzero(own.reshape(-1) >= 0)
-    boxes = shapely.box(ids % maze.width, ids // maze.width, ids % maze.width + 1.0,
-                        ids // maze.width + 1.0)  # fmt: skip
-    cut = bridge[ids] | (~shapely.contains_properly(figure, boxes)
-                         & shapely.intersects(figure, boxes))  # fmt: skip
+    squares = _cell_polygons(maze.grid, ids)
+    cut = bridge[ids] | (~shapely.contains_properly(figure, squares)
+                         & shapely.intersects(figure, squares))  # fmt: skip
     region, walled = _settled(maze, shapely.union_all(parts), ways + opens, ids[cut], mouths)
     return region, mouths, walled, figure
 
