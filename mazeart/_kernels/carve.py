@@ -31,6 +31,7 @@ from mazeart._kernels.topology import (
     is_open,
     join,
     join_view,
+    look_view,
     narrow,
     open_slot,
     sides,
@@ -80,40 +81,32 @@ def backtracker(topo, free, starts, state, links, order):
     """From the cell on top of the stack, carve into a random unvisited neighbour."""
     n = free.size
     width = degree(topo)
-    half = width >> 1
     avail = free.copy()  # free and not yet visited: one read a neighbour
-    stack = np.empty(n, np.int64)
+    stack = np.empty(n, np.int64)  # views (:func:`view`): on the rings a look reads no ring
     for s in starts:
         if not avail[s]:
             continue
         avail[s] = False
         top = 0
-        stack[0] = s
+        stack[0] = view(topo, s)
         while top >= 0:
-            cur = stack[top]
+            at = stack[top]
             k = 0
-            sides_open = 0  # a bit a side: no store in the loop, so the topology's loads
-            if narrow(topo, cur):  # for the cell are made once, not again at each side
-                for d in range(half):  # (an upsilon square: half its lattice's slots)
-                    nb = step(topo, cur, d)
-                    if nb >= 0 and avail[nb]:
-                        sides_open |= 1 << d
-                        k += 1
-            else:  # (two loops of constant length, each unrolled: one of either length
-                for d in range(width):  # is slower on the upsilon grid, and on the rings;
-                    nb = step(topo, cur, d)  # the look as a function of its own, 2x slower)
-                    if nb >= 0 and avail[nb]:
-                        sides_open |= 1 << d
-                        k += 1
+            sides_open = 0  # a bit a side: no store and no branch in the loop (which sides
+            for d in range(width):  # are open is random), so the topology's loads for the
+                x = np.int64(avail[np.uint64(look_view(topo, at, d))])  # cell are made once
+                sides_open |= x << d  # (an unsigned index: numba adds no wraparound)
+                k += x
             if k == 0:
                 top -= 1
                 continue
             d = _nth_bit(sides_open, 0 if k == 1 else below(state, k))
-            nb = step(topo, cur, d)
-            join(topo, links, order, cur, d, nb)
+            nv = step_view(topo, at, d)
+            nb = cell(topo, nv)
+            join_view(topo, links, order, at, d, nb)
             avail[nb] = False
             top += k > 1  # (a cell whose only way on is taken has none when the walk is
-            stack[top] = nb  # back: the next takes its place, with no second look)
+            stack[top] = nv  # back: the next takes its place, with no second look)
 
 
 @njit(cache=True)

@@ -30,6 +30,9 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
 - ``narrow(topo, c)``: whether ``c``'s sides all lie in the lower half of the slots (an
   upsilon square: half its lattice's); false on a grid whose cells all have as many;
 - ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
+- ``look(topo, c, d)``: neighbour ``d`` of cell ``c``, or ``c`` itself if none: a kernel
+  asking which neighbours are free, or not yet visited, reads a flag per slot with no
+  branch (``c`` is never one of them, since it is where the kernel stands);
 - ``join(topo, links, order, c, d, b)``: open the passage from ``c`` to its
   neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
 - ``shut(topo, links, c, d, b)``: close that passage again;
@@ -46,26 +49,29 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   folding the upper half of the draw onto the lower;
 - ``slot(topo, c, d)``: the wall slot between cell ``c`` and its neighbour ``d``;
 - ``open_slot(topo, links, order, s)``: open wall slot ``s``;
-- ``view(topo, c)``, ``cell(topo, v)``, ``step_view(topo, v, d)`` and
-  ``join_view(topo, links, order, v, d, b)``: a cell as a kernel may keep it (an int64):
-  on the rings its id and its ring together, so that a kernel which lists cells and takes
-  them back at random (Prim's frontier) reads no ring from the table when it takes one:
-  the step gave it. Elsewhere a view is the cell's id;
+- ``view(topo, c)``, ``cell(topo, v)``, ``look_view(topo, v, d)``,
+  ``step_view(topo, v, d)`` and ``join_view(topo, links, order, v, d, b)``: a cell as a
+  kernel may keep it (an int64): on the rings its id and its ring together, so that a
+  kernel which keeps cells and takes them back (Prim's frontier, the backtracker's stack)
+  reads no ring from the table when it takes one: the step gave it. Elsewhere a view is
+  the cell's id;
 
-**Lattice** ``(table, shift, counts, klog, mixed)``: a grid of rows and columns
-whose steps depend only on a cell's type (the parity of its row, or with ``mixed``
-of its row plus column): hexagons, triangles, octagons and squares. Like the
-square grid it is *framed* (a border of cells that are not free) and its rows are
-``1 << shift`` cells apart, so a step is one addition and the type one shift. The
-``table`` holds, per type, each neighbour's step in increasing order of the
-neighbours, how many sides the type has and how many of its neighbours are lower,
-and for each lower neighbour the place of the shared wall among that neighbour's
-walls. ``counts`` says again how many sides each type has and how many are lower, as
-the lengths of four tuples of zeros: lengths are part of a tuple's type, so numba
-compiles a kernel once per lattice with those counts as constants, and a loop over a
-hexagon's six sides runs unrolled, as the square grid's four do. A wall belongs to
-its lower cell: slot ``(c << klog) + j`` is the wall of ``c`` to its ``j``-th higher
-neighbour. Passages are one bool per slot; nothing is stored per cell.
+**Lattice** ``(table, shift, counts, klog, mixed)``: a grid of rows and columns whose
+steps depend only on a cell's type (the parity of its row, or with ``mixed`` of its row
+plus column): hexagons, triangles, octagons and squares. Like the square grid it is
+*framed* (a border of cells that are not free) and its rows are ``1 << shift`` cells
+apart, so a step is one addition and the type one shift. The ``table`` holds, per type,
+each neighbour's step in increasing order of the neighbours, how many sides the type has
+and how many of its neighbours are lower, and for each side the wall's slot as an owner
+and a place: the step to the lower neighbour and the wall's place among its walls, or
+none and the place among the cell's own (one read for either, no branch). ``counts``
+says again how many sides each type has and how many are lower, and whether the type is
+mixed, as the lengths of five tuples of zeros: lengths are part of a tuple's type, so
+numba compiles a kernel once per lattice with those counts as constants, a loop over a
+hexagon's six sides runs unrolled, as the square grid's four do, and a cell's type is a
+shift and an ``and``. A wall belongs to its lower cell: slot
+``(c << klog) + j`` is the wall of ``c`` to its ``j``-th higher neighbour. Passages are
+one bool per slot; nothing is stored per cell.
 
 **Rings** ``(ring, tab, width, rings, cells, 0)``: the polar grid, whose rings hold
 cells in counts that double now and then. ``ring`` is each cell's ring (uint16: 2 bytes
@@ -111,6 +117,8 @@ __all__ = [
     "join_view",
     "lattice_topology",
     "lattice_walls",
+    "look",
+    "look_view",
     "narrow",
     "open_slot",
     "register",
@@ -157,6 +165,10 @@ def step(topo: Any, c: int, d: int) -> int:
     return _IMPL["step"][_kind(topo)](topo, c, d)
 
 
+def look(topo: Any, c: int, d: int) -> int:
+    return _IMPL["look"][_kind(topo)](topo, c, d)
+
+
 def join(topo: Any, links: Any, order: Any, c: int, d: int, b: int) -> None:
     _IMPL["join"][_kind(topo)](topo, links, order, c, d, b)
 
@@ -187,6 +199,10 @@ def view(topo: Any, c: int) -> int:
 
 def cell(topo: Any, v: int) -> int:
     return _IMPL["cell"][_kind(topo)](topo, v)
+
+
+def look_view(topo: Any, v: int, d: int) -> int:
+    return _IMPL["look_view"][_kind(topo)](topo, v, d)
 
 
 def step_view(topo: Any, v: int, d: int) -> int:
@@ -251,17 +267,21 @@ def lattice_topology(
     low = [sum(f < 0 for f in row) for row in flat]
     higher = max(len(row) - k for row, k in zip(flat, low, strict=True))
     klog = max(0, int(higher - 1).bit_length())
-    table = np.zeros(4 * width + 4, np.int64)
+    table = np.zeros(6 * width + 4, np.int64)
     for t, row in enumerate(flat):
         table[t * width : t * width + len(row)] = row
         table[2 * width + t] = len(row)
         table[2 * width + 2 + t] = low[t]
-        for d in range(low[t]):  # a lower neighbour: where this wall is among its walls
-            dr, dc = steps[t][d]
-            tb = (t + dr + (dc if mixed else 0)) % 2
-            twin = flat[tb].index(-row[d])
-            table[2 * width + 4 + t * width + d] = twin - low[tb]
-    counts = tuple((0,) * k for k in (len(flat[0]), len(flat[1]), low[0], low[1]))
+        for d in range(len(row)):  # the wall's owner (the lower cell) and its place there
+            if d < low[t]:
+                dr, dc = steps[t][d]
+                tb = (t + dr + (dc if mixed else 0)) % 2
+                owner, place = row[d], flat[tb].index(-row[d]) - low[tb]
+            else:
+                owner, place = 0, d - low[t]
+            table[4 * width + 4 + t * width + d] = owner
+            table[2 * width + 4 + t * width + d] = place
+    counts = tuple((0,) * k for k in (len(flat[0]), len(flat[1]), low[0], low[1], int(mixed)))
     return readonly((table, shift, counts, klog, int(bool(mixed))))
 
 
@@ -405,6 +425,9 @@ def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
     return c + topo[d]
 
 
+_sq_look = _sq_step
+
+
 def _sq_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     carve(links, order, c, d, b)
 
@@ -470,6 +493,11 @@ def _gr_step(topo, c, d):  # type: ignore[no-untyped-def]
     return np.int64(topo[0][c * topo[2] + d])
 
 
+def _gr_look(topo, c, d):  # type: ignore[no-untyped-def]
+    nb = np.int64(topo[0][c * topo[2] + d])
+    return nb if nb >= 0 else np.int64(c)
+
+
 def _gr_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
     w = np.int64(topo[1][c * topo[2] + d])
     open_slot(topo, links, order, w)
@@ -512,6 +540,10 @@ def _gr_cell(topo, v):  # type: ignore[no-untyped-def]
     return v
 
 
+def _gr_look_view(topo, v, d):  # type: ignore[no-untyped-def]
+    return look(topo, v, d)
+
+
 def _gr_step_view(topo, v, d):  # type: ignore[no-untyped-def]
     return step(topo, v, d)
 
@@ -522,11 +554,26 @@ def _gr_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
 
 # (a view is the id: the square grid's are the graph's, which ask the topology itself)
 _sq_view, _sq_cell, _sq_step_view, _sq_join_view = _gr_view, _gr_cell, _gr_step_view, _gr_join_view
+_sq_look_view = _gr_look_view
 
 
 # ----------------------------------------------------------------------------- a framed lattice
-# (a cell's type is ((c >> shift) + c * mixed) & 1, written out in each: LLVM inlines these;
-# its counts are the lengths of the tuples in topo[2], constants once compiled)
+# (its counts are the lengths of the tuples in topo[2], constants once compiled: whether
+# the type is mixed too, so a cell's type is a shift and an and; each read of the table
+# by type loads both types' entries, which depend on no cell, and keeps one: the cell's
+# type then comes one instruction before its neighbours, not one load)
+
+
+@njit(cache=True)
+def _lt_type(topo, c):  # type: ignore[no-untyped-def]
+    return ((c >> topo[1]) + c * len(topo[2][4])) & 1
+
+
+@njit(cache=True)
+def _lt_of(topo, t, i):  # type: ignore[no-untyped-def]
+    """Entry ``i`` of type ``t``'s row of the table (a row of ``degree`` entries)."""
+    return topo[0][i + t * degree(topo)]  # (an address, not a choice between two loads:
+    # LLVM makes such a choice a branch, and the type is random)
 
 
 def _lt_degree(topo):  # type: ignore[no-untyped-def]
@@ -534,12 +581,12 @@ def _lt_degree(topo):  # type: ignore[no-untyped-def]
 
 
 def _lt_sides(topo, c):  # type: ignore[no-untyped-def]
-    t = ((c >> topo[1]) + c * topo[4]) & 1
+    t = _lt_type(topo, c)
     return np.int64(len(topo[2][0]) if t == 0 else len(topo[2][1]))
 
 
 def _lt_higher(topo, c):  # type: ignore[no-untyped-def]
-    t = ((c >> topo[1]) + c * topo[4]) & 1
+    t = _lt_type(topo, c)
     return np.int64(len(topo[2][2]) if t == 0 else len(topo[2][3]))
 
 
@@ -550,18 +597,19 @@ def _lt_narrow(topo, c):  # type: ignore[no-untyped-def]
 def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]
     if d >= sides(topo, c):
         return np.int64(-1)
-    t = ((c >> topo[1]) + c * topo[4]) & 1
-    return c + topo[0][t * degree(topo) + d]
+    return c + _lt_of(topo, _lt_type(topo, c), d)
+
+
+def _lt_look(topo, c, d):  # type: ignore[no-untyped-def]
+    return c + _lt_of(topo, _lt_type(topo, c), d)  # (a slot past the type's sides: 0)
 
 
 def _lt_slot(topo, c, d):  # type: ignore[no-untyped-def]
-    low = higher(topo, c)
-    if d >= low:
-        return (np.int64(c) << topo[3]) + d - low
-    t = ((c >> topo[1]) + c * topo[4]) & 1
+    # Without a branch (which side is random): the wall's owner and its place there, read
+    t = _lt_type(topo, c)  # from the table for either kind of side
     width = degree(topo)
-    b = np.int64(c + topo[0][t * width + d])
-    return (b << topo[3]) + topo[0][2 * width + 4 + t * width + d]
+    owner = c + _lt_of(topo, t, 4 * width + 4 + d)
+    return (owner << topo[3]) + _lt_of(topo, t, 2 * width + 4 + d)
 
 
 def _lt_join(topo, links, order, c, d, b):  # type: ignore[no-untyped-def]
@@ -600,27 +648,55 @@ _lt_open_slot = _gr_open_slot
 
 
 def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
-    return _rg_step_in(topo, c, np.int64(topo[0][c]), d)
+    return _rg_step_in(topo, c, np.int64(topo[0][c]), d, np.int64(-1))
+
+
+def _rg_look(topo, c, d):  # type: ignore[no-untyped-def]
+    return _rg_step_in(topo, c, np.int64(topo[0][c]), d, np.int64(c))
 
 
 @njit(cache=True)
-def _rg_step_in(topo, c, r, d):  # type: ignore[no-untyped-def]
-    """Neighbour ``d`` of cell ``c`` of ring ``r``."""
+def _rg_step_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
+    """Neighbour ``d`` of cell ``c`` of ring ``r``, ``none`` if it has none: for a side ``d``
+    a kernel's unrolled loop makes a constant (its branches on ``d`` compiled away); a
+    random side takes :func:`_rg_pick_in`."""
     tab = topo[1]
     o = 8 * r
     k = c - tab[o]
     if o == 0:  # the centre: its six ring cells, none when it is the only ring
-        return np.int64(d + 1) if topo[3] > 1 else np.int64(-1)
+        return np.int64(d + 1) if topo[3] > 1 else none
     if d == 0:  # the cell it grew from
         return tab[o - 8] + (k >> tab[o + 2])
-    if d <= 2:  # either side in its ring, the lower first
-        n = tab[o + 1]
-        before = c - 1 + n * (k == 0)
-        after = c + 1 - n * (k == n - 1)
-        low = min(before, after)
-        return low if d == 1 else before + after - low
+    if d <= 2:  # either side in its ring, the lower first: the cell before and the one
+        n = tab[o + 1]  # after, or at either end the one past the end wrapped round
+        if k == 0:
+            return c + 1 if d == 1 else c - 1 + n
+        if k == n - 1:
+            return c + 1 - n if d == 1 else c - 1
+        return c - 1 if d == 1 else c + 1
     m = tab[o + 3]
-    return tab[o + 7] + k * m + d - 3 if d - 3 < m else np.int64(-1)
+    return tab[o + 7] + k * m + d - 3 if d - 3 < m else none
+
+
+@njit(cache=True)
+def _rg_pick_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
+    """:func:`_rg_step_in` for a random side ``d``: each kind of side worked out and the
+    one for ``d`` kept by arithmetic, where a branch on ``d`` would be mispredicted half
+    the time."""
+    tab = topo[1]
+    o = 8 * r
+    if o == 0:
+        return np.int64(d + 1) if topo[3] > 1 else none
+    first = tab[o]
+    k = c - first
+    inward = tab[o - 8] + (k >> tab[o + 2])
+    n = tab[o + 1]
+    edge = c == first or c + 1 == tab[o + 7]
+    low = (c + 1 - n if c != first else c + 1) if edge else c - 1
+    high = (c - 1 + n if c == first else c - 1) if edge else c + 1
+    kept = d - 3 < tab[o + 3]
+    out = (tab[o + 7] + k * tab[o + 3] + d - 3) * kept + none * (1 - kept)
+    return inward * (d == 0) + low * (d == 1) + high * (d == 2) + out * (d >= 3)
 
 
 def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
@@ -629,7 +705,8 @@ def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _rg_slot_in(topo, c, r, d):  # type: ignore[no-untyped-def]
-    """The wall slot between cell ``c`` of ring ``r`` and its neighbour ``d``."""
+    """The wall slot between cell ``c`` of ring ``r`` and its neighbour ``d`` (for a
+    constant ``d``, as :func:`_rg_step_in`; a random one takes :func:`_rg_slot_pick`)."""
     if r == 0:
         return np.int64(d)
     tab = topo[1]
@@ -654,6 +731,28 @@ def _rg_slot_in(topo, c, r, d):  # type: ignore[no-untyped-def]
     return tab[o + 4] + k * tab[o + 6] + (k > 0) + last
 
 
+@njit(cache=True)
+def _rg_slot_pick(topo, c, r, d):  # type: ignore[no-untyped-def]
+    """:func:`_rg_slot_in` for a random side ``d``, by arithmetic (see :func:`_rg_pick_in`)."""
+    if r == 0:
+        return np.int64(d)
+    tab = topo[1]
+    o = 8 * r
+    n, last = tab[o + 1], tab[o + 5]
+    k = c - tab[o]
+    p = k >> tab[o + 2]  # an outer wall of the cell it grew from (round the centre, the
+    i = o - 8  # centre's k-th)
+    start = tab[i + 4] + p * tab[i + 6] + (p > 0)
+    inward = start + tab[i + 5] + 1 + (p == 0) - (p == tab[i + 1] - 1) + k - (p << tab[o + 2])
+    inward += (k - inward) * (r == 1)
+    start = tab[o + 4] + k * tab[o + 6] + (k > 0)  # its own outer walls
+    out = start + last + 1 + (k == 0) - (k == n - 1) + d - 3
+    back = (d == 1) == (0 < k < n - 1)  # the spoke before it, or after it
+    j = k + back * ((k - 1 if k > 0 else n - 1) - k)
+    spoke = tab[o + 4] + last + (j != n - 1) * (j * tab[o + 6] + (j > 0)) + (j == n - 1)
+    return inward * (d == 0) + spoke * (0 < d < 3) + out * (d >= 3)
+
+
 def _rg_degree(topo):  # type: ignore[no-untyped-def]
     return len(topo[2])
 
@@ -663,10 +762,15 @@ def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
     return np.int64(3) + topo[1][o + 3] if o else np.int64(len(topo[2]) * (topo[3] > 1))
 
 
+def _rg_higher(topo, c):  # type: ignore[no-untyped-def]
+    # the cell a ring cell grew from (side 0) is inward: lower; the centre's six are higher
+    return np.int64(topo[0][c] > 0)
+
+
 def _rg_walk(topo, free, state, c, options):  # type: ignore[no-untyped-def]
     n = sides(topo, c)  # every side up to here has a neighbour
-    while True:
-        d = below(state, n)
+    while True:  # (the step with branches on the side: on a random walk they measure
+        d = below(state, n)  # faster than the arithmetic of _rg_pick_in)
         nb = step(topo, c, d)
         if free[nb]:
             return d, nb
@@ -691,18 +795,21 @@ def _rg_cell(topo, v):  # type: ignore[no-untyped-def]
 def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
     c = v & _ID
     r = v >> _RING
-    nb = _rg_step_in(topo, c, r, d)
-    if nb < 0:
-        return nb
+    nb = _rg_pick_in(topo, c, r, d, np.int64(-1))
     # the cell it grew from is a ring in, those grown from it a ring out (the centre's six
-    # are ring 1), the two beside it in its ring
-    there = r + 1 if (r == 0 or d >= 3) else (r - 1 if d == 0 else r)
-    return nb | (there << _RING)
+    # are ring 1), the two beside it in its ring (by arithmetic: d is a random side)
+    there = r + ((r == 0) | (d >= 3)) - ((r != 0) & (d == 0))
+    return nb if nb < 0 else nb | (there << _RING)
+
+
+def _rg_look_view(topo, v, d):  # type: ignore[no-untyped-def]
+    c = v & _ID
+    return _rg_pick_in(topo, c, v >> _RING, d, c)
 
 
 def _rg_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
     c = v & _ID
-    open_slot(topo, links, order, _rg_slot_in(topo, c, v >> _RING, d))
+    open_slot(topo, links, order, _rg_slot_pick(topo, c, v >> _RING, d))
 
 
 _REGISTERED: list[bool] = []
