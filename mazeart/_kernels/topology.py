@@ -346,15 +346,19 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
                     q = cols
                 row = np.int64(r) << shift
                 while q < cols:  # each cell's slots copied whole, the unused ones (never
-                    s = (row + q) << klog  # opened) overwritten by the next cell's walls or
-                    if span == 4:  # left on the last cell's walls to the outside (never open)
-                        opened[count] = links[s]
-                        opened[count + 1] = links[s + 1]
-                        opened[count + 2] = links[s + 2]
-                        opened[count + 3] = links[s + 3]
+                    s = np.uint64((row + q) << klog)  # opened) overwritten by the next
+                    at = np.uint64(count)  # cell's walls or left on the last cell's walls
+                    if span == 4:  # to the outside (never open; unsigned indices: numba
+                        opened[at] = links[s]  # adds no wraparound)
+                        opened[at + 1] = links[s + 1]
+                        opened[at + 2] = links[s + 2]
+                        opened[at + 3] = links[s + 3]
+                    elif span == 2:
+                        opened[at] = links[s]
+                        opened[at + 1] = links[s + 1]
                     else:
                         for j in range(span):
-                            opened[count + j] = links[s + j]
+                            opened[at + j] = links[s + j]
                     count += up1 if q & 1 else up0
                     q += 1
             c = (np.int64(r) << shift) + q
@@ -782,6 +786,10 @@ _RING = 40
 """A view of a polar cell holds its ring from this bit up, its id below."""
 _ID = (1 << _RING) - 1
 """The bits of a polar cell's view that hold its id."""
+_RINGS = (1 << 23) - 1
+"""The bits of a polar cell's view that hold its ring, once shifted down (masked: then
+numba's code knows the ring is not negative, and indexes the ring table with no check
+for an index from the end)."""
 
 
 def _rg_view(topo, c):  # type: ignore[no-untyped-def]
@@ -794,7 +802,7 @@ def _rg_cell(topo, v):  # type: ignore[no-untyped-def]
 
 def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
     c = v & _ID
-    r = v >> _RING
+    r = (v >> _RING) & _RINGS
     nb = _rg_pick_in(topo, c, r, d, np.int64(-1))
     # the cell it grew from is a ring in, those grown from it a ring out (the centre's six
     # are ring 1), the two beside it in its ring (by arithmetic: d is a random side)
@@ -804,12 +812,12 @@ def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
 
 def _rg_look_view(topo, v, d):  # type: ignore[no-untyped-def]
     c = v & _ID
-    return _rg_pick_in(topo, c, v >> _RING, d, c)
+    return _rg_pick_in(topo, c, (v >> _RING) & _RINGS, d, c)
 
 
 def _rg_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
     c = v & _ID
-    open_slot(topo, links, order, _rg_slot_pick(topo, c, v >> _RING, d))
+    open_slot(topo, links, order, _rg_slot_pick(topo, c, (v >> _RING) & _RINGS, d))
 
 
 _REGISTERED: list[bool] = []
