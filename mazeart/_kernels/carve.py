@@ -57,7 +57,8 @@ __all__ = [
 ]
 
 
-_NTH = np.full(256 * 8, -1, np.int64)  # _NTH[mask * 8 + j]: the place of mask's j-th set bit
+_NTH = np.full(256 * 8, -1, np.int8)  # _NTH[mask * 8 + j]: the place of mask's j-th set bit
+# (a byte each: 2 KB, not 16, of the first-level cache the kernels share with their arrays)
 for _mask in range(256):
     _places = [b for b in range(8) if _mask >> b & 1]
     _NTH[_mask * 8 : _mask * 8 + len(_places)] = _places
@@ -67,7 +68,7 @@ for _mask in range(256):
 def _nth_bit(mask, j):
     """The place of the ``j``-th (from 0) lowest set bit of ``mask``."""
     if mask < 256:
-        return _NTH[mask * 8 + j]
+        return np.int64(_NTH[mask * 8 + j])
     for _ in range(j):
         mask &= mask - 1  # the lowest set bit cleared
     d = 0
