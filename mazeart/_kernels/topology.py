@@ -302,7 +302,7 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
         if r > 1 and n != counts[r - 1] << grown:
             raise ValueError(f"ring {r} of {n} cells does not grow by 1 or 2 from {counts[r - 1]}")
         tab[8 * r : 8 * r + 8] = (first, n, grown, grows, base, last, last + 1 + grows,
-                                  first + n)  # fmt: skip
+                                  first + n - (first << (grows >> 1)))  # fmt: skip
         first, base = first + n, base + n * (last + 1 + grows)
     width = (0,) * 6  # the centre's slots (a length, so a constant once compiled)
     return readonly((ring, tab, width, rings, n_cells, 0))
@@ -648,7 +648,9 @@ _lt_open_slot = _gr_open_slot
 # shift that takes a cell's place in its ring to that of the cell inward it grew from (0 or
 # 1: one or two grew from each; 3 round the centre, whose six all grew from it), 3 how many
 # grow from each outward, 4 its first wall, 5 whether it is the last ring, 6 the walls each
-# cell but the first starts, 7 the first cell of the next ring)
+# cell but the first starts, 7 the first cell of the next ring less this ring's first cell
+# times the cells grown from each (0, 1 or 2: a shift), so that the first grown from cell
+# c is that plus c shifted, with no wait for the ring's first cell to be read)
 
 
 def _rg_step(topo, c, d):  # type: ignore[no-untyped-def]
@@ -679,7 +681,7 @@ def _rg_step_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
             return c + 1 - n if d == 1 else c - 1
         return c - 1 if d == 1 else c + 1
     m = tab[o + 3]
-    return tab[o + 7] + k * m + d - 3 if d - 3 < m else none
+    return tab[o + 7] + (c << (m >> 1)) + d - 3 if d - 3 < m else none
 
 
 @njit(cache=True)
@@ -695,11 +697,11 @@ def _rg_pick_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
     k = c - first
     inward = tab[o - 8] + (k >> tab[o + 2])
     n = tab[o + 1]
-    edge = c == first or c + 1 == tab[o + 7]
+    edge = c == first or c + 1 == first + n
     low = (c + 1 - n if c != first else c + 1) if edge else c - 1
     high = (c - 1 + n if c == first else c - 1) if edge else c + 1
     kept = d - 3 < tab[o + 3]
-    out = (tab[o + 7] + k * tab[o + 3] + d - 3) * kept + none * (1 - kept)
+    out = (tab[o + 7] + (c << (tab[o + 3] >> 1)) + d - 3) * kept + none * (1 - kept)
     return inward * (d == 0) + low * (d == 1) + high * (d == 2) + out * (d >= 3)
 
 
