@@ -38,6 +38,8 @@ from mazeart._kernels.topology import (
     slot,
     step,
     step_view,
+    unusual,
+    usual,
     view,
     walk,
 )
@@ -94,10 +96,15 @@ def backtracker(topo, free, starts, state, links, order):
             at = stack[top]
             k = 0
             sides_open = 0  # a bit a side: no store and no branch in the loop (which sides
-            for d in range(width):  # are open is random), so the topology's loads for the
-                x = np.int64(avail[np.uint64(look_view(topo, at, d))])  # cell are made once
-                sides_open |= x << d  # (an unsigned index: numba adds no wraparound)
-                k += x
+            for d in range(usual(topo)):  # are open is random), so the topology's loads
+                x = np.int64(avail[np.uint64(look_view(topo, at, d))])  # for the cell are
+                sides_open |= x << d  # made once (an unsigned index: numba adds no
+                k += x  # wraparound)
+            if unusual(topo, at):  # (the rest of the slots: on most grids none)
+                for d in range(usual(topo), width):
+                    x = np.int64(avail[np.uint64(look_view(topo, at, d))])
+                    sides_open |= x << d
+                    k += x
             if k == 0:
                 top -= 1
                 continue

@@ -27,6 +27,10 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   ``c`` run from 0 (from ``higher`` for its higher neighbours only, where the kind
   orders them) up to ``sides``: on a lattice or the rings the cell's own count, on a
   graph the padded width (a slot past a cell's last is ``-1``);
+- ``usual(topo)`` and ``unusual(topo, v)``: the slots most cells have, and whether the
+  cell of view ``v`` has more (on the rings: four, which all but the centre and the cells
+  two grow from have; elsewhere every slot, and none has more): a kernel looking at
+  every side looks at the usual ones, then at the rest only for a cell that has more;
 - ``narrow(topo, c)``: whether ``c``'s sides all lie in the lower half of the slots (an
   upsilon square: half its lattice's); false on a grid whose cells all have as many;
 - ``step(topo, c, d)``: neighbour ``d`` of cell ``c``, ``-1`` if none;
@@ -130,6 +134,8 @@ __all__ = [
     "step",
     "step_view",
     "teach",
+    "unusual",
+    "usual",
     "view",
     "walk",
 ]
@@ -155,6 +161,14 @@ def sides(topo: Any, c: int) -> int:
 
 def higher(topo: Any, c: int) -> int:
     return _IMPL["higher"][_kind(topo)](topo, c)
+
+
+def usual(topo: Any) -> int:
+    return _IMPL["usual"][_kind(topo)](topo)
+
+
+def unusual(topo: Any, v: int) -> bool:
+    return _IMPL["unusual"][_kind(topo)](topo, v)
 
 
 def narrow(topo: Any, c: int) -> bool:
@@ -425,6 +439,14 @@ def _sq_narrow(topo, c):  # type: ignore[no-untyped-def]
     return False
 
 
+def _sq_usual(topo):  # type: ignore[no-untyped-def]
+    return 4
+
+
+def _sq_unusual(topo, v):  # type: ignore[no-untyped-def]
+    return False
+
+
 def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
     return c + topo[d]
 
@@ -487,6 +509,14 @@ def _gr_sides(topo, c):  # type: ignore[no-untyped-def]
 
 def _gr_higher(topo, c):  # type: ignore[no-untyped-def]
     return 0
+
+
+def _gr_usual(topo):  # type: ignore[no-untyped-def]
+    return degree(topo)
+
+
+def _gr_unusual(topo, v):  # type: ignore[no-untyped-def]
+    return False
 
 
 def _gr_narrow(topo, c):  # type: ignore[no-untyped-def]
@@ -766,6 +796,15 @@ def _rg_degree(topo):  # type: ignore[no-untyped-def]
 def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
     o = 8 * np.int64(topo[0][c])  # the centre: six, or none when it is the only ring
     return np.int64(3) + topo[1][o + 3] if o else np.int64(len(topo[2]) * (topo[3] > 1))
+
+
+def _rg_usual(topo):  # type: ignore[no-untyped-def]
+    return 4  # the cell grown from, the two beside, one grown (a constant, once compiled)
+
+
+def _rg_unusual(topo, v):  # type: ignore[no-untyped-def]
+    o = 8 * ((v >> _RING) & _RINGS)  # the centre, or a cell two grow from
+    return (o == 0) | (topo[1][o + 3] > 1)
 
 
 def _rg_higher(topo, c):  # type: ignore[no-untyped-def]
