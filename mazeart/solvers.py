@@ -521,13 +521,12 @@ def _farthest_pair(passages, width, source, firsts, seconds):
     cells = 0
     ends = 0
     dead = 0
-    for i in range(n):
-        bits = passages[i]
-        if bits:
-            sides = count[bits & 15]
-            cells += 1
-            ends += sides
-            dead += sides == 1
+    for i in range(n):  # (the sides counted by bits, not read from count: no load a cell,
+        b = np.int64(passages[i])  # and the loop runs on vectors)
+        sides = (b & 1) + ((b >> 1) & 1) + ((b >> 2) & 1) + ((b >> 3) & 1)
+        cells += b != 0
+        ends += sides
+        dead += sides == 1
     cells = max(cells, 1)
     if ends != 2 * (cells - 1):
         return -1, -1, 0, False

@@ -24,13 +24,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mazeart
-from mazeart._jit import jit_mode
+from mazeart._jit import jit_mode, njit
 from mazeart._kernels.topology import (
+    cell,
     degree,
     graph_topology,
+    join_view,
     lattice_walls,
+    look,
+    look_view,
     slot,
     step,
+    step_view,
+    unusual,
+    usual,
+    view,
 )
 from mazeart.grids import make_grid
 from mazeart.grids.carve import GRAPH_ALGORITHMS, carve_graph
@@ -171,6 +179,68 @@ def test_the_polar_rings_are_the_explicit_grids_table():
         assert [step(topo, c, d) for c in cells for d in range(width)] == nbr.tolist()
         assert [slot(topo, c, d) if nbr[c * width + d] >= 0 else -1
                 for c in cells for d in range(width)] == wall.tolist()  # fmt: skip
+
+
+@njit
+def _each_side_asked(topo, cells, sides, links):
+    """For each of ``cells`` and each side in ``sides`` (read at run time, as a kernel's
+    random choice is, so no branch on the side is compiled away), what the topology says:
+    ``look``, ``look_view``, the cell of ``step_view`` (-1: none), the slots ``join_view``
+    opens (each opened slot's number; -1 when it opens none, -2 when more than one), and
+    whether the cell's view is ``unusual``."""
+    out = np.full((cells.size, sides.size, 4), -1, np.int64)
+    more = np.zeros(cells.size, np.bool_)
+    order = np.zeros(1, np.int64)
+    for i in range(cells.size):
+        c = cells[i]
+        v = view(topo, c)
+        more[i] = unusual(topo, v)
+        for j in range(sides.size):
+            d = sides[j]
+            out[i, j, 0] = look(topo, c, d)
+            out[i, j, 1] = look_view(topo, v, d)
+            nv = step_view(topo, v, d)
+            if nv >= 0:
+                b = cell(topo, nv)
+                out[i, j, 2] = b
+                join_view(topo, links, order, v, d, b)
+                opened = np.flatnonzero(links)
+                out[i, j, 3] = opened[0] if opened.size == 1 else -1 - (opened.size > 1)
+                links[:] = False
+    return out, more
+
+
+@pytest.mark.parametrize("mode", ["never", "always"])
+@pytest.mark.parametrize("kind", ["polar", *KINDS])
+def test_a_side_chosen_at_run_time_is_the_explicit_grids(kind, mode):
+    """The ways a kernel asks for a side it chose (a neighbour to look at, to step to by its
+    view, a wall to open), each worked out without a branch on the side, give the explicit
+    grid's neighbour and wall (through :func:`step` and :func:`slot`, which the tests above
+    hold to the explicit grid), and a cell with a side past the usual ones says so."""
+    shapes = [{"rings": r} for r in (1, 2, 3, 5, 9)] if kind == "polar" else [
+        {"rows": r, "cols": c} for r, c in ((1, 2), (3, 4), (5, 7), (8, 3))]  # fmt: skip
+    with jit_mode(mode):
+        for params in shapes:
+            grid = make_grid(kind, **params)
+            if kind == "polar":
+                topo, cells = grid.own_topology(), np.arange(grid.n_cells)
+                links = np.zeros(grid.n_walls, np.bool_)
+            else:
+                topo, cells = grid.topology(), framed_ids(grid)[0]
+                links = np.zeros((int(cells.max()) + 2) << int(topo[3]), np.bool_)
+            width = degree(topo)
+            asked, more = _each_side_asked(topo, cells, np.arange(width), links)
+            for i, c in enumerate(cells.tolist()):
+                near = [int(step(topo, c, d)) for d in range(width)]
+                assert asked[i, :, 0].tolist() == [b if b >= 0 else c for b in near], params
+                assert asked[i, :, 1].tolist() == [b if b >= 0 else c for b in near], params
+                assert asked[i, :, 2].tolist() == near, params
+                walls = [int(slot(topo, c, d)) if b >= 0 else -1 for d, b in enumerate(near)]
+                assert asked[i, :, 3].tolist() == walls, params
+                beyond = any(b >= 0 for b in near[usual(topo) :])
+                assert more[i] or not beyond, (params, c)  # sides past the usual: said
+                if kind == "polar":  # and said of the centre and the cells two grow from
+                    assert more[i] == (c == 0 or sum(b >= 0 for b in near) == 5), (params, c)
 
 
 def test_a_polar_maze_is_carved_without_its_arcs():
