@@ -741,52 +741,66 @@ def _rg_slot(topo, c, d):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _rg_slot_in(topo, c, r, d):  # type: ignore[no-untyped-def]
-    """The wall slot between cell ``c`` of ring ``r`` and its neighbour ``d`` (for a
-    constant ``d``, as :func:`_rg_step_in`; a random one takes :func:`_rg_slot_pick`)."""
+    """The wall slot between cell ``c`` of ring ``r`` and its neighbour ``d``, for a ``d``
+    a kernel's unrolled loop makes a constant: the one kind of wall worked out (a random
+    side takes :func:`_rg_slot_pick`)."""
     if r == 0:
         return np.int64(d)
     tab = topo[1]
-    o = 8 * r
-    n, last = tab[o + 1], tab[o + 5]
-    k = c - tab[o]
-    if d == 0:  # an outer wall of the cell it grew from
-        if r == 1:
-            return k
-        p = k >> tab[o + 2]
-        g = np.int64(1) << tab[o + 2]
-        o -= 8
-        start = tab[o + 4] + p * tab[o + 6] + (p > 0)
-        return start + tab[o + 5] + 1 + (p == 0) - (p == tab[o + 1] - 1) + k - p * g
-    if d >= 3:  # its own outer walls
-        start = tab[o + 4] + k * tab[o + 6] + (k > 0)
-        return start + last + 1 + (k == 0) - (k == n - 1) + d - 3
-    if (d == 1) == (0 < k < n - 1):  # the spoke before it: the one after the cell before
-        k = k - 1 if k > 0 else n - 1
-    if k == n - 1:  # the spoke after it (the last cell's is the first cell's second wall)
-        return tab[o + 4] + last + 1
-    return tab[o + 4] + k * tab[o + 6] + (k > 0) + last
+    k = c - tab[8 * r]
+    if d == 0:
+        return _rg_inward_wall(tab, r, k)
+    if d >= 3:
+        return _rg_outward_wall(tab, r, k, d)
+    return _rg_spoke(tab, r, k, d)
 
 
 @njit(cache=True)
 def _rg_slot_pick(topo, c, r, d):  # type: ignore[no-untyped-def]
-    """:func:`_rg_slot_in` for a random side ``d``, by arithmetic (see :func:`_rg_pick_in`)."""
+    """:func:`_rg_slot_in` for a random side ``d``: every kind of wall worked out, the one
+    for ``d`` kept by arithmetic (see :func:`_rg_pick_in`)."""
     if r == 0:
         return np.int64(d)
     tab = topo[1]
+    k = c - tab[8 * r]
+    inward = _rg_inward_wall(tab, r, k)
+    out = _rg_outward_wall(tab, r, k, d)
+    spoke = _rg_spoke(tab, r, k, d)
+    return inward * (d == 0) + spoke * ((0 < d) & (d < 3)) + out * (d >= 3)
+
+
+@njit(cache=True)
+def _rg_inward_wall(tab, r, k):  # type: ignore[no-untyped-def]
+    """The wall of the ``k``-th cell of ring ``r`` (1 or more) to the cell it grew from:
+    one of that cell's outer walls (round the centre, the centre's ``k``-th)."""
+    o = 8 * r
+    p = k >> tab[o + 2]
+    i = o - 8
+    start = tab[i + 4] + p * tab[i + 6] + (p > 0)
+    wall = start + tab[i + 5] + 1 + (p == 0) - (p == tab[i + 1] - 1) + k - (p << tab[o + 2])
+    return wall + (k - wall) * (r == 1)
+
+
+@njit(cache=True)
+def _rg_outward_wall(tab, r, k, d):  # type: ignore[no-untyped-def]
+    """The wall of the ``k``-th cell of ring ``r`` to its neighbour ``d`` (3 or more), one
+    grown from it: its own outer walls."""
     o = 8 * r
     n, last = tab[o + 1], tab[o + 5]
-    k = c - tab[o]
-    p = k >> tab[o + 2]  # an outer wall of the cell it grew from (round the centre, the
-    i = o - 8  # centre's k-th)
-    start = tab[i + 4] + p * tab[i + 6] + (p > 0)
-    inward = start + tab[i + 5] + 1 + (p == 0) - (p == tab[i + 1] - 1) + k - (p << tab[o + 2])
-    inward += (k - inward) * (r == 1)
-    start = tab[o + 4] + k * tab[o + 6] + (k > 0)  # its own outer walls
-    out = start + last + 1 + (k == 0) - (k == n - 1) + d - 3
-    back = (d == 1) == (0 < k < n - 1)  # the spoke before it, or after it
+    start = tab[o + 4] + k * tab[o + 6] + (k > 0)
+    return start + last + 1 + (k == 0) - (k == n - 1) + d - 3
+
+
+@njit(cache=True)
+def _rg_spoke(tab, r, k, d):  # type: ignore[no-untyped-def]
+    """The wall of the ``k``-th cell of ring ``r`` to its neighbour ``d`` (1 or 2) in the
+    ring: the spoke after it, or after the cell before it (the last cell's spoke after it
+    is the first cell's second wall)."""
+    o = 8 * r
+    n, last = tab[o + 1], tab[o + 5]
+    back = (d == 1) == ((0 < k) & (k < n - 1))
     j = k + back * ((k - 1 if k > 0 else n - 1) - k)
-    spoke = tab[o + 4] + last + (j != n - 1) * (j * tab[o + 6] + (j > 0)) + (j == n - 1)
-    return inward * (d == 0) + spoke * (0 < d < 3) + out * (d >= 3)
+    return tab[o + 4] + last + (j != n - 1) * (j * tab[o + 6] + (j > 0)) + (j == n - 1)
 
 
 def _rg_degree(topo):  # type: ignore[no-untyped-def]
