@@ -149,7 +149,8 @@ def prim(topo, free, starts, state, links, order):
             k = 0
             in_maze = 0
             # one look at each side: the maze, and the new frontier (an upsilon square's
-            # half of the slots, as the backtracker looks)
+            # half of the slots alone: this look branches on what it finds, so a slot
+            # skipped is worth the branch on the cell's kind; the backtracker's does not)
             if narrow(topo, cell(topo, at)):
                 for d in range(half):
                     nv = step_view(topo, at, d)

@@ -593,9 +593,7 @@ _sq_look_view = _gr_look_view
 
 # ----------------------------------------------------------------------------- a framed lattice
 # (its counts are the lengths of the tuples in topo[2], constants once compiled: whether
-# the type is mixed too, so a cell's type is a shift and an and; each read of the table
-# by type loads both types' entries, which depend on no cell, and keeps one: the cell's
-# type then comes one instruction before its neighbours, not one load)
+# the type is mixed too, so a cell's type is a shift and an and, not a product)
 
 
 @njit(cache=True)
@@ -694,8 +692,9 @@ def _rg_look(topo, c, d):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _rg_step_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
     """Neighbour ``d`` of cell ``c`` of ring ``r``, ``none`` if it has none: for a side ``d``
-    a kernel's unrolled loop makes a constant (its branches on ``d`` compiled away); a
-    random side takes :func:`_rg_pick_in`."""
+    a kernel's unrolled loop makes a constant (its branches on ``d`` compiled away), and
+    for a random walk's step (see :func:`_rg_walk`); a kernel's random choice of side
+    takes :func:`_rg_pick_in`."""
     tab = topo[1]
     o = 8 * r
     k = c - tab[o]
