@@ -439,14 +439,6 @@ def _sq_narrow(topo, c):  # type: ignore[no-untyped-def]
     return False
 
 
-def _sq_usual(topo):  # type: ignore[no-untyped-def]
-    return 4
-
-
-def _sq_unusual(topo, v):  # type: ignore[no-untyped-def]
-    return False
-
-
 def _sq_step(topo, c, d):  # type: ignore[no-untyped-def]
     return c + topo[d]
 
@@ -588,7 +580,7 @@ def _gr_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
 
 # (a view is the id: the square grid's are the graph's, which ask the topology itself)
 _sq_view, _sq_cell, _sq_step_view, _sq_join_view = _gr_view, _gr_cell, _gr_step_view, _gr_join_view
-_sq_look_view = _gr_look_view
+_sq_look_view, _sq_usual, _sq_unusual = _gr_look_view, _gr_usual, _gr_unusual
 
 
 # ----------------------------------------------------------------------------- a framed lattice
@@ -629,7 +621,7 @@ def _lt_narrow(topo, c):  # type: ignore[no-untyped-def]
 def _lt_step(topo, c, d):  # type: ignore[no-untyped-def]
     if d >= sides(topo, c):
         return np.int64(-1)
-    return c + _lt_of(topo, _lt_type(topo, c), d)
+    return look(topo, c, d)
 
 
 def _lt_look(topo, c, d):  # type: ignore[no-untyped-def]
