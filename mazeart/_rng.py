@@ -121,8 +121,20 @@ def nth_u64(seed, i):
 @njit(inline="always", cache=True)
 def below(state, k):
     """Uniform integer in ``[0, k)`` for ``1 <= k < 2**32`` (Lemire's multiply-shift)."""
-    hi = next_u64(state) >> _S32
-    return np.int64((hi * np.uint64(k)) >> _S32)
+    return below_of(draw32(state), k)
+
+
+@njit(inline="always", cache=True)
+def draw32(state):
+    """32 random bits (as a uint64), the draw :func:`below` scales."""
+    return next_u64(state) >> _S32
+
+
+@njit(inline="always", cache=True)
+def below_of(u, k):
+    """:func:`below` for a draw ``u`` of :func:`draw32` already made: one draw may then be
+    scaled to ``k`` after a guess at another count (a random walk's), as if made for it."""
+    return np.int64((u * np.uint64(k)) >> _S32)
 
 
 @njit(inline="always", cache=True)

@@ -42,6 +42,7 @@ from mazeart._kernels.topology import (
     usual,
     view,
     walk,
+    walker,
 )
 from mazeart._rng import below, next_u64, nth_u64, uniform
 
@@ -188,13 +189,13 @@ def loop_erased_fill(topo, free, in_tree, state, links, order):
     walk to the tree. ``in_tree`` must hold a cell of every free part; it is updated."""
     n = free.size
     leave = np.zeros(n, np.int8)
-    options = np.empty(degree(topo), np.int64)
+    aid = walker(topo)
     for i in range(n):
         if not free[i] or in_tree[i]:
             continue
         cur = i
         while not in_tree[cur]:
-            d, nb = walk(topo, free, state, cur, options)
+            d, nb = walk(topo, free, state, cur, aid)
             leave[cur] = d
             cur = nb
         cur = i
@@ -367,7 +368,7 @@ def aldous_broder(topo, free, starts, state, links, order):
     visited = np.zeros(n, np.bool_)
     counted = np.zeros(n, np.bool_)
     queue = np.empty(n, np.int64)
-    options = np.empty(width, np.int64)
+    aid = walker(topo)
     for p in range(starts.size):
         cur = starts[p]
         # the walk ends when it has entered every cell of its part: count them first
@@ -386,7 +387,7 @@ def aldous_broder(topo, free, starts, state, links, order):
         visited[cur] = True
         remaining = tail - 1
         while remaining > 0:
-            d, nb = walk(topo, free, state, cur, options)
+            d, nb = walk(topo, free, state, cur, aid)
             if not visited[nb]:
                 visited[nb] = True
                 join(topo, links, order, cur, d, nb)
