@@ -359,37 +359,28 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
     grid numbers them (cell by cell, each cell's walls to the outside first, then those to
     higher cells in their order); with ``links`` (the slots of a carve), ``opened[w]`` is
     set for every open wall ``w``. Returns the number of walls."""
-    table, shift, _, klog, mixed = topo
+    table, shift, counts, klog, mixed = topo
     width = degree(topo)
     mark = links.size > 0
-    span = 1 << klog  # a cell's slots
-    ups = table[2 * width : 2 * width + 2] - table[2 * width + 2 : 2 * width + 4]
+    span = np.uint64(1 << klog)  # a cell's slots
+    up0, up1 = len(counts[0]) - len(counts[2]), len(counts[1]) - len(counts[3])  # constants
     count = 0
     for r in range(1, rows + 1):
         q = 1
         while q <= cols:
-            if 1 < r < rows and 1 < q < cols:  # every neighbour is in the grid: to the row's end
-                up0, up1 = ups[r & 1], ups[(r + mixed) & 1]  # at even and odd columns
-                if not mark:
-                    count += (cols - 2) // 2 * (up0 + up1) + (up0 if cols % 2 else 0)
-                    q = cols
-                row = np.int64(r) << shift
-                while q < cols:  # each cell's slots copied whole, the unused ones (never
-                    s = np.uint64((row + q) << klog)  # opened) overwritten by the next
-                    at = np.uint64(count)  # cell's walls or left on the last cell's walls
-                    if span == 4:  # to the outside (never open; unsigned indices: numba
-                        opened[at] = links[s]  # adds no wraparound)
-                        opened[at + 1] = links[s + 1]
-                        opened[at + 2] = links[s + 2]
-                        opened[at + 3] = links[s + 3]
-                    elif span == 2:
-                        opened[at] = links[s]
-                        opened[at + 1] = links[s + 1]
+            if 1 < r < rows and 1 < q < cols:  # every neighbour is in the grid: the cells to
+                inner = cols - 2  # the row's last but one, from an even column, two by two
+                if mark:  # (the types at even and odd columns: r's parity, and the other
+                    s = np.uint64(((np.int64(r) << shift) + q) << klog)  # one if mixed)
+                    at = np.uint64(count)
+                    if r & 1:
+                        _copy_pairs(links, s, span, opened, at, inner, up1, up0 if mixed else up1)
                     else:
-                        for j in range(span):
-                            opened[at + j] = links[s + j]
-                    count += up1 if q & 1 else up0
-                    q += 1
+                        _copy_pairs(links, s, span, opened, at, inner, up0, up1 if mixed else up0)
+                up_even = up1 if r & 1 else up0
+                up_odd = (up0 if r & 1 else up1) if mixed else up_even
+                count += (inner >> 1) * (up_even + up_odd) + (inner & 1) * up_even
+                q = cols
             c = (np.int64(r) << shift) + q
             t = (r + q * mixed) & 1
             sides = table[2 * width + t]
@@ -413,6 +404,26 @@ def lattice_walls(topo, rows, cols, links, opened):  # type: ignore[no-untyped-d
             count = first + k
             q += 1
     return count
+
+
+@njit(inline="always", cache=True)
+def _copy_pairs(links, s, span, opened, at, cells, first, second):  # type: ignore[no-untyped-def]
+    """Copy the higher slots of ``cells`` cells of a row, from slot ``s`` to wall ``at``, two
+    by two: ``first`` of each pair's first cell's, ``second`` of the other's (constants where
+    :func:`lattice_walls` calls it, so the copies unroll; unsigned indices: numba adds no
+    wraparound)."""
+    one = np.uint64(first)
+    two = np.uint64(first + second)
+    for _ in range(cells >> 1):
+        for j in range(first):
+            opened[at + np.uint64(j)] = links[s + np.uint64(j)]
+        for j in range(second):
+            opened[at + one + np.uint64(j)] = links[s + span + np.uint64(j)]
+        s += span + span
+        at += two
+    if cells & 1:
+        for j in range(first):
+            opened[at + np.uint64(j)] = links[s + np.uint64(j)]
 
 
 @njit(cache=True)
