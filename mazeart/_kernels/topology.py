@@ -87,7 +87,7 @@ shift and an ``and``. A wall belongs to its lower cell: slot
 ``(c << klog) + j`` is the wall of ``c`` to its ``j``-th higher neighbour. Passages are
 one bool per slot; nothing is stored per cell.
 
-**Rings** ``(ring, tab, width, rings, cells, 0)``: the polar grid, whose rings hold
+**Rings** ``(ring, tab, width, rings, cells, plain)``: the polar grid, whose rings hold
 cells in counts that double now and then. ``ring`` is each cell's ring (uint16: 2 bytes
 a cell), ``tab`` eight numbers a ring (its first cell and wall, how its cells grew from
 the ring inward and grow into the one outward); a cell's neighbours and walls follow by
@@ -95,7 +95,10 @@ arithmetic, in the order and numbering of the grid's explicit table (the cell it
 from, the lower and the higher of its two in the ring, those grown from it), so a
 kernel reads no table per cell. Passages are one bool per wall. ``width`` is six zeros:
 the centre's slots as a length, a constant once compiled, as a lattice's ``counts`` are
-(when the centre is the only ring, its slots hold no neighbour).
+(when the centre is the only ring, its slots hold no neighbour). ``plain`` is eight more
+numbers a ring for its *plain* cells, nearly all of a large grid's (:func:`_plain_rows`):
+their four neighbours are the cell plus a number a side, as on the square grid, which a
+look (:func:`look_view`) reads in place of the sums.
 
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
@@ -334,7 +337,24 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
                                   first + n - (first << (grows >> 1)))  # fmt: skip
         first, base = first + n, base + n * (last + 1 + grows)
     width = (0,) * 6  # the centre's slots (a length, so a constant once compiled)
-    return readonly((ring, tab, width, rings, n_cells, 0))
+    return readonly((ring, tab, width, rings, n_cells, _plain_rows(tab, rings)))
+
+
+def _plain_rows(tab: NDArray[np.int64], rings: int) -> NDArray[np.int64]:
+    """Eight numbers a ring for its plain cells: the cells of a ring past the first whose
+    cells grew one from each inward and grow one each outward, but its first two and its
+    last, where the ring wraps round. Neighbour ``d`` of such a cell ``c`` is ``c +
+    row[2 + d]`` (the cell inward, the one before, the one after, the one outward); ``c``
+    is plain if ``c - row[0]``, unsigned, is at most ``row[1]`` (a ring with none: a start
+    past every cell). Of the 983,515 cells of 565 rings, 969,618 are plain."""
+    rows = np.zeros(8 * rings, np.int64)
+    rows[0::8] = 1 << 62
+    for r in range(2, rings):
+        first, n, grown, grows, _, last, _, out = (int(x) for x in tab[8 * r : 8 * r + 8])
+        if not (grown or grows != 1 or last or n < 4):
+            inward = int(tab[8 * (r - 1)]) - first
+            rows[8 * r : 8 * r + 6] = (first + 2, n - 4, inward, -1, 1, out)
+    return rows
 
 
 def grid_topology(grid: Any) -> tuple[Any, ...]:
@@ -907,8 +927,22 @@ def _rg_step_view(topo, v, d):  # type: ignore[no-untyped-def]
 
 
 def _rg_look_view(topo, v, d):  # type: ignore[no-untyped-def]
+    # A plain cell's neighbour is the cell plus one number read, where the sums wait on
+    # the ring's numbers: the looks lie on the backtracker's one long chain of steps (9 %
+    # faster so). Whether the cell is plain is one branch, the same nearly always; d is a
+    # constant in a kernel's loop over the slots.
     c = v & _ID
-    return _rg_pick_in(topo, c, (v >> _RING) & _RINGS, d, c)
+    r = (v >> _RING) & _RINGS
+    if d < 4 and _rg_plain(topo, c, r):
+        return c + topo[5][8 * r + 2 + d]
+    return _rg_pick_in(topo, c, r, d, c)
+
+
+@njit(cache=True)
+def _rg_plain(topo, c, r):  # type: ignore[no-untyped-def]
+    """Whether cell ``c`` of ring ``r`` is plain (:func:`_plain_rows`)."""
+    o = 8 * r
+    return np.uint64(c - topo[5][o]) <= np.uint64(topo[5][o + 1])
 
 
 def _rg_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
