@@ -87,18 +87,20 @@ shift and an ``and``. A wall belongs to its lower cell: slot
 ``(c << klog) + j`` is the wall of ``c`` to its ``j``-th higher neighbour. Passages are
 one bool per slot; nothing is stored per cell.
 
-**Rings** ``(ring, tab, width, rings, cells, plain)``: the polar grid, whose rings hold
+**Rings** ``(ring, tab, width, rings, cells, 0)``: the polar grid, whose rings hold
 cells in counts that double now and then. ``ring`` is each cell's ring (uint16: 2 bytes
-a cell), ``tab`` eight numbers a ring (its first cell and wall, how its cells grew from
-the ring inward and grow into the one outward); a cell's neighbours and walls follow by
+a cell), ``tab`` sixteen numbers a ring (eight: its first cell and wall, how its cells grew
+from the ring inward and grow into the one outward); a cell's neighbours and walls follow by
 arithmetic, in the order and numbering of the grid's explicit table (the cell it grew
 from, the lower and the higher of its two in the ring, those grown from it), so a
 kernel reads no table per cell. Passages are one bool per wall. ``width`` is six zeros:
 the centre's slots as a length, a constant once compiled, as a lattice's ``counts`` are
-(when the centre is the only ring, its slots hold no neighbour). ``plain`` is eight more
-numbers a ring for its *plain* cells, nearly all of a large grid's (:func:`_plain_rows`):
+(when the centre is the only ring, its slots hold no neighbour). A ring's other eight
+numbers are for its *plain* cells, nearly all of a large grid's (:func:`_plain_rows`):
 their four neighbours are the cell plus a number a side, as on the square grid, which a
-look (:func:`look_view`) reads in place of the sums.
+look (:func:`look_view`) reads in place of the sums. (Not an array of their own: a kernel
+hands the topology by value to the functions it does not inline, and one more array made
+Kruskal's algorithm seven times slower.)
 
 A carve order (for animations) is an int64 buffer: ``order[0]`` a clock and
 ``order[1 + slot]`` the tick at which a wall slot opened; of size 1 when nobody
@@ -325,7 +327,7 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
     rings = len(counts)
     n_cells = sum(counts)
     ring = np.repeat(np.arange(rings, dtype=np.uint16), counts)
-    tab = np.zeros(8 * rings, np.int64)
+    tab = np.zeros(_ROW * rings, np.int64)
     first, base = 1, counts[1] if rings > 1 else 0
     for r in range(1, rings):
         n, last = counts[r], int(r == rings - 1)
@@ -333,28 +335,29 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
         grown = 3 if r == 1 else (n // counts[r - 1]).bit_length() - 1  # a shift (see below)
         if r > 1 and n != counts[r - 1] << grown:
             raise ValueError(f"ring {r} of {n} cells does not grow by 1 or 2 from {counts[r - 1]}")
-        tab[8 * r : 8 * r + 8] = (first, n, grown, grows, base, last, last + 1 + grows,
+        tab[_ROW * r : _ROW * r + 8] = (first, n, grown, grows, base, last, last + 1 + grows,
                                   first + n - (first << (grows >> 1)))  # fmt: skip
         first, base = first + n, base + n * (last + 1 + grows)
     width = (0,) * 6  # the centre's slots (a length, so a constant once compiled)
-    return readonly((ring, tab, width, rings, n_cells, _plain_rows(tab, rings)))
+    _plain_rows(tab, rings)
+    return readonly((ring, tab, width, rings, n_cells, 0))
 
 
-def _plain_rows(tab: NDArray[np.int64], rings: int) -> NDArray[np.int64]:
-    """Eight numbers a ring for its plain cells: the cells of a ring past the first whose
-    cells grew one from each inward and grow one each outward, but its first two and its
-    last, where the ring wraps round. Neighbour ``d`` of such a cell ``c`` is ``c +
-    row[2 + d]`` (the cell inward, the one before, the one after, the one outward); ``c``
-    is plain if ``c - row[0]``, unsigned, is at most ``row[1]`` (a ring with none: a start
-    past every cell). Of the 983,515 cells of 565 rings, 969,618 are plain."""
-    rows = np.zeros(8 * rings, np.int64)
-    rows[0::8] = 1 << 62
+def _plain_rows(tab: NDArray[np.int64], rings: int) -> None:
+    """Fill the second eight numbers of each ring's row, ``row``, for its plain cells:
+    the cells of a ring past the first whose cells grew one from each inward and grow one
+    each outward, but its first two and its last, where the ring wraps round. Neighbour
+    ``d`` of such a cell ``c`` is ``c + row[2 + d]`` (the cell inward, the one before, the
+    one after, the one outward); ``c`` is plain if ``c - row[0]``, unsigned, is at most
+    ``row[1]`` (a ring with none: a start past every cell). Of the 983,515 cells of 565
+    rings, 969,618 are plain."""
+    rows = tab.reshape(rings, _ROW)[:, 8:]
+    rows[:, 0] = 1 << 62
     for r in range(2, rings):
-        first, n, grown, grows, _, last, _, out = (int(x) for x in tab[8 * r : 8 * r + 8])
+        first, n, grown, grows, _, last, _, out = (int(x) for x in tab[_ROW * r : _ROW * r + 8])
         if not (grown or grows != 1 or last or n < 4):
-            inward = int(tab[8 * (r - 1)]) - first
-            rows[8 * r : 8 * r + 6] = (first + 2, n - 4, inward, -1, 1, out)
-    return rows
+            inward = int(tab[_ROW * (r - 1)]) - first
+            rows[r, :6] = (first + 2, n - 4, inward, -1, 1, out)
 
 
 def grid_topology(grid: Any) -> tuple[Any, ...]:
@@ -718,7 +721,7 @@ _lt_open_slot = _gr_open_slot
 
 
 # ----------------------------------------------------------------------------- rings
-# (the polar grid: tab[8 * r + i] holds, for ring r, 0 its first cell, 1 its cells, 2 the
+# (the polar grid: tab[_ROW * r + i] holds, for ring r, 0 its first cell, 1 its cells, 2 the
 # shift that takes a cell's place in its ring to that of the cell inward it grew from (0 or
 # 1: one or two grew from each; 3 round the centre, whose six all grew from it), 3 how many
 # grow from each outward, 4 its first wall, 5 whether it is the last ring, 6 the walls each
@@ -742,12 +745,12 @@ def _rg_step_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
     for a random walk's step (see :func:`_rg_walk`); a kernel's random choice of side
     takes :func:`_rg_pick_in`."""
     tab = topo[1]
-    o = 8 * r
+    o = _ROW * r
     k = c - tab[o]
     if o == 0:  # the centre: its six ring cells, none when it is the only ring
         return np.int64(d + 1) if topo[3] > 1 else none
     if d == 0:  # the cell it grew from
-        return tab[o - 8] + (k >> tab[o + 2])
+        return tab[o - _ROW] + (k >> tab[o + 2])
     if d <= 2:  # either side in its ring, the lower first: the cell before and the one
         n = tab[o + 1]  # after, or at either end the one past the end wrapped round
         if k == 0:
@@ -765,12 +768,12 @@ def _rg_pick_in(topo, c, r, d, none):  # type: ignore[no-untyped-def]
     one for ``d`` kept by arithmetic, where a branch on ``d`` would be mispredicted half
     the time."""
     tab = topo[1]
-    o = 8 * r
+    o = _ROW * r
     if o == 0:
         return np.int64(d + 1) if topo[3] > 1 else none
     first = tab[o]
     k = c - first
-    inward = tab[o - 8] + (k >> tab[o + 2])
+    inward = tab[o - _ROW] + (k >> tab[o + 2])
     n = tab[o + 1]
     edge = c == first or c + 1 == first + n
     low = (c + 1 - n if c != first else c + 1) if edge else c - 1
@@ -792,7 +795,7 @@ def _rg_slot_in(topo, c, r, d):  # type: ignore[no-untyped-def]
     if r == 0:
         return np.int64(d)
     tab = topo[1]
-    k = c - tab[8 * r]
+    k = c - tab[_ROW * r]
     if d == 0:
         return _rg_inward_wall(tab, r, k)
     if d >= 3:
@@ -807,7 +810,7 @@ def _rg_slot_pick(topo, c, r, d):  # type: ignore[no-untyped-def]
     if r == 0:
         return np.int64(d)
     tab = topo[1]
-    k = c - tab[8 * r]
+    k = c - tab[_ROW * r]
     inward = _rg_inward_wall(tab, r, k)
     out = _rg_outward_wall(tab, r, k, d)
     spoke = _rg_spoke(tab, r, k, d)
@@ -818,9 +821,9 @@ def _rg_slot_pick(topo, c, r, d):  # type: ignore[no-untyped-def]
 def _rg_inward_wall(tab, r, k):  # type: ignore[no-untyped-def]
     """The wall of the ``k``-th cell of ring ``r`` (1 or more) to the cell it grew from:
     one of that cell's outer walls (round the centre, the centre's ``k``-th)."""
-    o = 8 * r
+    o = _ROW * r
     p = k >> tab[o + 2]
-    i = o - 8
+    i = o - _ROW
     start = tab[i + 4] + p * tab[i + 6] + (p > 0)
     wall = start + tab[i + 5] + 1 + (p == 0) - (p == tab[i + 1] - 1) + k - (p << tab[o + 2])
     return wall + (k - wall) * (r == 1)
@@ -830,7 +833,7 @@ def _rg_inward_wall(tab, r, k):  # type: ignore[no-untyped-def]
 def _rg_outward_wall(tab, r, k, d):  # type: ignore[no-untyped-def]
     """The wall of the ``k``-th cell of ring ``r`` to its neighbour ``d`` (3 or more), one
     grown from it: its own outer walls."""
-    o = 8 * r
+    o = _ROW * r
     n, last = tab[o + 1], tab[o + 5]
     start = tab[o + 4] + k * tab[o + 6] + (k > 0)
     return start + last + 1 + (k == 0) - (k == n - 1) + d - 3
@@ -841,7 +844,7 @@ def _rg_spoke(tab, r, k, d):  # type: ignore[no-untyped-def]
     """The wall of the ``k``-th cell of ring ``r`` to its neighbour ``d`` (1 or 2) in the
     ring: the spoke after it, or after the cell before it (the last cell's spoke after it
     is the first cell's second wall)."""
-    o = 8 * r
+    o = _ROW * r
     n, last = tab[o + 1], tab[o + 5]
     back = (d == 1) == ((0 < k) & (k < n - 1))
     j = k + back * ((k - 1 if k > 0 else n - 1) - k)
@@ -853,7 +856,7 @@ def _rg_degree(topo):  # type: ignore[no-untyped-def]
 
 
 def _rg_sides(topo, c):  # type: ignore[no-untyped-def]
-    o = 8 * np.int64(topo[0][c])  # the centre: six, or none when it is the only ring
+    o = _ROW * np.int64(topo[0][c])  # the centre: six, or none when it is the only ring
     return np.int64(3) + topo[1][o + 3] if o else np.int64(len(topo[2]) * (topo[3] > 1))
 
 
@@ -862,7 +865,7 @@ def _rg_usual(topo):  # type: ignore[no-untyped-def]
 
 
 def _rg_unusual(topo, v):  # type: ignore[no-untyped-def]
-    o = 8 * ((v >> _RING) & _RINGS)  # the centre, or a cell two grow from
+    o = _ROW * ((v >> _RING) & _RINGS)  # the centre, or a cell two grow from
     return (o == 0) | (topo[1][o + 3] > 1)
 
 
@@ -890,7 +893,7 @@ def _rg_walker(topo):  # type: ignore[no-untyped-def]
     near = np.empty(4 * n, np.int32)
     for c in range(n):
         r = np.int64(ring[c])
-        four = r > 0 and tab[8 * r + 3] == 1
+        four = r > 0 and tab[_ROW * r + 3] == 1
         for d in range(4):
             near[4 * c + d] = _rg_step_in(topo, c, r, d, np.int64(-1)) if four else -1
     return near
@@ -900,6 +903,8 @@ _rg_join, _rg_shut, _rg_is_open = _lt_join, _lt_shut, _lt_is_open
 
 _RING = 40
 """A view of a polar cell holds its ring from this bit up, its id below."""
+_ROW = 16
+"""Numbers a ring in the rings' table: eight for every ring, eight for its plain cells."""
 _ID = (1 << _RING) - 1
 """The bits of a polar cell's view that hold its id."""
 _RINGS = (1 << 23) - 1
@@ -934,15 +939,15 @@ def _rg_look_view(topo, v, d):  # type: ignore[no-untyped-def]
     c = v & _ID
     r = (v >> _RING) & _RINGS
     if d < 4 and _rg_plain(topo, c, r):
-        return c + topo[5][8 * r + 2 + d]
+        return c + topo[1][_ROW * r + 10 + d]
     return _rg_pick_in(topo, c, r, d, c)
 
 
 @njit(cache=True)
 def _rg_plain(topo, c, r):  # type: ignore[no-untyped-def]
     """Whether cell ``c`` of ring ``r`` is plain (:func:`_plain_rows`)."""
-    o = 8 * r
-    return np.uint64(c - topo[5][o]) <= np.uint64(topo[5][o + 1])
+    o = _ROW * r + 8
+    return np.uint64(c - topo[1][o]) <= np.uint64(topo[1][o + 1])
 
 
 def _rg_join_view(topo, links, order, v, d, b):  # type: ignore[no-untyped-def]
