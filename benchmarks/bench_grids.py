@@ -20,8 +20,8 @@ cell. Each time is the best of ``--repeat`` runs after one warm-up call, the gri
 taken in turn (square, hex, ..., then again), summed over ``--seeds`` seeds: a random
 walk's length (Wilson's first walk must find a tree of one cell) varies from seed to
 seed far more than the machine does, so a few seeds would compare luck: the random walks
-(Wilson's, Aldous-Broder) are summed over ``--walk-seeds`` seeds, 15 by default (over
-seeds 1-3 alone the polar grid's Wilson measured 2.65x the square grid's, over 1-15 1.46x).
+(Wilson's, Aldous-Broder) are summed over ``--walk-seeds`` seeds, 15 by default (a walk
+from one seed may take three times the steps of the next).
 """
 
 from __future__ import annotations
