@@ -49,7 +49,7 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   one before reached: by the table a step waits on one read, where working it out
   waits on the cell's ring, then the ring's numbers, then a branch on the side drawn
   that is mispredicted half the time (a polar grid's Wilson's, 1.6 times the square
-  grid's time a cell that way, takes 0.8 to 0.95 times with the table made in it).
+  grid's time a cell that way, takes 0.8 to 1.15 times with the table made in it).
   Elsewhere nothing;
 - ``walk(topo, free, state, c, aid) -> (d, b)``: a uniformly random side ``d``
   of ``c`` whose neighbour ``b`` is free (one must be): the random walks' step (the
