@@ -189,7 +189,7 @@ def loop_erased_fill(topo, free, in_tree, state, links, order):
     walk to the tree. ``in_tree`` must hold a cell of every free part; it is updated."""
     n = free.size
     leave = np.zeros(n, np.int8)
-    aid = walker(topo)
+    aid = walker(topo, free)
     for i in range(n):
         if not free[i] or in_tree[i]:
             continue
@@ -368,7 +368,7 @@ def aldous_broder(topo, free, starts, state, links, order):
     visited = np.zeros(n, np.bool_)
     counted = np.zeros(n, np.bool_)
     queue = np.empty(n, np.int64)
-    aid = walker(topo)
+    aid = walker(topo, free)
     for p in range(starts.size):
         cur = starts[p]
         # the walk ends when it has entered every cell of its part: count them first

@@ -41,16 +41,16 @@ remove the cached kernels (``__pycache__/*.nb[ic]`` under ``mazeart``).
   neighbour ``d``, cell ``b`` (and note it in the carve order, when one is kept);
 - ``shut(topo, links, c, d, b)``: close that passage again;
 - ``is_open(topo, links, c, d)``: whether that passage is open;
-- ``walker(topo)``: what a random walk's steps read beside the topology, made once
-  per walk and handed to each ``walk``: on the square grid room to list a cell's free
-  sides; on the rings each cell's four neighbours in a table (int32, four a cell, a
-  row of ``-1`` for a cell of other than four sides: the centre, the cells two grow
-  from, the last ring's). A walk is one long chain, each step waiting on the cell the
-  one before reached: by the table a step waits on one read, where working it out
-  waits on the cell's ring, then the ring's numbers, then a branch on the side drawn
-  that is mispredicted half the time (a polar grid's Wilson's, 1.6 times the square
-  grid's time a cell that way, takes 0.8 to 1.15 times with the table made in it).
-  Elsewhere nothing;
+- ``walker(topo, free)``: what a random walk's steps read beside the topology, made
+  once per walk and handed to each ``walk``: on the square grid room to list a cell's
+  free sides; on the rings each ``free`` cell's four neighbours in a table (int32, four
+  a cell, a row of ``-1`` for a cell of other than four sides: the centre, the cells
+  two grow from, the last ring's; and for a cell not free, where no walk stands). A walk
+  is one long chain, each step waiting on the cell the one before reached: by the table
+  a step waits on one read, where working it out waits on the cell's ring, then the
+  ring's numbers, then a branch on the side drawn that is mispredicted half the time (a
+  polar grid's Wilson's, 1.6 times the square grid's time a cell that way, takes 0.8 to
+  1.15 times with the table made in it). Elsewhere nothing;
 - ``walk(topo, free, state, c, aid) -> (d, b)``: a uniformly random side ``d``
   of ``c`` whose neighbour ``b`` is free (one must be): the random walks' step (the
   neighbour handed back with it, not worked out again), ``aid`` the walk's
@@ -93,7 +93,8 @@ a cell), ``tab`` sixteen numbers a ring (eight: its first cell and wall, how its
 from the ring inward and grow into the one outward); a cell's neighbours and walls follow by
 arithmetic, in the order and numbering of the grid's explicit table (the cell it grew
 from, the lower and the higher of its two in the ring, those grown from it), so a
-kernel reads no table per cell. Passages are one bool per wall. ``width`` is six zeros:
+kernel reads no table per cell (but a random walk's own: ``walker``). Passages are one
+bool per wall. ``width`` is six zeros:
 the centre's slots as a length, a constant once compiled, as a lattice's ``counts`` are
 (when the centre is the only ring, its slots hold no neighbour). A ring's other eight
 numbers are for its *plain* cells, nearly all of a large grid's (:func:`_plain_rows`):
@@ -215,8 +216,8 @@ def walk(topo: Any, free: Any, state: Any, c: int, aid: Any) -> tuple[int, int]:
     return _IMPL["walk"][_kind(topo)](topo, free, state, c, aid)
 
 
-def walker(topo: Any) -> Any:
-    return _IMPL["walker"][_kind(topo)](topo)
+def walker(topo: Any, free: Any) -> Any:
+    return _IMPL["walker"][_kind(topo)](topo, free)
 
 
 def open_slot(topo: Any, links: Any, order: Any, s: int) -> None:
@@ -346,18 +347,18 @@ def rings_topology(counts: list[int]) -> tuple[Any, ...]:
 def _plain_rows(tab: NDArray[np.int64], rings: int) -> None:
     """Fill the second eight numbers of each ring's row, ``row``, for its plain cells:
     the cells of a ring past the first whose cells grew one from each inward and grow one
-    each outward, but its first two and its last, where the ring wraps round. Neighbour
+    each outward, but its first and its last, where the ring wraps round. Neighbour
     ``d`` of such a cell ``c`` is ``c + row[2 + d]`` (the cell inward, the one before, the
     one after, the one outward); ``c`` is plain if ``c - row[0]``, unsigned, is at most
     ``row[1]`` (a ring with none: a start past every cell). Of the 983,515 cells of 565
-    rings, 969,618 are plain."""
+    rings, 970,164 are plain."""
     rows = tab.reshape(rings, _ROW)[:, 8:]
     rows[:, 0] = 1 << 62
     for r in range(2, rings):
         first, n, grown, grows, _, last, _, out = (int(x) for x in tab[_ROW * r : _ROW * r + 8])
-        if not (grown or grows != 1 or last or n < 4):
+        if not (grown or grows != 1 or last or n < 3):
             inward = int(tab[_ROW * (r - 1)]) - first
-            rows[r, :6] = (first + 2, n - 4, inward, -1, 1, out)
+            rows[r, :6] = (first + 1, n - 3, inward, -1, 1, out)
 
 
 def grid_topology(grid: Any) -> tuple[Any, ...]:
@@ -519,7 +520,7 @@ def _sq_walk(topo, free, state, c, aid):  # type: ignore[no-untyped-def]
     return d, c + topo[d]
 
 
-def _sq_walker(topo):  # type: ignore[no-untyped-def]
+def _sq_walker(topo, free):  # type: ignore[no-untyped-def]
     return np.empty(4, np.int64)
 
 
@@ -601,7 +602,7 @@ def _gr_walk(topo, free, state, c, aid):  # type: ignore[no-untyped-def]
             return d, nb
 
 
-def _gr_walker(topo):  # type: ignore[no-untyped-def]
+def _gr_walker(topo, free):  # type: ignore[no-untyped-def]
     return np.empty(0, np.int64)
 
 
@@ -887,14 +888,14 @@ def _rg_walk(topo, free, state, c, aid):  # type: ignore[no-untyped-def]
             return d, nb
 
 
-def _rg_walker(topo):  # type: ignore[no-untyped-def]
+def _rg_walker(topo, free):  # type: ignore[no-untyped-def]
     # (none past 2**31 cells, beyond int32: each step then works its neighbour out)
     ring, tab = topo[0], topo[1]
     n = ring.size if ring.size < 2**31 else 0
     near = np.empty(4 * n, np.int32)
     for c in range(n):
         r = np.int64(ring[c])
-        four = r > 0 and tab[_ROW * r + 3] == 1
+        four = free[c] and r > 0 and tab[_ROW * r + 3] == 1
         for d in range(4):
             near[4 * c + d] = _rg_step_in(topo, c, r, d, np.int64(-1)) if four else -1
     return near
